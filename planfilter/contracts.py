@@ -1,0 +1,182 @@
+"""Tool contracts and registries: the data every other stage reads.
+
+A tool is ``(description, requires R, produces E, cost c, risk rho)`` plus the JSON Schema of
+its arguments. Executable at state ``s`` when ``R <= s``; applying it gives ``s | E``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    PrivateAttr,
+    field_validator,
+)
+
+from .errors import ContractError
+from .frozen import freeze, thaw
+
+NAME_PATTERN = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_-]*$")
+RISK_LEVELS = ("low", "medium", "high")
+#: Actions with side effects: choosing one before its requirements hold is a premature action.
+SIDE_EFFECT_ACTIONS = frozenset({"write", "send", "update", "share", "delete"})
+
+
+def check_name(value: str) -> str:
+    if not NAME_PATTERN.fullmatch(value):
+        raise ValueError(
+            f"{value!r} is not a valid name: use letters, digits, '_' and '-' "
+            "(not starting with '-')"
+        )
+    return value
+
+
+Name = Annotated[str, Field(max_length=200), AfterValidator(check_name)]
+#: A set of variable names; serialised sorted so that output is byte-stable.
+NameSet = Annotated[frozenset[Name], PlainSerializer(sorted, return_type=list[str])]
+#: A JSON object stored deep-frozen and serialised back to plain dicts and lists.
+FrozenJson = Annotated[
+    Mapping[str, Any], AfterValidator(freeze), PlainSerializer(thaw, return_type=Any)
+]
+
+
+def _default_parameters() -> Mapping[str, Any]:
+    return freeze({"type": "object", "properties": {}})
+
+
+class Tool(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: Name
+    description: str = Field(default="", max_length=10_000)
+    requires: NameSet = frozenset()
+    produces: NameSet
+    domain: str | None = None
+    action: str | None = Field(default=None, max_length=64)
+    risk: Literal["low", "medium", "high"] = "low"
+    cost: float = Field(default=1.0, gt=0, le=1e9)
+    parameters: FrozenJson = Field(default_factory=_default_parameters)
+
+    @field_validator("produces")
+    @classmethod
+    def _produces_something(cls, value: frozenset[str]) -> frozenset[str]:
+        if not value:
+            raise ValueError("a tool must produce at least one variable")
+        return value
+
+    @field_validator("parameters")
+    @classmethod
+    def _object_schema(cls, value: Mapping[str, Any]) -> Mapping[str, Any]:
+        if value.get("type") != "object":
+            raise ValueError("parameters must be a JSON Schema with type: object")
+        props = value.get("properties", {})
+        if not isinstance(props, Mapping):
+            raise ValueError("parameters.properties must be a mapping")
+        required = value.get("required", ())
+        if not isinstance(required, tuple | list) or not all(isinstance(r, str) for r in required):
+            raise ValueError("parameters.required must be a list of property names")
+        missing = sorted(set(required) - set(props))
+        if missing:
+            raise ValueError(f"parameters.required names undeclared properties {missing}")
+        return value
+
+    def __hash__(self) -> int:
+        return hash(self.name)
+
+    def executable(self, known: frozenset[str]) -> bool:
+        return self.requires <= known
+
+    def schema(self) -> dict[str, Any]:
+        """The tool in OpenAI function-calling shape, as plain (mutable) dicts."""
+        return {
+            "type": "function",
+            "function": {
+                "name": self.name,
+                "description": self.description,
+                "parameters": thaw(self.parameters),
+            },
+        }
+
+    @property
+    def side_effecting(self) -> bool:
+        return self.action in SIDE_EFFECT_ACTIONS
+
+
+class Registry(BaseModel):
+    """An ordered set of tools. Order matters: it is the planner tie-break order."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    tools: tuple[Tool, ...]
+    source: str | None = None
+    _by_name: dict[str, Tool] = PrivateAttr(default_factory=dict)
+    _position: dict[str, int] = PrivateAttr(default_factory=dict)
+
+    def model_post_init(self, __context: Any) -> None:
+        seen: dict[str, int] = {}
+        problems = []
+        for i, tool in enumerate(self.tools):
+            if tool.name in seen:
+                problems.append(
+                    f"{self.source or '<registry>'}: tool '{tool.name}' (#{i + 1}) has the same "
+                    f"name as tool #{seen[tool.name] + 1}"
+                )
+            else:
+                seen[tool.name] = i
+        if problems:
+            raise ContractError(problems)
+        self._position.update(seen)
+        self._by_name.update({t.name: t for t in self.tools})
+
+    def __len__(self) -> int:
+        return len(self.tools)
+
+    def __iter__(self) -> Iterator[Tool]:  # type: ignore[override]
+        return iter(self.tools)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._by_name
+
+    def __hash__(self) -> int:
+        return hash(tuple(t.name for t in self.tools))
+
+    def tool(self, name: str) -> Tool:
+        try:
+            return self._by_name[name]
+        except KeyError:
+            raise ContractError(
+                f"{self.source or '<registry>'}: unknown tool '{name}'"
+            ) from None
+
+    def position(self, name: str) -> int:
+        return self._position[name]
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(t.name for t in self.tools)
+
+    @property
+    def variables(self) -> frozenset[str]:
+        out: set[str] = set()
+        for t in self.tools:
+            out |= t.requires | t.produces
+        return frozenset(out)
+
+    @property
+    def produced(self) -> frozenset[str]:
+        out: set[str] = set()
+        for t in self.tools:
+            out |= t.produces
+        return frozenset(out)
+
+    def subset(self, names: Iterable[str]) -> Registry:
+        """A new registry with only ``names``, in registry order."""
+        keep = set(names)
+        return Registry(tools=tuple(t for t in self.tools if t.name in keep), source=self.source)

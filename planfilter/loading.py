@@ -1,0 +1,174 @@
+"""Read registries and task suites from YAML or JSON files, or folders of them.
+
+Every problem in a file is reported at once, each naming the file, the tool or task, the
+field and the bad value, so that fixing a registry takes one round, not twenty.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ValidationError
+
+from .contracts import Registry, Tool
+from .errors import ContractError
+from .tasks import Suite, Task
+
+SUFFIXES = (".yaml", ".yml", ".json")
+PathLike = str | Path
+
+
+def expand(paths: PathLike | Iterable[PathLike]) -> list[Path]:
+    """Files named by ``paths``: a file as is, a folder as its data files, sorted, recursively."""
+    if isinstance(paths, str | Path):
+        paths = [paths]
+    files: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            found = sorted(p for p in path.rglob("*") if p.suffix in SUFFIXES and p.is_file())
+            if not found:
+                raise ContractError(f"{path}: folder holds no .yaml, .yml or .json files")
+            files.extend(found)
+        elif path.is_file():
+            files.append(path)
+        else:
+            raise ContractError(f"{path}: no such file or folder")
+    return files
+
+
+def read_document(path: Path) -> Any:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ContractError(f"{path}: cannot read file: {exc}") from None
+    try:
+        if path.suffix == ".json":
+            return json.loads(text)
+        return yaml.safe_load(text)
+    except json.JSONDecodeError as exc:
+        raise ContractError(f"{path}:{exc.lineno}:{exc.colno}: invalid JSON: {exc.msg}") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise ContractError(f"{where}: invalid YAML: {problem}") from None
+
+
+def _short(value: Any, limit: int = 80) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def describe_errors(exc: ValidationError, where: str) -> list[str]:
+    """One line per pydantic error: ``where field 'a.b': message (got value)``."""
+    lines = []
+    for err in exc.errors():
+        field = ".".join(str(p) for p in err["loc"]) or "<item>"
+        msg = err["msg"]
+        if err["type"] == "extra_forbidden":
+            msg = "unknown field"
+        got = "" if err["type"] == "missing" else f" (got {_short(err.get('input'))})"
+        lines.append(f"{where} field '{field}': {msg}{got}")
+    return lines
+
+
+def _items(doc: Any, key: str, path: Path, allowed: set[str]) -> tuple[list[Any], list[str]]:
+    """The list under ``key`` of a document, and problems with the document's top level."""
+    if isinstance(doc, list):
+        return doc, []
+    if not isinstance(doc, Mapping):
+        return [], [f"{path}: expected a mapping with a '{key}' list, got {type(doc).__name__}"]
+    problems = [f"{path}: unknown top-level field '{k}'" for k in doc if k not in allowed]
+    items = doc.get(key)
+    if not isinstance(items, list):
+        problems.append(f"{path}: field '{key}' must be a list (got {_short(items)})")
+        return [], problems
+    return items, problems
+
+
+def _validate_each(
+    model: type[BaseModel], items: list[Any], path: Path, kind: str, key: str,
+    defaults: Mapping[str, Any] | None = None,
+) -> tuple[list[Any], list[str]]:
+    good, problems = [], []
+    for i, raw in enumerate(items):
+        label = raw.get(key) if isinstance(raw, Mapping) else None
+        name = f"'{label}'" if isinstance(label, str) else f"#{i + 1}"
+        where = f"{path}: {kind} {name}"
+        if not isinstance(raw, Mapping):
+            problems.append(f"{where}: expected a mapping, got {_short(raw)}")
+            continue
+        data = {**(defaults or {}), **raw}
+        try:
+            good.append(model.model_validate(data))
+        except ValidationError as exc:
+            problems.extend(describe_errors(exc, where))
+    return good, problems
+
+
+def load_registry(paths: PathLike | Iterable[PathLike]) -> Registry:
+    """Load one registry from files or folders; tools keep file order, files sorted by path."""
+    files = expand(paths)
+    tools: list[Tool] = []
+    origin: dict[str, Path] = {}
+    problems: list[str] = []
+    for path in files:
+        try:
+            doc = read_document(path)
+        except ContractError as exc:
+            problems.extend(exc.problems)
+            continue
+        items, top = _items(doc, "tools", path, {"domain", "tools", "description", "version"})
+        problems.extend(top)
+        defaults = {}
+        if isinstance(doc, Mapping) and doc.get("domain") is not None:
+            defaults["domain"] = doc["domain"]
+        good, bad = _validate_each(Tool, items, path, "tool", "name", defaults)
+        problems.extend(bad)
+        for tool in good:
+            if tool.name in origin:
+                problems.append(
+                    f"{path}: tool '{tool.name}' field 'name': duplicate of the tool of that "
+                    f"name in {origin[tool.name]}"
+                )
+                continue
+            origin[tool.name] = path
+            tools.append(tool)
+    if problems:
+        raise ContractError(problems)
+    return Registry(tools=tuple(tools), source=", ".join(str(f) for f in files))
+
+
+def load_suite(paths: PathLike | Iterable[PathLike]) -> Suite:
+    """Load task suites from files or folders into one suite (ids must be unique across files)."""
+    files = expand(paths)
+    tasks: list[Task] = []
+    origin: dict[str, Path] = {}
+    problems: list[str] = []
+    for path in files:
+        try:
+            doc = read_document(path)
+        except ContractError as exc:
+            problems.extend(exc.problems)
+            continue
+        items, top = _items(doc, "tasks", path, {"tasks", "name", "description", "version"})
+        problems.extend(top)
+        good, bad = _validate_each(Task, items, path, "task", "id")
+        problems.extend(bad)
+        for task in good:
+            if task.id in origin:
+                problems.append(
+                    f"{path}: task '{task.id}' field 'id': duplicate of the task of that id "
+                    f"in {origin[task.id]}"
+                )
+                continue
+            origin[task.id] = path
+            tasks.append(task)
+    if problems:
+        raise ContractError(problems)
+    return Suite(tasks=tuple(tasks), source=", ".join(str(f) for f in files))

@@ -1,0 +1,138 @@
+"""Check registries and task suites together and report every problem found."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from .contracts import Registry
+from .errors import ContractError
+from .frontier import plan_is_valid
+from .loading import PathLike, expand, load_registry, load_suite, read_document
+from .planners.native import NativePlanner, index_for, unreachable_reason
+from .resources import default_registry
+from .tasks import Suite
+
+
+@dataclass(frozen=True)
+class Problem:
+    severity: Literal["error", "warning"]
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.severity}: {self.message}"
+
+
+@dataclass(frozen=True)
+class Report:
+    problems: tuple[Problem, ...]
+    tools: int
+    tasks: int
+    files: int
+
+    @property
+    def ok(self) -> bool:
+        return not any(p.severity == "error" for p in self.problems)
+
+
+def classify(paths: Iterable[PathLike]) -> tuple[list[Path], list[Path], list[Problem]]:
+    """Split files into registries (a ``tools`` list) and suites (a ``tasks`` list)."""
+    registries, suites, problems = [], [], []
+    try:
+        files = expand(list(paths))
+    except ContractError as exc:
+        return [], [], [Problem("error", p) for p in exc.problems]
+    for path in files:
+        try:
+            doc = read_document(path)
+        except ContractError as exc:
+            problems.extend(Problem("error", p) for p in exc.problems)
+            continue
+        if isinstance(doc, dict) and "tools" in doc:
+            registries.append(path)
+        elif isinstance(doc, dict) and "tasks" in doc:
+            suites.append(path)
+        else:
+            problems.append(Problem("error", f"{path}: neither a registry (top-level 'tools') "
+                                             "nor a task suite (top-level 'tasks')"))
+    return registries, suites, problems
+
+
+def check_suite(registry: Registry, suite: Suite) -> list[Problem]:
+    """Every problem of a suite against a registry: unknown tools, unreachable goals, bad gold."""
+    problems: list[Problem] = []
+    index = index_for(registry)
+    native = NativePlanner()
+    where = suite.source or "<suite>"
+    for task in suite:
+        at = f"{where}: task '{task.id}'"
+        for i, name in enumerate(task.gold):
+            if name not in registry:
+                problems.append(Problem("error", f"{at} field 'gold.{i}': unknown tool '{name}'"))
+        for name, values in task.mocks.items():
+            if name not in registry:
+                problems.append(Problem("error", f"{at} field 'mocks.{name}': unknown tool "
+                                                 f"'{name}'"))
+                continue
+            extra = sorted(set(values) - registry.tool(name).produces)
+            if extra:
+                problems.append(Problem("error", f"{at} field 'mocks.{name}': sets {extra}, "
+                                                 f"which {name} does not produce"))
+        for name in dict.fromkeys(task.gold):
+            if name in registry and name not in task.mocks:
+                problems.append(Problem("error", f"{at} field 'mocks': no mocked output for "
+                                                 f"gold tool '{name}'"))
+        reason = unreachable_reason(index, task.known, task.goal)
+        if reason:
+            problems.append(Problem("error", f"{at} field 'goal': unreachable: {reason}"))
+            continue
+        if task.goal <= task.known:
+            problems.append(Problem("warning", f"{at} field 'goal': already reached by the state"))
+        if not task.gold or any(n not in registry for n in task.gold):
+            continue
+        invalid = plan_is_valid(registry, task.known, task.goal, task.gold)
+        if invalid:
+            problems.append(Problem("error", f"{at} field 'gold': not a causal path: {invalid}"))
+            continue
+        best = native.solve(registry, task.known, task.goal)
+        if len(best.plan) < len(task.gold):
+            problems.append(Problem(
+                "warning",
+                f"{at} field 'gold': {len(task.gold)} steps, but a minimal causal path has "
+                f"{len(best.plan)}: {' -> '.join(best.plan)}",
+            ))
+    return problems
+
+
+def validate_paths(paths: Iterable[PathLike]) -> Report:
+    registry_files, suite_files, problems = classify(paths)
+    registry: Registry | None = None
+    if registry_files:
+        try:
+            registry = load_registry(registry_files)
+        except ContractError as exc:
+            problems.extend(Problem("error", p) for p in exc.problems)
+    elif suite_files:
+        registry = load_registry(default_registry())
+        problems.append(Problem("warning", f"no registry given; suites checked against the "
+                                           f"bundled registry {default_registry()}"))
+    tasks = 0
+    first_seen: dict[str, Path] = {}
+    for path in suite_files:
+        try:
+            suite = load_suite(path)
+        except ContractError as exc:
+            problems.extend(Problem("error", p) for p in exc.problems)
+            continue
+        tasks += len(suite)
+        for task in suite:
+            if task.id in first_seen:
+                problems.append(Problem("error", f"{path}: task '{task.id}' field 'id': also "
+                                                 f"defined in {first_seen[task.id]}"))
+            first_seen.setdefault(task.id, path)
+        if registry is not None:
+            problems.extend(check_suite(registry, suite))
+    return Report(tuple(problems), len(registry) if registry else 0, tasks,
+                  len(registry_files) + len(suite_files))

@@ -1,0 +1,23 @@
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from planfilter.loading import load_registry, load_suite
+
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+
+FIXTURES = Path(__file__).parent / "fixtures"
+GOLDEN = Path(__file__).parent / "golden"
+
+
+@pytest.fixture(scope="session")
+def example_registry():
+    return load_registry(FIXTURES / "example" / "registry.yaml")
+
+
+@pytest.fixture(scope="session")
+def example_suite():
+    return load_suite(FIXTURES / "example" / "tasks.yaml")

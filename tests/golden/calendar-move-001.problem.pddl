@@ -1,0 +1,10 @@
+; planfilter problem: the known variables and the goal.
+(define (problem calendar-move-001)
+  (:domain planfilter)
+  (:init
+    (date)
+    (event_description)
+    (new_time)
+  )
+  (:goal (and (event_updated)))
+)

@@ -1,0 +1,80 @@
+"""Hypothesis strategies: small random registries, states and goals, and brute-force oracles
+that state the paper's definitions directly (no search tricks)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from itertools import permutations
+
+from hypothesis import strategies as st
+
+from planfilter.compile import tool_cost
+from planfilter.contracts import Registry, Tool
+
+VARIABLES = [f"v{i}" for i in range(6)]
+
+
+@st.composite
+def registries(draw, max_tools: int = 6, costs: bool = False) -> Registry:
+    n = draw(st.integers(1, max_tools))
+    tools = []
+    for i in range(n):
+        requires = draw(st.sets(st.sampled_from(VARIABLES), max_size=3))
+        produces = draw(st.sets(st.sampled_from(VARIABLES), min_size=1, max_size=2))
+        cost = draw(st.sampled_from([1, 2, 3, 0.5])) if costs else 1
+        risk = draw(st.sampled_from(["low", "medium", "high"])) if costs else "low"
+        tools.append(Tool(name=f"t{i}", requires=requires, produces=produces, cost=cost,
+                          risk=risk))
+    return Registry(tools=tuple(tools))
+
+
+states = st.frozensets(st.sampled_from(VARIABLES), max_size=3)
+goals = st.frozensets(st.sampled_from(VARIABLES), min_size=1, max_size=3)
+
+
+def is_plan(registry: Registry, known: frozenset, goal: frozenset, plan) -> bool:
+    state = set(known)
+    for name in plan:
+        tool = registry.tool(name)
+        if not tool.requires <= state:
+            return False
+        state |= tool.produces
+    return goal <= state
+
+
+def all_plans(registry: Registry, known: frozenset, goal: frozenset):
+    """Every valid plan without repeated tools, in (length, registry-lexicographic) order.
+    A minimal plan never repeats a tool, since a repeat adds nothing."""
+    names = registry.names
+    for length in range(len(names) + 1):
+        for combo in permutations(range(len(names)), length):
+            plan = tuple(names[i] for i in combo)
+            if is_plan(registry, known, goal, plan):
+                yield plan
+
+
+def brute_minimal(registry, known, goal):
+    """(lexicographically smallest shortest plan, every first tool of a shortest plan)."""
+    best = None
+    firsts: set[str] = set()
+    for plan in all_plans(registry, known, goal):
+        if best is not None and len(plan) > len(best):
+            break
+        if best is None:
+            best = plan
+        if plan:
+            firsts.add(plan[0])
+    return best, firsts
+
+
+def brute_cheapest(registry, known, goal, risk_lambda):
+    def cost(plan):
+        return sum((tool_cost(registry.tool(n), risk_lambda) for n in plan), Fraction(0))
+
+    plans = list(all_plans(registry, known, goal))
+    if not plans:
+        return None, None, set()
+    positions = {n: i for i, n in enumerate(registry.names)}
+    best = min(plans, key=lambda p: (cost(p), tuple(positions[n] for n in p)))
+    firsts = {p[0] for p in plans if p and cost(p) == cost(best)}
+    return best, cost(best), firsts

@@ -1,0 +1,151 @@
+"""Loading contracts and suites: frozen data, and errors that name file, tool, field, value."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from pydantic import ValidationError
+
+from planfilter.contracts import Registry, Tool
+from planfilter.errors import ContractError
+from planfilter.loading import load_registry, load_suite
+from planfilter.naming import NameMap
+
+
+def write(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_registry_is_frozen_and_ordered(example_registry):
+    assert example_registry.names[:3] == ("search_events", "read_event", "update_event")
+    tool = example_registry.tool("search_events")
+    assert tool.requires == frozenset({"date", "event_description"})
+    assert tool.domain == "calendar"  # from the file's top-level domain
+    with pytest.raises(ValidationError):
+        tool.name = "other"  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        tool.parameters["type"] = "array"  # type: ignore[index]
+    schema = tool.schema()
+    schema["function"]["parameters"]["required"].append("x")  # a copy, not the contract
+    assert "x" not in tool.parameters["required"]
+
+
+def test_suite_is_frozen(example_suite):
+    task = example_suite.task("calendar-move-001")
+    assert task.known == frozenset({"date", "event_description", "new_time"})
+    assert task.goal == frozenset({"event_updated"})
+    assert task.gold == ("search_events", "update_event")
+    with pytest.raises(TypeError):
+        task.state["date"] = "x"  # type: ignore[index]
+
+
+def test_json_and_folders(tmp_path, example_registry):
+    data = {"domain": "calendar", "tools": [t.model_dump(mode="json") for t in example_registry]}
+    write(tmp_path, "b.json", json.dumps(data))
+    write(tmp_path, "a.yaml", "tools:\n  - {name: zeta, produces: [z]}\n")
+    registry = load_registry(tmp_path)
+    assert registry.names[0] == "zeta"  # files in sorted order, tools in file order
+    assert registry.names[1:] == example_registry.names
+
+
+def test_every_problem_in_a_file_is_reported(tmp_path):
+    path = write(tmp_path, "bad.yaml", """
+tools:
+  - name: ok_tool
+    produces: [x]
+  - name: bad_risk
+    produces: [x]
+    risk: extreme
+  - name: no_produces
+    requires: [a]
+  - name: typo
+    produces: [y]
+    requiers: [a]
+  - name: "bad name!"
+    produces: [y]
+  - name: neg_cost
+    produces: [y]
+    cost: -2
+""")
+    with pytest.raises(ContractError) as err:
+        load_registry(path)
+    text = str(err.value)
+    assert f"{path}: tool 'bad_risk' field 'risk'" in text and "'extreme'" in text
+    assert f"{path}: tool 'no_produces' field 'produces': Field required" in text
+    assert f"{path}: tool 'typo' field 'requiers': unknown field" in text
+    assert "tool 'bad name!' field 'name'" in text
+    assert "tool 'neg_cost' field 'cost'" in text and "-2" in text
+    assert len(err.value.problems) == 5
+
+
+def test_malformed_yaml_names_line(tmp_path):
+    path = write(tmp_path, "broken.yaml", "tools:\n  - name: a\n    produces: [x\n")
+    with pytest.raises(ContractError, match=r"broken.yaml:\d+:\d+: invalid YAML"):
+        load_registry(path)
+
+
+def test_duplicate_tool_names_across_files(tmp_path):
+    write(tmp_path, "a.yaml", "tools:\n  - {name: same, produces: [x]}\n")
+    write(tmp_path, "b.yaml", "tools:\n  - {name: same, produces: [y]}\n")
+    with pytest.raises(ContractError, match=r"b.yaml: tool 'same' field 'name': duplicate"):
+        load_registry(tmp_path)
+
+
+def test_task_errors_name_task_and_field(tmp_path):
+    path = write(tmp_path, "t.yaml", """
+tasks:
+  - id: t1
+    query: q
+    goal: []
+  - id: t2
+    query: q
+    goal: [x]
+    state: {a: [1, 2]}
+""")
+    with pytest.raises(ContractError) as err:
+        load_suite(path)
+    text = str(err.value)
+    assert "task 't1' field 'goal'" in text
+    assert "task 't2' field 'state.a" in text
+
+
+def test_missing_path_and_wrong_top_level(tmp_path):
+    with pytest.raises(ContractError, match="no such file or folder"):
+        load_registry(tmp_path / "nope.yaml")
+    path = write(tmp_path, "list.yaml", "tools: 3\n")
+    with pytest.raises(ContractError, match="field 'tools' must be a list"):
+        load_registry(path)
+
+
+def test_name_collision_after_mapping_names_both():
+    from planfilter.compile import compile_domain
+    from planfilter.errors import CompileError
+
+    registry = Registry(tools=(Tool(name="Send_Email", produces=["x"]),
+                               Tool(name="send_email", produces=["y"])))
+    with pytest.raises(CompileError, match="'Send_Email' and 'send_email'"):
+        compile_domain(registry)
+
+
+names = st.from_regex(r"[A-Za-z0-9_][A-Za-z0-9_-]{0,12}", fullmatch=True)
+
+
+@given(st.lists(names, min_size=1, max_size=20, unique=True))
+def test_name_map_is_injective_and_round_trips(raw):
+    try:
+        mapping = NameMap.build("tool", raw, prefix="t")
+    except Exception as exc:
+        # Only a case-insensitive collision may be refused.
+        lowered = [n.lower() for n in raw]
+        assert len(set(lowered)) < len(lowered) or "both map" in str(exc)
+        return
+    assert len(set(mapping.to_pddl.values())) == len(raw)
+    for name in raw:
+        pddl = mapping.to_pddl[name]
+        assert mapping.user(pddl) == name
+        assert pddl[0].isalpha() and pddl == pddl.lower()

@@ -1,0 +1,160 @@
+"""The planners against the paper's definitions, on hypothesis-generated registries."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from strategies import brute_cheapest, brute_minimal, goals, is_plan, registries, states
+
+from planfilter.frontier import compute_frontier, plan_cost
+from planfilter.planners import PLANNERS, Status, get_planner
+from planfilter.planners.up_backend import installed_engines
+
+FAST = ["native", "pyperplan"]
+
+
+@pytest.fixture(params=FAST)
+def planner(request):
+    return request.param
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(registry=registries(), known=states, goal=goals)
+def test_frontier_matches_definitions(registry, known, goal):
+    best, firsts = brute_minimal(registry, known, goal)
+    for name in FAST:
+        result = compute_frontier(registry, known, goal, planner=name, fallback=None)
+        assert result.planner == name
+        if best is None:
+            # No causal path: empty frontier and a reason.
+            assert result.status == Status.UNSOLVABLE
+            assert result.frontier == () and result.reason
+            continue
+        assert result.status == Status.SOLVED
+        # The plan is valid and reaches the goal, and no shorter plan exists.
+        assert is_plan(registry, known, goal, result.plan)
+        assert len(result.plan) == len(best)
+        # Canonical tie-breaking: the lexicographically smallest minimal plan.
+        assert result.plan == best
+        if best:
+            assert result.frontier == (best[0],)
+            # The frontier tool is executable in the state.
+            assert registry.tool(result.frontier[0]).requires <= known
+        else:
+            assert result.frontier == ()
+        every = compute_frontier(registry, known, goal, planner=name, ties="all", fallback=None)
+        assert set(every.frontier) == firsts
+        assert list(every.frontier) == [n for n in registry.names if n in firsts]
+
+
+@settings(max_examples=200, deadline=None)
+@given(registry=registries(costs=True), known=states, goal=goals,
+       risk_lambda=st.sampled_from([0.0, 0.5, 2.0]))
+def test_cost_objective_is_cheapest(registry, known, goal, risk_lambda):
+    best, cost, firsts = brute_cheapest(registry, known, goal, risk_lambda)
+    result = compute_frontier(registry, known, goal, planner="native", objective="cost",
+                              risk_lambda=risk_lambda, fallback=None)
+    if best is None:
+        assert result.status == Status.UNSOLVABLE
+        return
+    assert result.plan == best
+    assert plan_cost(registry, result.plan, "cost", risk_lambda) == cost
+    every = compute_frontier(registry, known, goal, planner="native", objective="cost",
+                             risk_lambda=risk_lambda, ties="all", fallback=None)
+    assert set(every.frontier) == firsts
+
+
+def test_running_example(example_registry, planner):
+    known = {"date", "event_description", "new_time"}
+    first = compute_frontier(example_registry, known, {"event_updated"}, planner=planner)
+    assert first.frontier == ("search_events",)
+    assert first.plan == ("search_events", "update_event")
+    second = compute_frontier(example_registry, known | {"event_id"}, {"event_updated"},
+                              planner=planner)
+    assert second.frontier == ("update_event",)
+
+
+def test_unreachable_reasons(example_registry, planner):
+    nobody = compute_frontier(example_registry, {"date"}, {"refund_issued"}, planner=planner)
+    assert nobody.status == Status.UNSOLVABLE
+    assert nobody.frontier == ()
+    assert "no tool produces goal variable(s) refund_issued" in nobody.reason
+    never = compute_frontier(example_registry, {"date"}, {"event_updated"}, planner=planner)
+    assert never.status == Status.UNSOLVABLE
+    assert "event_description (no tool produces it; needed by search_events)" in never.reason
+    assert "new_time" in never.reason
+
+
+def test_goal_already_reached(example_registry, planner):
+    result = compute_frontier(example_registry, {"event_updated"}, {"event_updated"},
+                              planner=planner)
+    assert result.status == Status.SOLVED and result.frontier == () and result.plan == ()
+
+
+class Hanging:
+    name = "hanging"
+    requirements = frozenset({"strips"})
+
+    def unavailable_reason(self):
+        return None
+
+    def solve(self, registry, known, goal, **kwargs):
+        raise RuntimeError("segfault in planner")
+
+
+def test_failing_planner_falls_back(example_registry, monkeypatch):
+    monkeypatch.setitem(PLANNERS, "hanging", Hanging())
+    result = compute_frontier(example_registry, {"date", "event_description", "new_time"},
+                              {"event_updated"}, planner="hanging")
+    assert result.planner == "native"
+    assert result.frontier == ("search_events",)
+    assert result.fallbacks == ("hanging: error: RuntimeError: segfault in planner",)
+
+
+def test_timeouts_are_honoured(monkeypatch):
+    from planfilter.contracts import Registry, Tool
+
+    # A registry whose relevant search space is large: many tools producing optional parts.
+    tools = [Tool(name=f"p{i}", requires=["start"], produces=[f"x{i}"]) for i in range(22)]
+    tools.append(Tool(name="finish", requires=[f"x{i}" for i in range(22)], produces=["done"]))
+    registry = Registry(tools=tuple(tools))
+    for name in FAST:
+        result = get_planner(name).solve(registry, frozenset({"start"}), frozenset({"done"}),
+                                         timeout=0.05)
+        assert result.status == Status.TIMEOUT, name
+    fallen = compute_frontier(registry, {"start"}, {"done"}, planner="pyperplan", timeout=0.05,
+                              fallback="native")
+    assert fallen.status == Status.TIMEOUT
+    assert len(fallen.fallbacks) == 2
+
+
+def test_cost_objective_unsupported_by_pyperplan_falls_back(example_registry):
+    result = compute_frontier(example_registry, {"date", "event_description", "new_time"},
+                              {"event_updated"}, planner="pyperplan", objective="cost")
+    assert result.planner == "native"
+    assert "unsupported" in result.fallbacks[0]
+
+
+def _up_engines():
+    engines = installed_engines()
+    if isinstance(engines, str):
+        return []
+    return [e for e in ("fast-downward", "fast-downward-opt") if e in engines]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not _up_engines(), reason="no unified-planning engine installed")
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(registry=registries(max_tools=5), known=states, goal=goals)
+def test_up_engines_agree_after_normalisation(registry, known, goal):
+    best, _ = brute_minimal(registry, known, goal)
+    for engine in _up_engines():
+        result = compute_frontier(registry, known, goal, planner=f"up:{engine}", fallback=None)
+        assert result.planner == f"up:{engine}"
+        if best is None:
+            assert result.status == Status.UNSOLVABLE
+        else:
+            assert result.plan == best
+            if engine.endswith("-opt"):
+                assert len(result.planner_plan) == len(best)
