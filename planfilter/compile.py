@@ -119,18 +119,20 @@ def compile_problem_for(
     """Render a problem against an already compiled domain.
 
     Variables the domain does not declare are dropped from the initial state (no tool reads
-    them); a goal variable the domain does not declare is an error, since the problem could
-    not say it.
+    them) and from the goal when already known; an undeclared goal variable that is not known
+    is an error, since the problem could not say it.
     """
     known_set = frozenset(known)
     goal_set = frozenset(goal)
-    undeclared = sorted(goal_set - frozenset(domain.predicates.to_pddl))
+    declared = frozenset(domain.predicates.to_pddl)
+    undeclared = sorted(goal_set - declared - known_set)
     if undeclared:
         raise CompileError(
             f"goal variables {undeclared} are not declared in the compiled domain; "
             "compile it with extra_variables"
         )
-    init = known_set & frozenset(domain.predicates.to_pddl)
+    init = known_set & declared
+    goal_set &= declared
     text = render(
         "problem.pddl.j2",
         name=_problem_name(name),

@@ -114,7 +114,7 @@ class PyperplanPlanner:
 
         to_pddl = grounded.domain.predicates.to_pddl
         init = frozenset(f"({to_pddl[v]})" for v in known if v in to_pddl)
-        goals = frozenset(f"({to_pddl[v]})" for v in goal)
+        goals = frozenset(f"({to_pddl[v]})" for v in goal - known)
         usable = [op for op, static in zip(grounded.operators, grounded.static_pre, strict=True)
                   if static <= init]
         relevant = set(goals)
