@@ -90,8 +90,8 @@ def _apply(options: list[Any]) -> Any:
 @cli.command()
 @registry_option
 @_apply(problem_options)
-@click.option("--planner", default="pyperplan", show_default=True,
-              help="native, pyperplan or up:<engine> (see `planfilter planners`).")
+@click.option("--planner", default="auto", show_default=True,
+              help="auto, native, pyperplan or up:<engine> (see `planfilter planners`).")
 @click.option("--ties", type=click.Choice(["first", "all"]), default="first", show_default=True,
               help="first: one tool, registry order breaks ties; all: every tool that starts "
                    "a minimal plan.")
@@ -190,6 +190,54 @@ def validate(paths: tuple[Path, ...]) -> None:
                f"{errors} errors, {warnings} warnings")
     if not report.ok:
         sys.exit(1)
+
+
+def _int_list(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int, ...]:
+    try:
+        return tuple(int(v.replace("_", "")) for v in value.split(",") if v)
+    except ValueError:
+        raise click.BadParameter(f"{value!r}: expected sizes like 100,1000") from None
+
+
+@cli.command()
+@click.option("--sizes", default="100,1000,10000", show_default=True, callback=_int_list,
+              help="Registry sizes (tools), comma-separated.")
+@click.option("--planners", "planner_names",
+              default="native,pyperplan,pyperplan-fresh,up:fast-downward", show_default=True,
+              help="Planner paths, comma-separated: native, pyperplan, auto, pyperplan-fresh "
+                   "(parse and ground every call), up:<engine>.")
+@click.option("--repeat", default=5, show_default=True, help="Passes over the queries.")
+@click.option("--queries", default=20, show_default=True, help="Goals per registry (1-4 steps).")
+@click.option("--timeout", default=10.0, show_default=True, help="Seconds per planner call.")
+@click.option("--budget", default=20.0, show_default=True,
+              help="Seconds of calls per planner and size (slow planners make fewer calls).")
+@click.option("--cell-timeout", default=150.0, show_default=True,
+              help="Seconds before a planner/size cell, preparation included, is killed.")
+@click.option("--seed", default=0, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the rows as a JSON list.")
+def bench(sizes: tuple[int, ...], planner_names: str, repeat: int, queries: int,
+          timeout: float, budget: float, cell_timeout: float, seed: int,
+          as_json: bool) -> None:
+    """Median and p95 ms per frontier call for each planner on synthetic registries.
+
+    \b
+    Example:
+      planfilter bench --sizes 100,1000 --planners native,pyperplan,pyperplan-fresh
+    """
+    from dataclasses import asdict
+
+    from .bench import format_table, run_bench
+
+    def progress(planner: str, size: int) -> None:
+        click.echo(f"measuring {planner} at {size:,} tools ...", err=True)
+
+    rows = run_bench(sizes, [p for p in planner_names.split(",") if p], seed=seed,
+                     queries=queries, repeat=repeat, timeout=timeout, budget=budget,
+                     cell_timeout=cell_timeout, progress=progress)
+    if as_json:
+        click.echo(json.dumps([asdict(r) for r in rows], indent=2))
+    else:
+        click.echo(format_table(rows))
 
 
 @cli.command()

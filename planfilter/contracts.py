@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Mapping
+from functools import cached_property
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -16,7 +17,6 @@ from pydantic import (
     ConfigDict,
     Field,
     PlainSerializer,
-    PrivateAttr,
     field_validator,
 )
 
@@ -116,8 +116,6 @@ class Registry(BaseModel):
 
     tools: tuple[Tool, ...]
     source: str | None = None
-    _by_name: dict[str, Tool] = PrivateAttr(default_factory=dict)
-    _position: dict[str, int] = PrivateAttr(default_factory=dict)
 
     def model_post_init(self, __context: Any) -> None:
         seen: dict[str, int] = {}
@@ -132,8 +130,16 @@ class Registry(BaseModel):
                 seen[tool.name] = i
         if problems:
             raise ContractError(problems)
-        self._position.update(seen)
-        self._by_name.update({t.name: t for t in self.tools})
+
+    # Lookups run inside every planner call: plain dicts, cached on first use (pydantic's
+    # private attributes cost a __getattr__ detour on every access).
+    @cached_property
+    def _by_name(self) -> dict[str, Tool]:
+        return {t.name: t for t in self.tools}
+
+    @cached_property
+    def _position(self) -> dict[str, int]:
+        return {t.name: i for i, t in enumerate(self.tools)}
 
     def __len__(self) -> int:
         return len(self.tools)
@@ -158,18 +164,18 @@ class Registry(BaseModel):
     def position(self, name: str) -> int:
         return self._position[name]
 
-    @property
+    @cached_property
     def names(self) -> tuple[str, ...]:
         return tuple(t.name for t in self.tools)
 
-    @property
+    @cached_property
     def variables(self) -> frozenset[str]:
         out: set[str] = set()
         for t in self.tools:
             out |= t.requires | t.produces
         return frozenset(out)
 
-    @property
+    @cached_property
     def produced(self) -> frozenset[str]:
         out: set[str] = set()
         for t in self.tools:

@@ -16,15 +16,23 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from fractions import Fraction
 from typing import Any, Literal
 
 from .compile import Objective, tool_cost
 from .contracts import Registry
 from .errors import PlannerError
-from .planners import FALLBACK_PLANNER, Planner, PlanResult, Status, get_planner
-from .planners.native import NativePlanner
+from .planners import (
+    DEFAULT_PLANNER,
+    FALLBACK_PLANNER,
+    Planner,
+    PlanResult,
+    Status,
+    get_planner,
+    resolve_auto,
+)
+from .planners.native import NativePlanner, index_for, reduce_problem
 
 Ties = Literal["first", "all"]
 DEFAULT_TIMEOUT = 10.0
@@ -56,17 +64,6 @@ class FrontierResult:
         for key in ("frontier", "plan", "fallbacks", "planner_plan", "notes"):
             data[key] = list(data[key])
         return data
-
-
-@dataclass(frozen=True)
-class FrontierOptions:
-    planner: str = "pyperplan"
-    ties: Ties = "first"
-    objective: Objective = "length"
-    risk_lambda: float = 0.0
-    timeout: float | None = DEFAULT_TIMEOUT
-    fallback: str | None = FALLBACK_PLANNER
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 def executable(registry: Registry, known: Iterable[str]) -> tuple[str, ...]:
@@ -103,7 +100,7 @@ def compute_frontier(
     known: Iterable[str],
     goal: Iterable[str],
     *,
-    planner: str = "pyperplan",
+    planner: str = DEFAULT_PLANNER,
     ties: Ties = "first",
     objective: Objective = "length",
     risk_lambda: float = 0.0,
@@ -111,6 +108,8 @@ def compute_frontier(
     fallback: str | None = FALLBACK_PLANNER,
 ) -> FrontierResult:
     """The frontier for one state and goal; see the module docstring for the semantics."""
+    if planner == "auto":
+        planner = resolve_auto(registry)
     if ties not in ("first", "all"):
         raise PlannerError(f"ties must be 'first' or 'all', not {ties!r}")
     if objective not in ("length", "cost"):
@@ -218,11 +217,16 @@ def _first_actions(backend: Planner, registry: Registry, known: frozenset[str],
                                         risk_lambda=risk_lambda, timeout=timeout)
         return tuple(found or ())
     # An optimal backend: t starts a minimal plan iff cost(t) + best(known | E_t) == best.
+    # Only executable tools relevant to the goal can (every step of a minimal plan is needed),
+    # so the backend is asked once per such candidate, not once per tool.
     best = plan_cost(registry, plan, objective, risk_lambda)
+    index = index_for(registry)
+    reduced = reduce_problem(index, known, goal)
     firsts = []
-    for tool in registry:
-        if not tool.requires <= known or tool.produces <= known:
+    for position in reduced.tools:
+        if reduced.req[position]:
             continue
+        tool = registry.tools[position]
         after = known | tool.produces
         step = plan_cost(registry, (tool.name,), objective, risk_lambda)
         if goal <= after:
