@@ -158,3 +158,22 @@ def test_up_engines_agree_after_normalisation(registry, known, goal):
             assert result.plan == best
             if engine.endswith("-opt"):
                 assert len(result.planner_plan) == len(best)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif("fast-downward" not in _up_engines(), reason="Fast Downward not installed")
+def test_up_timeout_kills_the_whole_process_group():
+    import subprocess
+    import time
+
+    from planfilter.synthetic import synthetic_registry
+
+    registry, queries = synthetic_registry(10000, seed=1)
+    start = time.perf_counter()
+    result = compute_frontier(registry, queries[0].known, queries[0].goal,
+                              planner="up:fast-downward", timeout=2.0)
+    assert time.perf_counter() - start < 15  # compiling 10,000 tools to PDDL included
+    assert result.planner == "native" and result.found
+    assert "up:fast-downward: timeout" in result.fallbacks[0]
+    left = subprocess.run(["pgrep", "-f", "downward"], capture_output=True, text=True).stdout
+    assert left.strip() == ""

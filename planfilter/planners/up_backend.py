@@ -6,8 +6,11 @@ unified-planning is an optional extra and heavy to import, so it is imported onl
 
 from __future__ import annotations
 
-import io
-from contextlib import redirect_stdout
+import json
+import os
+import signal
+import subprocess
+import sys
 from typing import Any
 
 from ..compile import Objective, compile_domain, compile_problem_for
@@ -46,6 +49,36 @@ def installed_engines() -> tuple[str, ...] | str:
     except ImportError as exc:
         return f"unified-planning is not installed ({exc}); pip install 'planfilter[up]'"
     return tuple(env.factory.engines)
+
+
+#: The worker's whole life (start, import, parse, solve) counts against the call's timeout;
+#: this small slack lets the engine report its own timeout before the group is killed.
+WORKER_GRACE = 0.5
+
+
+def run_worker(request: dict[str, Any], timeout: float | None) -> dict[str, Any]:
+    """Solve in a child process group; past the deadline the whole group is killed, so no
+    planner binary survives its call."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "planfilter.planners.up_worker"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True,
+    )
+    limit = None if timeout is None else timeout + WORKER_GRACE
+    try:
+        out, err = proc.communicate(json.dumps(request), timeout=limit)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        return {"status": "timeout", "plan": [], "log": f"killed after {limit:g} s"}
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    try:
+        return dict(json.loads(out))
+    except json.JSONDecodeError:
+        tail = (err.strip().splitlines() or ["no output"])[-1]
+        return {"status": "error", "plan": [], "log": f"worker failed: {tail[:200]}"}
 
 
 _DOMAINS: RegistryCache[Any] = RegistryCache(
@@ -94,32 +127,22 @@ class UPPlanner:
         else:
             domain = _DOMAINS.get(registry, objective)
         problem = compile_problem_for(domain, known, goal)
-        try:
-            from unified_planning.engines import PlanGenerationResultStatus as S
-            from unified_planning.io import PDDLReader
-            from unified_planning.shortcuts import OneshotPlanner
-
-            _environment()
-            up_problem = PDDLReader().parse_problem_string(domain.text, problem.text)
-            with redirect_stdout(io.StringIO()), OneshotPlanner(name=self.engine) as planner:
-                result = planner.solve(up_problem, timeout=timeout)
-        except Exception as exc:  # an engine can fail in any way; the fallback answers
-            return PlanResult(Status.ERROR, self.name, reason=f"{type(exc).__name__}: {exc}",
-                              elapsed_ms=deadline.elapsed_ms())
+        request = {"engine": self.engine, "domain": domain.text, "problem": problem.text,
+                   "timeout": timeout}
+        answer = run_worker(request, timeout)
         elapsed = deadline.elapsed_ms()
-        status = result.status
-        if status in (S.SOLVED_SATISFICING, S.SOLVED_OPTIMALLY):
-            plan = tuple(domain.actions.user(a.action.name) for a in result.plan.actions)
+        status = answer["status"]
+        if status == "solved":
+            plan = tuple(domain.actions.user(name) for name in answer["plan"])
             return PlanResult(Status.SOLVED, self.name, plan, elapsed_ms=elapsed)
-        if status in (S.UNSOLVABLE_PROVEN, S.UNSOLVABLE_INCOMPLETELY):
+        if status == "unsolvable":
             return PlanResult(Status.UNSOLVABLE, self.name, elapsed_ms=elapsed,
                               reason=unreachable_reason(index_for(registry), known, goal))
-        if status == S.TIMEOUT:
+        if status == "timeout":
             return PlanResult(Status.TIMEOUT, self.name, reason=f"no answer within {timeout} s",
                               elapsed_ms=elapsed)
-        if status == S.UNSUPPORTED_PROBLEM:
+        if status == "unsupported":
             return PlanResult(Status.UNSUPPORTED, self.name, elapsed_ms=elapsed,
                               reason=f"{self.engine} does not support this problem")
-        log = " ".join(m.message for m in result.log_messages or [])[:300]
         return PlanResult(Status.ERROR, self.name, elapsed_ms=elapsed,
-                          reason=f"{self.engine} ended with {status.name}: {log}")
+                          reason=f"{self.engine}: {answer.get('log', '')}")
