@@ -256,3 +256,6 @@ def planners(as_json: bool) -> None:
     for info in infos:
         mark = "yes" if info.available else "no "
         click.echo(f"{info.name:<{width}}  {mark}  {info.detail}")
+from .cli_run import report as _report_cmd, run as _run_cmd  # noqa: E402, I001
+cli.add_command(_run_cmd)
+cli.add_command(_report_cmd)

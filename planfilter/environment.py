@@ -1,0 +1,69 @@
+"""The mocked environment: a tool call either returns the task's mocked output or fails.
+
+Execution is deterministic (paper, section 5.3): the arguments are checked against the
+tool's JSON Schema, then the mocked variables of the task-tool pair join the state,
+``s' = s | E``. A produced variable the mock leaves out is set to ``True``, so that the
+contract's effects always hold after a successful call. Refusing tools that were not shown
+is the agent loop's job; this module only executes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+import jsonschema
+
+from .contracts import Registry, Tool
+from .frozen import thaw
+from .tasks import Task
+
+
+@dataclass(frozen=True)
+class StepOutcome:
+    ok: bool
+    #: Variables the call set (empty on error).
+    produced: Mapping[str, Any] = field(default_factory=dict)
+    #: The state after the call (the state before it, unchanged, on error).
+    state: Mapping[str, Any] = field(default_factory=dict)
+    error: str | None = None
+
+
+@lru_cache(maxsize=1024)
+def _validator(tool: Tool) -> Any:
+    schema = thaw(tool.parameters)
+    cls = jsonschema.validators.validator_for(schema)
+    return cls(schema)
+
+
+def argument_errors(tool: Tool, arguments: Any) -> list[str]:
+    """Every way ``arguments`` break the tool's schema, each naming the argument."""
+    if not isinstance(arguments, Mapping):
+        return [f"arguments must be a JSON object, got {type(arguments).__name__}"]
+    problems = []
+    for err in sorted(_validator(tool).iter_errors(dict(arguments)), key=lambda e: e.json_path):
+        where = ".".join(str(p) for p in err.absolute_path)
+        problems.append(f"argument '{where}': {err.message}" if where else err.message)
+    return problems
+
+
+def execute(registry: Registry, task: Task, state: Mapping[str, Any], tool_name: str,
+            arguments: Any) -> StepOutcome:
+    """Run ``tool_name`` in the mocked world of ``task``; never raises for a bad call."""
+    before = dict(state)
+    if tool_name not in registry:
+        return StepOutcome(False, state=before, error=f"unknown tool {tool_name!r}")
+    tool = registry.tool(tool_name)
+    problems = argument_errors(tool, arguments)
+    if problems:
+        return StepOutcome(False, state=before,
+                           error=f"invalid arguments for {tool_name}: " + "; ".join(problems))
+    mock = task.mocks.get(tool_name)
+    if mock is None:
+        return StepOutcome(False, state=before,
+                           error=f"no mocked output for {tool_name} in task {task.id}")
+    produced = {name: True for name in sorted(tool.produces)}
+    produced.update(thaw(mock))
+    return StepOutcome(True, produced=produced, state={**before, **produced})

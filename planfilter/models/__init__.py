@@ -1,0 +1,37 @@
+"""Models, called through litellm only; ``sim/...`` is the offline simulated model.
+
+Nothing here imports litellm at import time: :func:`load_litellm` does, on first use.
+"""
+
+from __future__ import annotations
+
+from .client import (
+    CallOptions,
+    ModelError,
+    ModelReply,
+    ToolCall,
+    complete,
+    load_litellm,
+    register_provider,
+)
+from .sim import PROFILES, Profile, decide, get_profile
+
+DEFAULT_MODELS = ("sim/careful", "sim/confusable")
+
+__all__ = [
+    "DEFAULT_MODELS", "PROFILES", "CallOptions", "ModelError", "ModelReply", "Profile",
+    "ToolCall", "check_model", "complete", "decide", "get_profile", "load_litellm",
+    "register_provider",
+]
+
+
+def check_model(model: str) -> None:
+    """Raise for a model name that cannot work, before any run spends time on it."""
+    if "/" not in model:
+        raise ModelError(
+            f"model {model!r}: name it as litellm does, provider/model "
+            "(sim/careful, openai/gpt-4o-mini, ...)"
+        )
+    provider, _, name = model.partition("/")
+    if provider == "sim":
+        get_profile(name.partition("@")[0])

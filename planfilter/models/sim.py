@@ -1,0 +1,206 @@
+"""The simulated model's decision rule: a documented, seeded stand-in for an LLM.
+
+It is honest: :func:`decide` receives exactly what a real model receives through litellm, the
+chat messages and the tool schemas, and nothing else (no gold chain, contracts, mocks or
+registry). It reads planfilter's prompt format (``Request:``, ``Known state:`` lines of
+``- name: <JSON value>``, ``Steps so far:`` lines of ``n. tool -> produced, ...``), as any
+model reads its prompt, and falls back to the whole text when those sections are missing.
+
+For every tool it is shown it computes features in [0, 1] from the prompt and the schema::
+
+    lex     lexical overlap: (2 * |T & R| + |T & S - R|) / 8, capped at 1, where T are the
+            words of the tool's name and description, R the request's, S the state's
+            (names and values); stop words removed, plural "s" dropped
+    fill    share of the tool's required parameters that are state keys
+    new     1 if a required parameter was produced by an earlier step (acting on news)
+    verb    1 if the request has any action verb and the tool's name has one
+    repeat  1 if the tool was already called in an earlier step
+
+and scores ``sum(weight * feature) + noise * N(0, 1)`` with the profile's weights
+(``repeat`` weighs negatively). It calls the best-scoring tool (ties: the first shown),
+with every parameter whose name is a state key filled from the state; parameters it cannot
+fill are left out. The noise is drawn per tool from a hash of (seed, messages, tool name):
+reproducible, and a tool keeps its noise whichever other tools are shown, so filter methods
+are compared on common random numbers.
+
+``careful`` checks that a tool can be called with what is known (high ``fill``) and acts on
+what it learned; little noise. ``confusable`` reads mostly words, is noisy and is drawn to
+action verbs in the request, so it acts before it can (a premature action).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from ..errors import PlanfilterError
+
+
+@dataclass(frozen=True)
+class Profile:
+    """Weights of the score's terms (``repeat`` is subtracted) and the noise's spread."""
+
+    lex: float
+    fill: float
+    noise: float
+    new: float = 0.0
+    verb: float = 0.0
+    repeat: float = 1.0
+
+
+PROFILES: dict[str, Profile] = {
+    "careful": Profile(lex=1.0, fill=1.5, noise=0.1, new=0.5, verb=0.0, repeat=1.0),
+    "confusable": Profile(lex=1.0, fill=0.5, noise=0.3, new=0.2, verb=0.5, repeat=0.5),
+}
+FEATURES = ("lex", "fill", "new", "verb", "repeat")
+_SIGN = {"repeat": -1.0}
+
+_WORD = re.compile(r"[a-z0-9]+")
+_STATE_LINE = re.compile(r"^\s*-\s*([A-Za-z0-9_][A-Za-z0-9_-]*):\s?(.*)$")
+_STEP_LINE = re.compile(r"^\s*\d+\.\s*([A-Za-z0-9_][A-Za-z0-9_-]*)\s*(?:->\s*(.*))?$")
+STOP_WORDS = frozenset(
+    "a an and are as at be by for from given has have i in is it its me my of on one or our "
+    "s that the their this to was we what when which who whose will with you your".split()
+)
+#: Words of requests that ask for a change, and of tool names that make one.
+ACTION_VERBS = frozenset(
+    "update move reschedule change push edit modify rename send reply forward respond "
+    "delete remove cancel create add draft write share".split()
+)
+
+
+@lru_cache(maxsize=65536)
+def words(text: str) -> frozenset[str]:
+    """Lowercase words without stop words; a trailing plural ``s`` is dropped (events=event)."""
+    out = set()
+    for word in _WORD.findall(text.lower()):
+        if word in STOP_WORDS:
+            continue
+        out.add(word[:-1] if len(word) > 3 and word.endswith("s") else word)
+    return frozenset(out)
+
+
+@dataclass(frozen=True)
+class Prompt:
+    request: str
+    state: Mapping[str, Any]
+    called: frozenset[str]
+    #: Variables earlier steps produced (as listed under ``Steps so far``).
+    learned: frozenset[str]
+
+
+def parse_prompt(messages: Sequence[Mapping[str, Any]]) -> Prompt:
+    """Request, state and earlier steps, read from the last user message."""
+    user = next((m for m in reversed(messages) if m.get("role") == "user"), None)
+    content = user.get("content") if user else ""
+    text = content if isinstance(content, str) else json.dumps(content)
+    request = ""
+    state: dict[str, Any] = {}
+    called: set[str] = set()
+    learned: set[str] = set()
+    section = ""
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped.startswith("Request:"):
+            request, section = stripped[len("Request:"):].strip(), "request"
+        elif stripped.startswith("Known state:"):
+            section = "state"
+        elif stripped.startswith("Steps so far:"):
+            section = "steps"
+        elif not stripped:
+            section = ""
+        elif section == "request":
+            request += " " + stripped
+        elif section == "state" and (m := _STATE_LINE.match(line)):
+            state[m.group(1)] = _value(m.group(2))
+        elif section == "steps" and (m := _STEP_LINE.match(line)):
+            called.add(m.group(1))
+            learned.update(v.strip() for v in (m.group(2) or "").split(",") if v.strip())
+    return Prompt(request or text, state, frozenset(called), frozenset(learned))
+
+
+def _value(raw: str) -> Any:
+    try:
+        return json.loads(raw)
+    except ValueError:
+        return raw
+
+
+def features(prompt: Prompt, tool: Mapping[str, Any]) -> dict[str, float]:
+    """The terms of a tool's score, from the prompt and the tool's schema only."""
+    function = tool.get("function", tool)
+    name = str(function.get("name", ""))
+    params = function.get("parameters") or {}
+    request = words(prompt.request)
+    state = words(" ".join(f"{k.replace('_', ' ')} {v}" for k, v in prompt.state.items()))
+    meta = words(f"{name.replace('_', ' ')} {function.get('description', '')}")
+    shared = 2 * len(meta & request) + len(meta & state - request)
+    required = list(params.get("required") or ())
+    name_words = words(name.replace("_", " ").replace("-", " "))
+    return {
+        "lex": min(shared, 8) / 8,
+        "fill": sum(r in prompt.state for r in required) / len(required) if required else 1.0,
+        "new": float(any(r in prompt.learned for r in required)),
+        "verb": float(bool(request & ACTION_VERBS) and bool(name_words & ACTION_VERBS)),
+        "repeat": float(name in prompt.called),
+    }
+
+
+def _gauss(key: bytes) -> float:
+    """A standard normal draw determined by ``key`` (Box-Muller on a hash)."""
+    digest = hashlib.blake2b(key, digest_size=16).digest()
+    u1 = (int.from_bytes(digest[:8], "big") + 1) / 2**64
+    u2 = int.from_bytes(digest[8:], "big") / 2**64
+    return math.sqrt(-2.0 * math.log(u1)) * math.cos(2.0 * math.pi * u2)
+
+
+def messages_digest(messages: Sequence[Mapping[str, Any]]) -> bytes:
+    return hashlib.sha256(json.dumps(messages, sort_keys=True, default=str).encode()).digest()
+
+
+@dataclass(frozen=True)
+class Decision:
+    tool: str
+    arguments: dict[str, Any]
+    scores: tuple[tuple[str, float], ...]
+
+
+def get_profile(name: str) -> Profile:
+    try:
+        return PROFILES[name]
+    except KeyError:
+        raise PlanfilterError(
+            f"unknown simulated model 'sim/{name}'; choose from "
+            + ", ".join(f"sim/{p}" for p in PROFILES)
+        ) from None
+
+
+def decide(messages: Sequence[Mapping[str, Any]], tools: Sequence[Mapping[str, Any]],
+           profile: Profile, seed: int = 0) -> Decision | None:
+    """The tool call the simulated model makes, or None when it is shown no tool."""
+    if not tools:
+        return None
+    prompt = parse_prompt(messages)
+    base = messages_digest(messages) + f"|{seed}|".encode()
+    best: tuple[float, Mapping[str, Any]] | None = None
+    scores = []
+    for spec in tools:
+        function = spec.get("function", spec)
+        name = str(function.get("name", ""))
+        terms = features(prompt, spec)
+        score = sum(_SIGN.get(k, 1.0) * getattr(profile, k) * terms[k] for k in FEATURES)
+        score += profile.noise * _gauss(base + name.encode())
+        scores.append((name, round(score, 6)))
+        if best is None or score > best[0]:
+            best = (score, function)
+    assert best is not None
+    function = best[1]
+    properties = (function.get("parameters") or {}).get("properties") or {}
+    arguments = {k: v for k, v in prompt.state.items() if k in properties}
+    return Decision(str(function.get("name", "")), arguments, tuple(scores))

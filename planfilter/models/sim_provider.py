@@ -1,0 +1,102 @@
+"""The simulated model as a litellm custom provider: ``sim/careful``, ``sim/confusable``.
+
+Imported only by :func:`planfilter.models.client.load_litellm` (it imports litellm). The
+decision itself is :func:`planfilter.models.sim.decide`; this module wraps it in a proper
+``ModelResponse`` with one tool call and offline token usage: prompt tokens are counted by
+``litellm.token_counter`` over the same messages and tool schemas the model received,
+completion tokens over the tool call it returns.
+
+The seed comes from the ``seed`` request parameter, or from the model name
+(``sim/careful@7``), which wins when both are given; without either it is 0.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from functools import lru_cache
+from typing import Any
+
+import litellm
+from litellm import CustomLLM
+from litellm.types.utils import (
+    ChatCompletionMessageToolCall,
+    Choices,
+    Function,
+    Message,
+    ModelResponse,
+    Usage,
+)
+
+from ..errors import PlanfilterError
+from .sim import decide, get_profile
+
+
+def split_name(model: str) -> tuple[str, int | None]:
+    """``careful@7`` -> ("careful", 7); ``careful`` -> ("careful", None)."""
+    name, sep, seed = model.partition("@")
+    if not sep:
+        return name, None
+    try:
+        return name, int(seed)
+    except ValueError:
+        raise PlanfilterError(f"sim/{model}: the seed after '@' must be an integer") from None
+
+
+def count_prompt_tokens(model: str, messages: list[Any], tools: list[Any]) -> int:
+    """``litellm.token_counter(model, messages, tools)``, with the tools' share memoised.
+
+    litellm counts a prompt as its messages plus a term for the tool definitions that
+    depends only on the tools and on whether a system message is present; the same tool
+    sets come back at every step, so that term is computed once per set.
+    """
+    count = int(litellm.token_counter(model=model, messages=messages))
+    if tools:
+        system = any(m.get("role") == "system" for m in messages)
+        count += _tool_tokens(model, json.dumps(tools, sort_keys=True), system)
+    return count
+
+
+@lru_cache(maxsize=4096)
+def _tool_tokens(model: str, tools_json: str, system: bool) -> int:
+    probe = [{"role": "system", "content": ""}] if system else [{"role": "user", "content": ""}]
+    tools = json.loads(tools_json)
+    return int(litellm.token_counter(model=model, messages=probe, tools=tools)
+               - litellm.token_counter(model=model, messages=probe))
+
+
+class SimLLM(CustomLLM):
+    def completion(self, model: str, messages: list, api_base: str = "",  # type: ignore[override]
+                   custom_prompt_dict: dict | None = None, model_response: Any = None,
+                   print_verbose: Any = None, encoding: Any = None, api_key: Any = None,
+                   logging_obj: Any = None, optional_params: dict | None = None,
+                   *args: Any, **kwargs: Any) -> ModelResponse:
+        params = optional_params or {}
+        name, name_seed = split_name(model.removeprefix("sim/"))
+        profile = get_profile(name)
+        seed = name_seed if name_seed is not None else int(params.get("seed") or 0)
+        tools = list(params.get("tools") or [])
+        decision = decide(messages, tools, profile, seed)
+        full_name = f"sim/{model.removeprefix('sim/')}"
+        prompt_tokens = count_prompt_tokens(full_name, messages, tools)
+        if decision is None:
+            message = Message(role="assistant", content="I have no tool to call.")
+            completion_tokens = litellm.token_counter(model=full_name, text=message.content)
+            finish = "stop"
+        else:
+            arguments = json.dumps(decision.arguments, sort_keys=True)
+            call = ChatCompletionMessageToolCall(
+                id=f"call_{uuid.uuid4().hex[:12]}", type="function",
+                function=Function(name=decision.tool, arguments=arguments),
+            )
+            message = Message(role="assistant", content=None, tool_calls=[call])
+            completion_tokens = litellm.token_counter(
+                model=full_name, text=json.dumps({"name": decision.tool, "arguments": arguments})
+            )
+            finish = "tool_calls"
+        return ModelResponse(
+            model=full_name,
+            choices=[Choices(index=0, finish_reason=finish, message=message)],
+            usage=Usage(prompt_tokens=prompt_tokens, completion_tokens=completion_tokens,
+                        total_tokens=prompt_tokens + completion_tokens),
+        )

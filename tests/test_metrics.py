@@ -1,0 +1,162 @@
+"""Metrics, reports and the trace file, on hand-written traces with known answers."""
+
+from __future__ import annotations
+
+import csv
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from planfilter.errors import PlanfilterError
+from planfilter.metrics import error_kind, group_by, runs_from_lines, summarize
+from planfilter.report import build_report, write_report
+from planfilter.traces import RunKey, prepare_resume, read_traces
+
+
+def step(task, method, n, visible, chosen, gold, *, model="m", domain="calendar", tin=0,
+         tout=0, premature=False, done=False, success=None, error=None):
+    return {"type": "step", "task": task, "model": model, "method": method, "seed": 1,
+            "domain": domain, "step": n, "visible": visible, "chosen": chosen,
+            "gold_next": gold, "premature": premature, "input_tokens": tin,
+            "output_tokens": tout, "done": done, "success": success, "error": error}
+
+
+def end(task, method, steps, success, error=None, *, model="m", domain="calendar"):
+    return {"type": "run", "task": task, "model": model, "method": method, "seed": 1,
+            "domain": domain, "steps": steps, "success": success, "error": error,
+            "complete": True}
+
+
+LINES = [
+    # run A (all): the gold tool is hidden at step 1 and a wrong tool is chosen; then a
+    # premature choice that has no mock.
+    step("t1", "all", 1, ["b", "c"], "b", "a", tin=100, tout=10),
+    step("t1", "all", 2, ["a", "b", "c"], "a", "a", tin=120, tout=12, premature=True,
+         done=True, success=False, error="no mocked output for a in task t1"),
+    end("t1", "all", 2, False, "no mocked output for a in task t1"),
+    # run B (all): one right step, success
+    step("t2", "all", 1, ["a", "b"], "a", "a", domain="email", tin=50, tout=5, done=True,
+         success=True),
+    end("t2", "all", 1, True, domain="email"),
+    # run C (cmtf): the model called no tool
+    step("t1", "cmtf", 1, ["a"], None, "a", tin=30, done=True, success=False,
+         error="model called no tool"),
+    end("t1", "cmtf", 1, False, "model called no tool"),
+    # run D: steps without the final line (an interrupted write): not a run
+    step("t3", "all", 1, ["a"], "a", "a"),
+]
+
+
+def test_per_run_metrics():
+    runs = {(r.task, r.method): r for r in runs_from_lines(LINES)}
+    assert set(runs) == {("t1", "all"), ("t2", "all"), ("t1", "cmtf")}
+    a = runs[("t1", "all")]
+    assert (a.success, a.wrong_tools, a.premature, a.steps) == (False, 1, 1, 2)
+    assert (a.visible_total, a.gold_visible, a.gold_steps) == (5, 1, 2)
+    assert (a.input_tokens, a.output_tokens) == (220, 22)
+    c = runs[("t1", "cmtf")]
+    assert c.wrong_tools == 0  # no tool chosen: not a wrong tool
+
+
+def test_group_averages_with_known_answers():
+    by_method = {dict(s.group)["method"]: s for s in group_by(runs_from_lines(LINES),
+                                                              ("method",))}
+    assert list(by_method) == ["all", "cmtf"]
+    s = by_method["all"]
+    assert s.tasks == 2 and s.success == 0.5 and s.wrong_tools == 0.5 and s.premature == 0.5
+    assert s.tools_per_step == pytest.approx(7 / 3)
+    assert s.steps == 1.5 and s.input_tokens == 135 and s.output_tokens == 13.5
+    assert s.tokens == 148.5
+    assert s.gold_visible == pytest.approx(2 / 3)
+    assert dict(s.errors) == {"no mocked output": 1}
+    c = by_method["cmtf"]
+    assert (c.tasks, c.success, c.tools_per_step, c.gold_visible) == (1, 0.0, 1.0, 1.0)
+    assert dict(c.errors) == {"no tool call": 1}
+
+
+def test_groups_by_domain_and_model():
+    runs = runs_from_lines(LINES)
+    domains = [dict(s.group) for s in group_by(runs, ("domain", "method"))]
+    assert domains == [{"domain": "calendar", "method": "all"},
+                       {"domain": "calendar", "method": "cmtf"},
+                       {"domain": "email", "method": "all"}]
+    assert summarize([]).tasks == 0
+
+
+@pytest.mark.parametrize("error, kind", [
+    ("no tool visible (native: unsolvable)", "no tool visible"),
+    ("model called no tool", "no tool call"),
+    ("model called 'x', which is not visible; refused", "tool not visible"),
+    ("model called 2 tools (a, b); exactly one is allowed", "several tool calls"),
+    ("arguments of x are not valid JSON: ...", "arguments not JSON"),
+    ("invalid arguments for x: argument 'a': ...", "invalid arguments"),
+    ("no mocked output for x in task t", "no mocked output"),
+    ("model error: m: gave up after 3 tries", "provider error"),
+    ("step limit (6) reached without the goal", "step limit"),
+])
+def test_error_kinds(error, kind):
+    assert error_kind(error) == kind
+
+
+def _write(path: Path, lines, tail: str = "") -> None:
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines) + tail)
+
+
+def test_report_files_are_deterministic(tmp_path):
+    one, two = tmp_path / "one", tmp_path / "two"
+    one.mkdir(), two.mkdir()
+    _write(one / "traces.jsonl", LINES)
+    shuffled = LINES[:-1]
+    runs = [shuffled[0:3], shuffled[3:5], shuffled[5:7]]
+    random.Random(4).shuffle(runs)
+    _write(two / "traces.jsonl", [line for run in runs for line in run])
+    a, b = build_report(one, plots=False), build_report(two, plots=False)
+    for name in ("summary.csv", "report.md"):
+        assert (one / name).read_text() == (two / name).read_text()
+    assert a.plots == b.plots == ()
+    rows = list(csv.DictReader((one / "summary.csv").open()))
+    assert [(r["model"], r["method"], r["tasks"], r["success"]) for r in rows] == [
+        ("m", "all", "2", "0.5"), ("m", "cmtf", "1", "0.0")]
+    report = (one / "report.md").read_text()
+    for heading in ("## By method", "## By model and method", "## By domain and method"):
+        assert heading in report
+    assert "| all | 2 | 0.50 | 0.50 | 0.50 | 2.33 |" in report
+
+
+def test_plots_are_written(tmp_path):
+    files = write_report(tmp_path, runs_from_lines(LINES))
+    assert [p.name for p in files.plots] == ["success_by_method.png", "tokens_by_method.png"]
+    assert all(p.read_bytes().startswith(b"\x89PNG") for p in files.plots)
+
+
+def test_report_without_traces_is_an_error(tmp_path):
+    with pytest.raises(PlanfilterError, match="no traces here"):
+        build_report(tmp_path)
+    (tmp_path / "traces.jsonl").write_text("")
+    with pytest.raises(PlanfilterError, match="no complete run"):
+        build_report(tmp_path)
+
+
+def test_resume_drops_a_torn_line_and_unfinished_runs(tmp_path):
+    path = tmp_path / "traces.jsonl"
+    _write(path, LINES, tail='{"type": "step", "task": "t4", "mod')
+    traces = read_traces(path)
+    assert traces.partial_tail and traces.dropped_lines == 2
+    finished = prepare_resume(path)
+    assert finished == {RunKey("t1", "m", "all", 1), RunKey("t2", "m", "all", 1),
+                        RunKey("t1", "m", "cmtf", 1)}
+    kept = path.read_text().splitlines()
+    assert len(kept) == 7 and all(json.loads(line)["task"] != "t3" for line in kept)
+    assert prepare_resume(path) == finished and len(path.read_text().splitlines()) == 7
+
+
+def test_resume_drops_an_invalid_last_line_but_not_a_corrupt_middle(tmp_path):
+    path = tmp_path / "traces.jsonl"
+    _write(path, LINES[:3], tail="garbage\n")
+    assert read_traces(path).dropped_lines == 1
+    _write(path, [LINES[0]], tail="garbage\n" + json.dumps(LINES[1]) + "\n")
+    with pytest.raises(PlanfilterError, match=r"traces.jsonl:2: not a trace line"):
+        read_traces(path)
+    assert read_traces(tmp_path / "missing.jsonl").finished == frozenset()
