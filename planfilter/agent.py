@@ -68,7 +68,7 @@ def _system_prompt() -> str:
 
 @lru_cache(maxsize=4096)
 def _schema(tool: Tool) -> dict[str, Any]:
-    return tool.schema()
+    return tool.function_schema()
 
 
 def run_task(registry: Registry, task: Task, *, method: str, model: str, seed: int = 1,

@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from .frontier import Ties
 from .synthetic import Query, synthetic_registry
 
 DEFAULT_SIZES = (100, 1000, 10000)
@@ -86,7 +87,7 @@ def _caller(planner: str, registry: Any, timeout: float) -> tuple[Callable[..., 
             get_planner("pyperplan").prepare(registry)  # type: ignore[attr-defined]
         prep = (time.perf_counter() - start) * 1000
 
-        def call(q: Query, ties: str) -> None:
+        def call(q: Query, ties: Ties) -> None:
             result = compute_frontier(registry, q.known, q.goal, planner=planner,
                                       ties=ties, timeout=timeout, fallback=None)
             if not result.found:

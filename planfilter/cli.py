@@ -57,7 +57,7 @@ def _state_goal(
             raise click.UsageError("give either --task or --state/--goal, not both")
         suite = load_suite(list(tasks_path) or data_dir("tasks"))
         task = suite.task(task_id)
-        return dict(task.state), task.goal, task.id
+        return {k: str(v) for k, v in task.state.items()}, task.goal, task.id
     if not goal:
         raise click.UsageError("give --task ID, or --goal (and --state) for an ad-hoc problem")
     values: dict[str, str] = {}

@@ -93,7 +93,7 @@ class Tool(BaseModel):
     def executable(self, known: frozenset[str]) -> bool:
         return self.requires <= known
 
-    def schema(self) -> dict[str, Any]:
+    def function_schema(self) -> dict[str, Any]:
         """The tool in OpenAI function-calling shape, as plain (mutable) dicts."""
         return {
             "type": "function",

@@ -116,9 +116,9 @@ def compute_frontier(
         raise PlannerError(f"objective must be 'length' or 'cost', not {objective!r}")
     start = time.perf_counter()
     known_set, goal_set = frozenset(known), frozenset(goal)
-    common = {"ties": ties, "objective": objective}
     if goal_set <= known_set:
-        return FrontierResult((), (), Status.SOLVED, "goal already reached", planner, **common)
+        return FrontierResult((), (), Status.SOLVED, "goal already reached", planner,
+                              ties=ties, objective=objective)
 
     chain = [planner] + ([fallback] if fallback and fallback != planner else [])
     failures: list[str] = []
@@ -136,7 +136,8 @@ def compute_frontier(
             continue
         if result.status == Status.UNSOLVABLE:
             return FrontierResult((), (), Status.UNSOLVABLE, result.reason, name,
-                                  fallbacks=tuple(failures), elapsed_ms=_ms(start), **common)
+                                  fallbacks=tuple(failures), elapsed_ms=_ms(start),
+                                  ties=ties, objective=objective)
         plan = result.plan
         if not result.canonical:
             plan = _normalise(registry, known_set, goal_set, result, objective, risk_lambda,
@@ -148,10 +149,11 @@ def compute_frontier(
             firsts = plan[:1]
         return FrontierResult(firsts, plan, Status.SOLVED, "", name, fallbacks=tuple(failures),
                               planner_plan=result.plan, notes=tuple(notes),
-                              elapsed_ms=_ms(start), **common)
+                              elapsed_ms=_ms(start), ties=ties, objective=objective)
     status = Status.TIMEOUT if all(": timeout:" in f for f in failures) else Status.ERROR
     return FrontierResult((), (), status, "; ".join(failures), chain[-1],
-                          fallbacks=tuple(failures), elapsed_ms=_ms(start), **common)
+                          fallbacks=tuple(failures), elapsed_ms=_ms(start), ties=ties,
+                          objective=objective)
 
 
 def _ms(start: float) -> float:

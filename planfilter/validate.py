@@ -39,7 +39,9 @@ class Report:
 
 def classify(paths: Iterable[PathLike]) -> tuple[list[Path], list[Path], list[Problem]]:
     """Split files into registries (a ``tools`` list) and suites (a ``tasks`` list)."""
-    registries, suites, problems = [], [], []
+    registries: list[Path] = []
+    suites: list[Path] = []
+    problems: list[Problem] = []
     try:
         files = expand(list(paths))
     except ContractError as exc:

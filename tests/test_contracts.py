@@ -30,7 +30,7 @@ def test_registry_is_frozen_and_ordered(example_registry):
         tool.name = "other"  # type: ignore[misc]
     with pytest.raises(TypeError):
         tool.parameters["type"] = "array"  # type: ignore[index]
-    schema = tool.schema()
+    schema = tool.function_schema()
     schema["function"]["parameters"]["required"].append("x")  # a copy, not the contract
     assert "x" not in tool.parameters["required"]
 

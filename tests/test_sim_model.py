@@ -30,7 +30,7 @@ def _prompt(registry, task, state=None, history=(), names=None):
     state = dict(task.state if state is None else state)
     names = list(names or registry.names)
     messages = build_messages(task, state, list(history), 1 + len(history), len(names), 6)
-    return messages, [registry.tool(n).schema() for n in names]
+    return messages, [registry.tool(n).function_schema() for n in names]
 
 
 def test_decide_sees_only_messages_tools_profile_and_seed():
@@ -55,8 +55,8 @@ def test_features_are_computed_from_the_schema(registry, suite):
     task = suite.task("move-001")
     messages, _ = _prompt(registry, task)
     prompt = parse_prompt(messages)
-    update = features(prompt, registry.tool("update_event").schema())
-    search = features(prompt, registry.tool("search_events").schema())
+    update = features(prompt, registry.tool("update_event").function_schema())
+    search = features(prompt, registry.tool("search_events").function_schema())
     assert (update["fill"], search["fill"]) == (0.5, 1.0)
     assert update["verb"] == 1.0 and search["verb"] == 0.0  # "Move" asks for an action
     assert update["repeat"] == search["repeat"] == 0.0
