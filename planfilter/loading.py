@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -113,10 +114,27 @@ def _validate_each(
     return good, problems
 
 
-def load_registry(paths: PathLike | Iterable[PathLike]) -> Registry:
-    """Load one registry from files or folders; tools keep file order, files sorted by path."""
+@dataclass(frozen=True)
+class _Kind:
+    """What distinguishes a registry file from a suite file."""
+
+    model: type[BaseModel]
+    list_key: str  # top-level list: "tools" or "tasks"
+    label: str  # "tool" or "task"
+    id_field: str  # "name" or "id"
+    top_level: frozenset[str]
+    inherited: tuple[str, ...] = ()  # top-level fields items inherit (a registry's domain)
+
+
+_TOOLS = _Kind(Tool, "tools", "tool", "name",
+               frozenset({"domain", "tools", "description", "version"}), ("domain",))
+_TASKS = _Kind(Task, "tasks", "task", "id", frozenset({"tasks", "name", "description", "version"}))
+
+
+def _load_items(paths: PathLike | Iterable[PathLike], kind: _Kind) -> tuple[list[Any], str]:
+    """Every valid item of every file, in order; or a ContractError listing every problem."""
     files = expand(paths)
-    tools: list[Tool] = []
+    items: list[Any] = []
     origin: dict[str, Path] = {}
     problems: list[str] = []
     for path in files:
@@ -125,52 +143,35 @@ def load_registry(paths: PathLike | Iterable[PathLike]) -> Registry:
         except ContractError as exc:
             problems.extend(exc.problems)
             continue
-        items, top = _items(doc, "tools", path, {"domain", "tools", "description", "version"})
+        raw, top = _items(doc, kind.list_key, path, set(kind.top_level))
         problems.extend(top)
         defaults = {}
-        if isinstance(doc, Mapping) and doc.get("domain") is not None:
-            defaults["domain"] = doc["domain"]
-        good, bad = _validate_each(Tool, items, path, "tool", "name", defaults)
+        if isinstance(doc, Mapping):
+            defaults = {k: doc[k] for k in kind.inherited if doc.get(k) is not None}
+        good, bad = _validate_each(kind.model, raw, path, kind.label, kind.id_field, defaults)
         problems.extend(bad)
-        for tool in good:
-            if tool.name in origin:
+        for item in good:
+            key = getattr(item, kind.id_field)
+            if key in origin:
                 problems.append(
-                    f"{path}: tool '{tool.name}' field 'name': duplicate of the tool of that "
-                    f"name in {origin[tool.name]}"
+                    f"{path}: {kind.label} '{key}' field '{kind.id_field}': duplicate of the "
+                    f"{kind.label} of that {kind.id_field} in {origin[key]}"
                 )
                 continue
-            origin[tool.name] = path
-            tools.append(tool)
+            origin[key] = path
+            items.append(item)
     if problems:
         raise ContractError(problems)
-    return Registry(tools=tuple(tools), source=", ".join(str(f) for f in files))
+    return items, ", ".join(str(f) for f in files)
+
+
+def load_registry(paths: PathLike | Iterable[PathLike]) -> Registry:
+    """Load one registry from files or folders; tools keep file order, files sorted by path."""
+    tools, source = _load_items(paths, _TOOLS)
+    return Registry(tools=tuple(tools), source=source)
 
 
 def load_suite(paths: PathLike | Iterable[PathLike]) -> Suite:
     """Load task suites from files or folders into one suite (ids must be unique across files)."""
-    files = expand(paths)
-    tasks: list[Task] = []
-    origin: dict[str, Path] = {}
-    problems: list[str] = []
-    for path in files:
-        try:
-            doc = read_document(path)
-        except ContractError as exc:
-            problems.extend(exc.problems)
-            continue
-        items, top = _items(doc, "tasks", path, {"tasks", "name", "description", "version"})
-        problems.extend(top)
-        good, bad = _validate_each(Task, items, path, "task", "id")
-        problems.extend(bad)
-        for task in good:
-            if task.id in origin:
-                problems.append(
-                    f"{path}: task '{task.id}' field 'id': duplicate of the task of that id "
-                    f"in {origin[task.id]}"
-                )
-                continue
-            origin[task.id] = path
-            tasks.append(task)
-    if problems:
-        raise ContractError(problems)
-    return Suite(tasks=tuple(tasks), source=", ".join(str(f) for f in files))
+    tasks, source = _load_items(paths, _TASKS)
+    return Suite(tasks=tuple(tasks), source=source)
