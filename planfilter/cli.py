@@ -259,3 +259,5 @@ def planners(as_json: bool) -> None:
 from .cli_run import report as _report_cmd, run as _run_cmd  # noqa: E402, I001
 cli.add_command(_run_cmd)
 cli.add_command(_report_cmd)
+from .cli_merge import merge as _merge_cmd  # noqa: E402, I001
+cli.add_command(_merge_cmd)

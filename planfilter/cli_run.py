@@ -59,10 +59,14 @@ def summary_table(rows: Sequence[Any], title: str) -> Any:
 @click.option("--tasks", "tasks_path", type=click.Path(exists=True, path_type=Path),
               multiple=True, help="Task suite file or folder (repeatable). Default: the "
                                   "bundled 102-task benchmark.")
-@click.option("--methods", help="Comma-separated filter methods. Default: all six "
-                                "(all, keyword-5, keyword-10, state-aware, causal-path, cmtf).")
+@click.option("--methods", help="Comma-separated filter methods. Default: the paper's six "
+                                "(all, keyword-5, keyword-10, state-aware, causal-path, cmtf); "
+                                "more in planfilter.filters.FILTERS, e.g. cmtf-recover "
+                                "(recovers from failed steps).")
 @click.option("--models", help="Comma-separated litellm model names. "
-                               "Default: sim/careful,sim/confusable.")
+                               "Default: sim/careful,sim/confusable. sim/faulty (or "
+                               "sim/careful?faults=0.2) injects seeded provider and answer "
+                               "faults.")
 @click.option("--seeds", type=int, default=1, show_default=True,
               help="Runs per task, method and model, with seeds 1..N.")
 @click.option("--concurrency", type=int, default=4, show_default=True,
@@ -74,10 +78,18 @@ def summary_table(rows: Sequence[Any], title: str) -> Any:
 @click.option("--planner", default="auto", show_default=True,
               help="Planner of the causal filters (see `planfilter planners`).")
 @click.option("--api-base", help="Base URL of an OpenAI-compatible server, e.g. for openai/...")
+@click.option("--merge", "merge_tools", is_flag=True,
+              help="Merge near-duplicate tools first (ToolScopeMerger, judge sim/judge) and "
+                   "relabel the tasks; the merge report goes to --out/merge.")
 @click.option("--no-plots", is_flag=True, help="Skip the PNG charts.")
+@click.option("--approve-risky", type=click.Choice(["never", "ask", "always"]), default="always",
+              show_default=True,
+              help="Approval of high-risk tools: always (the paper), never (refused), or ask "
+                   "a stand-in reviewer that approves a tool only on the minimal causal path.")
 def run(registry_path: tuple[Path, ...], tasks_path: tuple[Path, ...], methods: str | None,
         models: str | None, seeds: int, concurrency: int, out: Path, resume: bool, planner: str,
-        api_base: str | None, no_plots: bool) -> None:
+        api_base: str | None, no_plots: bool, approve_risky: str = "always",
+        merge_tools: bool = False) -> None:
     """Run the benchmark: tasks x filter methods x models, traced, then reported.
 
     \b
@@ -90,20 +102,26 @@ def run(registry_path: tuple[Path, ...], tasks_path: tuple[Path, ...], methods: 
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
-    from .filters import FILTERS
+    from .filters import PAPER_METHODS
     from .loading import load_registry, load_suite
     from .models import DEFAULT_MODELS
     from .resources import default_registry, default_suite
     from .runner import RunConfig, run_benchmark
 
     try:
+        registry = load_registry(list(registry_path) or default_registry())
+        suite = load_suite(list(tasks_path) or default_suite())
+        if merge_tools:
+            from .merge_io import merged_inputs
+
+            registry, suite = merged_inputs(registry, suite, out / "merge")
         config = RunConfig(
-            registry=load_registry(list(registry_path) or default_registry()),
-            suite=load_suite(list(tasks_path) or default_suite()),
-            methods=_names(methods, "--methods") or tuple(FILTERS),
+            registry=registry,
+            suite=suite,
+            methods=_names(methods, "--methods") or PAPER_METHODS,
             models=_names(models, "--models") or DEFAULT_MODELS,
             seeds=seeds, concurrency=concurrency, out=out, resume=resume, planner=planner,
-            api_base=api_base, plots=not no_plots,
+            api_base=api_base, plots=not no_plots, approve_risky=approve_risky,
         )
         console = Console()
         traces = out / "traces.jsonl"

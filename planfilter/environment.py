@@ -3,7 +3,9 @@
 Execution is deterministic (paper, section 5.3): the arguments are checked against the
 tool's JSON Schema, then the mocked variables of the task-tool pair join the state,
 ``s' = s | E``. A produced variable the mock leaves out is set to ``True``, so that the
-contract's effects always hold after a successful call. Refusing tools that were not shown
+contract's effects always hold after a successful call. A tool listed in the task's
+``failures`` fails with its message (after the arguments are checked), as a broken
+service would. Refusing tools that were not shown
 is the agent loop's job; this module only executes.
 """
 
@@ -60,6 +62,9 @@ def execute(registry: Registry, task: Task, state: Mapping[str, Any], tool_name:
     if problems:
         return StepOutcome(False, state=before,
                            error=f"invalid arguments for {tool_name}: " + "; ".join(problems))
+    failure = task.failures.get(tool_name)
+    if failure is not None:
+        return StepOutcome(False, state=before, error=f"tool {tool_name} failed: {failure}")
     mock = task.mocks.get(tool_name)
     if mock is None:
         return StepOutcome(False, state=before,

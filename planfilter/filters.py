@@ -19,7 +19,7 @@ from typing import Any, Protocol
 
 from .contracts import Registry, Tool
 from .errors import PlanfilterError
-from .frontier import FrontierResult, Ties, compute_frontier, executable
+from .frontier import DEFAULT_TIMEOUT, FrontierResult, Ties, compute_frontier, executable
 from .planners import DEFAULT_PLANNER
 from .tasks import Task
 
@@ -33,12 +33,35 @@ class Visible:
     tools: tuple[str, ...]
     #: Why the set is what it is: planner and plan, or the reason it is empty.
     info: str = ""
+    #: The planner that answered (causal filters only) and the ones that did not, with why.
+    planner: str = ""
+    fallbacks: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One earlier step of the run, as a filter may see it: the call and what came of it."""
+
+    tool: str
+    #: The environment's error, None when the call succeeded.
+    error: str | None = None
+    #: Variables the call added to the state (a success that adds none changed nothing).
+    new: frozenset[str] = frozenset()
+
+    @property
+    def failed(self) -> bool:
+        return self.error is not None or not self.new
 
 
 @dataclass(frozen=True)
 class FilterOptions:
     planner: str = DEFAULT_PLANNER
     ties: Ties = "first"
+    #: Seconds a planner may take before the fallback planner answers instead.
+    timeout: float | None = DEFAULT_TIMEOUT
+    #: The run's earlier steps, oldest first. The agent loop fills it in; filters that do not
+    #: need it (all of the paper's) ignore it, so the filter signature stays the same.
+    history: tuple[Attempt, ...] = ()
 
 
 DEFAULT_OPTIONS = FilterOptions()
@@ -108,10 +131,18 @@ def state_aware(registry: Registry, task: Task, state: Mapping[str, Any],
 
 @lru_cache(maxsize=4096)
 def _frontier(registry: Registry, known: frozenset[str], goal: frozenset[str],
-              planner: str, ties: Ties) -> FrontierResult:
+              planner: str, ties: Ties, timeout: float | None = DEFAULT_TIMEOUT) -> FrontierResult:
     # The same (state, goal) recurs across models, seeds and the two causal filters; the
     # answer depends on nothing else, so it is computed once.
-    return compute_frontier(registry, known, goal, planner=planner, ties=ties)
+    return compute_frontier(registry, known, goal, planner=planner, ties=ties, timeout=timeout)
+
+
+def frontier_for(registry: Registry, state: Mapping[str, Any], goal: frozenset[str],
+                 options: FilterOptions = DEFAULT_OPTIONS, ties: Ties | None = None,
+                 ) -> FrontierResult:
+    """The (cached) frontier of ``state`` under ``options``; ``ties`` overrides theirs."""
+    return _frontier(registry, frozenset(state), goal, options.planner,
+                     ties or options.ties, options.timeout)
 
 
 def _describe(result: FrontierResult) -> str:
@@ -123,15 +154,17 @@ def _describe(result: FrontierResult) -> str:
 def causal_path(registry: Registry, task: Task, state: Mapping[str, Any],
                 options: FilterOptions = DEFAULT_OPTIONS) -> Visible:
     """Every tool of the minimal causal path, future steps included, in plan order."""
-    result = _frontier(registry, frozenset(state), task.goal, options.planner, options.ties)
-    return Visible(tuple(dict.fromkeys(result.plan)), info=_describe(result))
+    result = frontier_for(registry, state, task.goal, options)
+    return Visible(tuple(dict.fromkeys(result.plan)), info=_describe(result),
+                   planner=result.planner, fallbacks=result.fallbacks)
 
 
 def cmtf(registry: Registry, task: Task, state: Mapping[str, Any],
          options: FilterOptions = DEFAULT_OPTIONS) -> Visible:
     """The CMTF frontier: the first tool of the minimal causal path; empty when there is none."""
-    result = _frontier(registry, frozenset(state), task.goal, options.planner, options.ties)
-    return Visible(result.frontier, info=_describe(result))
+    result = frontier_for(registry, state, task.goal, options)
+    return Visible(result.frontier, info=_describe(result), planner=result.planner,
+                   fallbacks=result.fallbacks)
 
 
 #: The methods of the paper's Table 3, in its order (reports list them in this order too).
@@ -143,6 +176,26 @@ FILTERS: dict[str, FilterFn] = {
     "causal-path": causal_path,
     "cmtf": cmtf,
 }
+#: The paper's six methods: what `planfilter run` compares by default.
+PAPER_METHODS: tuple[str, ...] = tuple(FILTERS)
+
+
+def toolscope_filter(k: int) -> FilterFn:
+    def toolscope(registry: Registry, task: Task, state: Mapping[str, Any],
+                  options: FilterOptions = DEFAULT_OPTIONS) -> Visible:
+        # numpy, bm25s and (with the toolscope extra) torch load on first use only, so
+        # commands that never retrieve, such as `planfilter frontier`, stay light.
+        from .toolscope import toolscope_visible
+
+        return toolscope_visible(k, registry, task, state)
+
+    toolscope.__name__ = f"toolscope_{k}"
+    toolscope.__doc__ = f"ToolScopeRetriever's top {k}: hybrid BM25 + dense retrieval."
+    return toolscope
+
+
+FILTERS["toolscope-5"] = toolscope_filter(5)
+FILTERS["toolscope-10"] = toolscope_filter(10)
 
 
 def get_filter(name: str) -> FilterFn:
@@ -152,3 +205,9 @@ def get_filter(name: str) -> FilterFn:
         raise PlanfilterError(
             f"unknown filter method {name!r}; choose from {', '.join(FILTERS)}"
         ) from None
+
+
+# Extensions beyond the paper build on the filters above, so they register after them.
+from .recovery import cmtf_recover  # noqa: E402
+
+FILTERS["cmtf-recover"] = cmtf_recover

@@ -14,8 +14,9 @@ the result records which planner answered and why the other did not.
 
 from __future__ import annotations
 
+import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 from fractions import Fraction
 from typing import Any, Literal
@@ -162,17 +163,48 @@ def _ms(start: float) -> float:
 
 def _ask(backend: Planner, registry: Registry, known: frozenset[str], goal: frozenset[str],
          objective: Objective, risk_lambda: float, timeout: float | None) -> PlanResult:
-    reason = backend.unavailable_reason()
-    if reason:
-        return PlanResult(Status.ERROR, backend.name, reason=f"unavailable: {reason}")
-    if objective == "cost" and "action-costs" not in backend.requirements:
-        return PlanResult(Status.UNSUPPORTED, backend.name,
-                          reason="does not support action costs (objective=cost)")
+    name = str(getattr(backend, "name", type(backend).__name__))
     try:
-        return backend.solve(registry, known, goal, objective=objective,
-                             risk_lambda=risk_lambda, timeout=timeout)
-    except Exception as exc:  # a backend's bug must not cost the agent its step
-        return PlanResult(Status.ERROR, backend.name, reason=f"{type(exc).__name__}: {exc}")
+        reason = backend.unavailable_reason()
+    except Exception as exc:  # a plug-in that cannot even say whether it works does not
+        reason = f"{type(exc).__name__}: {exc}"
+    if reason:
+        return PlanResult(Status.ERROR, name, reason=f"unavailable: {reason}")
+    if objective == "cost" and "action-costs" not in backend.requirements:
+        return PlanResult(Status.UNSUPPORTED, name,
+                          reason="does not support action costs (objective=cost)")
+
+    def solve() -> PlanResult:
+        try:
+            return backend.solve(registry, known, goal, objective=objective,
+                                 risk_lambda=risk_lambda, timeout=timeout)
+        except Exception as exc:  # a backend's bug must not cost the agent its step
+            return PlanResult(Status.ERROR, name, reason=f"{type(exc).__name__}: {exc}")
+
+    if timeout is None or type(backend).__module__.startswith(_COOPERATIVE):
+        return solve()
+    return _watchdog(solve, name, timeout)
+
+
+#: planfilter's own backends check their deadline while searching (or run engines in a
+#: subprocess they kill); any other backend gets a watchdog thread.
+_COOPERATIVE = "planfilter.planners."
+
+
+def _watchdog(solve: Callable[[], PlanResult], name: str, timeout: float) -> PlanResult:
+    """``solve()`` in a daemon thread; a TIMEOUT result if it has not answered in time.
+
+    Python cannot kill a thread: a backend that hangs keeps its thread until it returns, but
+    the agent stops waiting for it after ``timeout`` plus a short grace period.
+    """
+    box: list[PlanResult] = []
+    thread = threading.Thread(target=lambda: box.append(solve()), daemon=True,
+                              name=f"planner-{name}")
+    thread.start()
+    thread.join(timeout + min(1.0, 0.25 * timeout))
+    if box:
+        return box[0]
+    return PlanResult(Status.TIMEOUT, name, reason=f"no answer within {timeout:g} s")
 
 
 def _native() -> NativePlanner:

@@ -10,6 +10,7 @@ the group's steps.
 
 from __future__ import annotations
 
+import re
 import statistics
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -34,6 +35,10 @@ class RunMetrics:
     gold_visible: int
     gold_steps: int
     error: str | None = None
+    #: High-risk tools shown at a step while not on the minimal causal path, summed over steps.
+    risky_off_path: int = 0
+    #: Model faults by kind, counted over the run's steps (retried ones included).
+    faults: tuple[tuple[str, int], ...] = ()
 
     @property
     def model(self) -> str:
@@ -70,6 +75,8 @@ def run_metrics(key: RunKey, steps: Sequence[Mapping[str, Any]],
         gold_visible=sum(1 for s in gold_steps if s["gold_next"] in (s.get("visible") or ())),
         gold_steps=len(gold_steps),
         error=run.get("error"),
+        risky_off_path=sum(len(s.get("risky_off_path") or ()) for s in steps),
+        faults=tuple(sorted(Counter(f for s in steps for f in s.get("faults") or ()).items())),
     )
 
 
@@ -93,10 +100,20 @@ class Summary:
     output_tokens: float
     gold_visible: float
     errors: tuple[tuple[str, int], ...] = field(default=())
+    risky_off_path: float = 0.0
+    faults: tuple[tuple[str, int], ...] = field(default=())
 
     @property
     def tokens(self) -> float:
         return self.input_tokens + self.output_tokens
+
+    @property
+    def csr(self) -> float:
+        """ToolScope's CSR@k, the correct selection rate: the share of steps (that have a
+        gold next tool) whose gold next tool is among the at most k tools shown. It is
+        ``gold_visible``; for a method with budget k (``keyword-5``, ``toolscope-10``, see
+        :func:`method_budget`) it is CSR@k, for the others CSR at the tools they showed."""
+        return self.gold_visible
 
     def row(self) -> dict[str, Any]:
         """A flat dict: grouping columns first, then the metrics."""
@@ -104,11 +121,14 @@ class Summary:
                 "wrong_tools": self.wrong_tools, "premature": self.premature,
                 "tools_per_step": self.tools_per_step, "steps": self.steps,
                 "input_tokens": self.input_tokens, "output_tokens": self.output_tokens,
-                "tokens": self.tokens, "gold_visible": self.gold_visible}
+                "tokens": self.tokens, "gold_visible": self.gold_visible,
+                "risky_off_path": self.risky_off_path,
+                "csr": self.csr}
 
 
 METRIC_COLUMNS = ("tasks", "success", "wrong_tools", "premature", "tools_per_step", "steps",
-                  "input_tokens", "output_tokens", "tokens", "gold_visible")
+                  "input_tokens", "output_tokens", "tokens", "gold_visible", "risky_off_path",
+                  "csr")
 
 
 def _ratio(num: float, den: float) -> float:
@@ -131,6 +151,8 @@ def summarize(runs: Sequence[RunMetrics]) -> Summary:
         output_tokens=_mean([r.output_tokens for r in runs]),
         gold_visible=_ratio(sum(r.gold_visible for r in runs), gold_steps),
         errors=tuple(sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0]))),
+        risky_off_path=_mean([r.risky_off_path for r in runs]),
+        faults=tuple(sorted(sum((Counter(dict(r.faults)) for r in runs), Counter()).items())),
     )
 
 
@@ -148,6 +170,8 @@ def error_kind(error: str) -> str:
         ("invalid arguments", "invalid arguments"),
         ("step limit", "step limit"),
         ("filter ", "filter error"),
+        ("tool ", "tool failed"),
+        ("approval refused", "approval refused"),
     ):
         if error.startswith(prefix):
             return kind
@@ -158,6 +182,15 @@ def error_kind(error: str) -> str:
     if error.startswith("arguments of"):
         return "arguments not JSON"
     return "other"
+
+
+def method_budget(method: str) -> int | None:
+    """k of a top-k method (``toolscope-5`` -> 5), None for methods without a fixed budget."""
+    match = _BUDGET.search(method)
+    return int(match.group(1)) if match else None
+
+
+_BUDGET = re.compile(r"-(\d+)$")
 
 
 def method_order(method: str) -> tuple[int, str]:

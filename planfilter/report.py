@@ -8,17 +8,25 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import PlanfilterError
-from .metrics import RunMetrics, Summary, group_by, method_order, runs_from_lines, summarize
+from .metrics import (
+    RunMetrics,
+    Summary,
+    group_by,
+    method_budget,
+    method_order,
+    runs_from_lines,
+    summarize,
+)
 from .traces import TRACES_FILE, read_traces
 
 CSV_COLUMNS = ("model", "method", "tasks", "success", "wrong_tools", "premature",
                "tools_per_step", "steps", "input_tokens", "output_tokens", "tokens",
-               "gold_visible")
+               "gold_visible", "risky_off_path", "csr")
 #: (column, header, format) of the report tables.
 TABLE_COLUMNS = (
     ("tasks", "Runs", "{:.0f}"),
@@ -31,6 +39,7 @@ TABLE_COLUMNS = (
     ("output_tokens", "Output tokens", "{:.0f}"),
     ("tokens", "Tokens", "{:.0f}"),
     ("gold_visible", "Gold visible", "{:.2f}"),
+    ("risky_off_path", "Risky off-path", "{:.2f}"),
 )
 LABELS = {"model": "Model", "method": "Method", "domain": "Domain"}
 
@@ -86,7 +95,8 @@ def _csv_value(value: object) -> object:
     return round(value, 4) if isinstance(value, float) else value
 
 
-def report_markdown(runs: Sequence[RunMetrics]) -> str:
+def report_markdown(runs: Sequence[RunMetrics],
+                    setups: Mapping[str, str] | None = None) -> str:
     overall = summarize(runs)
     models = sorted({r.model for r in runs})
     methods = sorted({r.method for r in runs}, key=method_order)
@@ -102,14 +112,50 @@ def report_markdown(runs: Sequence[RunMetrics]) -> str:
         "Success is the share of runs that reached the goal; wrong tools and premature "
         "actions are per run; tools/step is the mean number of visible tools at a step; "
         "tokens are per run; gold visible is the share of steps whose gold next tool was "
-        "visible.\n",
+        "visible; risky off-path is the number of high-risk tools shown at a step while not on "
+        "the minimal causal path from that step's state, per run.\n",
         "## By method\n", markdown_table(group_by(runs, ("method",))),
+        "## Retrieval: CSR@k\n", _csr(runs, setups or {}),
         "## By model and method\n", markdown_table(group_by(runs, ("model", "method"))),
         "## By domain and method\n", markdown_table(group_by(runs, ("domain", "method"))),
         "## Failures by method\n", _failures(runs),
+        "## Model faults by kind\n", _faults(runs),
         f"Overall success: {overall.success:.2f} over {overall.tasks} runs.\n",
     ]
     return "\n".join(parts)
+
+
+def _csr(runs: Sequence[RunMetrics], setups: Mapping[str, str]) -> str:
+    rows = [r for r in group_by(runs, ("method",)) if method_budget(r.group[0][1])]
+    if not rows:
+        return "No top-k method ran.\n"
+    lines = [
+        "CSR@k (ToolScope's correct selection rate) is the share of steps with a gold next "
+        "tool where that tool was among the k tools shown; for these top-k methods it is the "
+        "gold-visible rate above (the `csr` column of summary.csv). Steps are those the runs "
+        "reached, pooled over runs and models.\n",
+        "| Method | k | CSR@k | Success | Wrong tools | Set-up |", "|---|---:|---:|---:|---:|---|"]
+    for row in rows:
+        method = row.group[0][1]
+        lines.append(f"| {method} | {method_budget(method)} | {row.csr:.2f} | "
+                     f"{row.success:.2f} | {row.wrong_tools:.2f} | {setups.get(method, '-')} |")
+    return "\n".join(lines) + "\n"
+
+
+def retrieval_setups(out_dir: Path) -> dict[str, str]:
+    """Per toolscope method, how its steps retrieved (dense or not, reranking or not), from
+    the ``info`` the filter recorded in the traces; several set-ups are joined."""
+    found: dict[str, set[str]] = {}
+    path = out_dir / TRACES_FILE
+    if not path.is_file():
+        return {}
+    for line in read_traces(path).lines:
+        info = str(line.get("info") or "")
+        if info.startswith("toolscope: "):
+            note = info.removeprefix("toolscope: ").split("; scores ")[0]
+            note = note.rsplit("; ", 1)[0]  # drop the per-step sub-query count
+            found.setdefault(str(line.get("method")), set()).add(note)
+    return {m: " / ".join(sorted(n)) for m, n in found.items()}
 
 
 def _n(count: int, noun: str) -> str:
@@ -130,6 +176,21 @@ def _failures(runs: Sequence[RunMetrics]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _faults(runs: Sequence[RunMetrics]) -> str:
+    """Steps with each kind of model fault, per model (retried provider errors included)."""
+    rows = group_by(runs, ("model",))
+    kinds = sorted({k for r in rows for k, _ in r.faults})
+    if not kinds:
+        return "No model faults.\n"
+    lines = ["| Model | " + " | ".join(kinds) + " |",
+             "|---|" + "|".join(["---:"] * len(kinds)) + "|"]
+    for row in rows:
+        counts = dict(row.faults)
+        lines.append(f"| {row.group[0][1]} | "
+                     + " | ".join(str(counts.get(k, 0)) for k in kinds) + " |")
+    return "\n".join(lines) + "\n"
+
+
 def write_report(out_dir: Path, runs: Sequence[RunMetrics], *, plots: bool = True) -> ReportFiles:
     """Write summary.csv, report.md and (unless ``plots`` is false) the PNG charts."""
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -137,7 +198,7 @@ def write_report(out_dir: Path, runs: Sequence[RunMetrics], *, plots: bool = Tru
     csv_path = out_dir / "summary.csv"
     csv_path.write_text(summary_csv(rows), encoding="utf-8")
     md_path = out_dir / "report.md"
-    md_path.write_text(report_markdown(runs), encoding="utf-8")
+    md_path.write_text(report_markdown(runs, retrieval_setups(out_dir)), encoding="utf-8")
     written = draw_plots(out_dir, runs) if plots else ()
     return ReportFiles(csv_path, md_path, written, tuple(rows))
 

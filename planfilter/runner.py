@@ -18,10 +18,11 @@ from pathlib import Path
 from .agent import MAX_STEPS, AgentOptions, RunOutcome, run_task
 from .contracts import Registry
 from .errors import PlanfilterError
-from .filters import FILTERS, FilterOptions, get_filter
+from .filters import PAPER_METHODS, FilterOptions, get_filter
 from .models import DEFAULT_MODELS, CallOptions, check_model, load_litellm
 from .planners import DEFAULT_PLANNER, get_planner
 from .report import ReportFiles, build_report
+from .risk import check_policy
 from .tasks import Suite
 from .traces import TRACES_FILE, RunKey, TraceWriter, prepare_resume
 
@@ -34,7 +35,7 @@ ProgressFn = Callable[[int, int, RunOutcome | None], None]
 class RunConfig:
     registry: Registry
     suite: Suite
-    methods: tuple[str, ...] = tuple(FILTERS)
+    methods: tuple[str, ...] = PAPER_METHODS
     models: tuple[str, ...] = DEFAULT_MODELS
     #: Number of seeds; runs use seeds 1..seeds.
     seeds: int = 1
@@ -46,6 +47,9 @@ class RunConfig:
     max_steps: int = MAX_STEPS
     call: CallOptions = field(default_factory=CallOptions)
     plots: bool = True
+    #: Approval of high-risk tools (planfilter.risk): always, never, or ask the on-path
+    #: stand-in reviewer.
+    approve_risky: str = "always"
 
 
 @dataclass(frozen=True)
@@ -78,6 +82,7 @@ def check_config(config: RunConfig) -> None:
         raise PlanfilterError(f"seeds must be at least 1, not {config.seeds}")
     if config.concurrency < 1:
         raise PlanfilterError(f"concurrency must be at least 1, not {config.concurrency}")
+    check_policy(config.approve_risky)
     if config.max_steps < 1:
         raise PlanfilterError(f"max_steps must be at least 1, not {config.max_steps}")
     if not len(config.suite):
@@ -110,6 +115,7 @@ def run_benchmark(config: RunConfig, progress: ProgressFn | None = None) -> RunR
         max_steps=config.max_steps,
         filter=FilterOptions(planner=config.planner),
         call=replace(config.call, api_base=config.api_base or config.call.api_base),
+        approve_risky=check_policy(config.approve_risky),
     )
     if todo:
         if progress is not None:

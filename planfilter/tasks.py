@@ -21,6 +21,12 @@ Mocks = Annotated[
     AfterValidator(freeze),
     PlainSerializer(thaw, return_type=Any),
 ]
+#: Tools that fail in a task's world, each with the error message the environment returns.
+Failures = Annotated[
+    Mapping[Name, Annotated[str, Field(min_length=1, max_length=1000)]],
+    AfterValidator(freeze),
+    PlainSerializer(thaw, return_type=Any),
+]
 
 
 class Task(BaseModel):
@@ -33,6 +39,7 @@ class Task(BaseModel):
     goal: NameSet = Field(min_length=1)
     gold: tuple[Name, ...] = ()
     mocks: Mocks = Field(default_factory=lambda: freeze({}))
+    failures: Failures = Field(default_factory=lambda: freeze({}))
     family: str | None = None
     metadata: FrozenJson = Field(default_factory=lambda: freeze({}))
 

@@ -61,6 +61,18 @@ class StepRecord:
     error: str | None = None
     done: bool = False
     success: bool | None = None
+    #: The planner that answered for a causal filter, and those that did not ("name: why").
+    planner: str = ""
+    fallbacks: tuple[str, ...] = ()
+    #: The environment ran (or refused to run) the call and it failed: a broken tool, bad
+    #: arguments, no mock. Recovering methods go on after such a step.
+    tool_failed: bool = False
+    #: "approved: why" or "refused: why" for a high-risk call; None when none was needed.
+    approval: str | None = None
+    #: High-risk visible tools that are not on the minimal causal path from this state.
+    risky_off_path: tuple[str, ...] = ()
+    #: Model faults of this step, by kind: retried provider errors, then a faulty answer.
+    faults: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)

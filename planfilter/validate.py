@@ -13,7 +13,7 @@ from .frontier import plan_is_valid
 from .loading import PathLike, expand, load_registry, load_suite, read_document
 from .planners.native import NativePlanner, index_for, unreachable_reason
 from .resources import default_registry
-from .tasks import Suite
+from .tasks import Suite, Task
 
 
 @dataclass(frozen=True)
@@ -86,6 +86,7 @@ def check_suite(registry: Registry, suite: Suite) -> list[Problem]:
             if name in registry and name not in task.mocks:
                 problems.append(Problem("error", f"{at} field 'mocks': no mocked output for "
                                                  f"gold tool '{name}'"))
+        problems.extend(_check_failures(registry, task, at))
         reason = unreachable_reason(index, task.known, task.goal)
         if reason:
             problems.append(Problem("error", f"{at} field 'goal': unreachable: {reason}"))
@@ -98,7 +99,8 @@ def check_suite(registry: Registry, suite: Suite) -> list[Problem]:
         if invalid:
             problems.append(Problem("error", f"{at} field 'gold': not a causal path: {invalid}"))
             continue
-        best = native.solve(registry, task.known, task.goal)
+        working = _working(registry, task)  # the gold route avoids the failing tools
+        best = native.solve(working, task.known, task.goal)
         if len(best.plan) < len(task.gold):
             problems.append(Problem(
                 "warning",
@@ -138,3 +140,30 @@ def validate_paths(paths: Iterable[PathLike]) -> Report:
             problems.extend(check_suite(registry, suite))
     return Report(tuple(problems), len(registry) if registry else 0, tasks,
                   len(registry_files) + len(suite_files))
+
+
+def _check_failures(registry: Registry, task: Task, at: str) -> list[Problem]:
+    """A failing tool must exist, stay off the gold chain, and leave the goal reachable."""
+    if not task.failures:
+        return []
+    problems = []
+    for name in task.failures:
+        if name not in registry:
+            problems.append(Problem("error", f"{at} field 'failures.{name}': unknown tool "
+                                             f"'{name}'"))
+        elif name in task.gold:
+            problems.append(Problem("error", f"{at} field 'failures.{name}': the gold chain "
+                                             f"calls '{name}', which fails"))
+    working = _working(registry, task)
+    reason = unreachable_reason(index_for(working), task.known, task.goal)
+    if reason:
+        problems.append(Problem("error", f"{at} field 'failures': no route to the goal avoids "
+                                         f"the failing tools: {reason}"))
+    return problems
+
+
+def _working(registry: Registry, task: Task) -> Registry:
+    """The registry without the task's failing tools."""
+    if not task.failures:
+        return registry
+    return registry.subset(t.name for t in registry if t.name not in task.failures)

@@ -8,6 +8,9 @@ import pytest
 from planfilter.loading import load_registry, load_suite
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+# toolscope-k filters embed with the deterministic hashing embedder in tests (fast, the same
+# everywhere); the real MiniLM model has its own test, skipped when the extra is missing.
+os.environ.setdefault("PLANFILTER_EMBEDDER", "hashing")
 
 FIXTURES = Path(__file__).parent / "fixtures"
 GOLDEN = Path(__file__).parent / "golden"

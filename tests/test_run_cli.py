@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from planfilter.cli import cli
-from planfilter.filters import FILTERS
+from planfilter.filters import PAPER_METHODS
 from planfilter.loading import load_registry, load_suite
 from planfilter.models import DEFAULT_MODELS
 from planfilter.runner import RunConfig, run_benchmark
@@ -70,7 +70,7 @@ def test_errors_are_messages_not_tracebacks(tmp_path):
 
 def test_defaults_are_the_paper_setup():
     config = RunConfig(registry=load_registry(REGISTRY), suite=load_suite(TASKS))
-    assert config.methods == tuple(FILTERS) and config.models == DEFAULT_MODELS
+    assert config.methods == PAPER_METHODS and config.models == DEFAULT_MODELS
     assert DEFAULT_MODELS == ("sim/careful", "sim/confusable")
     assert (config.seeds, config.max_steps, config.planner) == (1, 6, "auto")
     assert config.out == Path("runs/latest")

@@ -11,16 +11,18 @@ from .client import (
     ModelReply,
     ToolCall,
     complete,
+    fault_kind,
     load_litellm,
     register_provider,
 )
+from .faults import parse_sim_name
 from .sim import PROFILES, Profile, decide, get_profile
 
 DEFAULT_MODELS = ("sim/careful", "sim/confusable")
 
 __all__ = [
     "DEFAULT_MODELS", "PROFILES", "CallOptions", "ModelError", "ModelReply", "Profile",
-    "ToolCall", "check_model", "complete", "decide", "get_profile", "load_litellm",
+    "ToolCall", "check_model", "complete", "decide", "fault_kind", "get_profile", "load_litellm",
     "register_provider",
 ]
 
@@ -34,4 +36,4 @@ def check_model(model: str) -> None:
         )
     provider, _, name = model.partition("/")
     if provider == "sim":
-        get_profile(name.partition("@")[0])
+        parse_sim_name(name)

@@ -25,6 +25,11 @@ _LOADED: list[Any] = []
 class ModelError(PlanfilterError):
     """A provider kept failing (after retries) or failed in a way retrying cannot fix."""
 
+    def __init__(self, message: str, kinds: tuple[str, ...] = ()):
+        super().__init__(message)
+        #: The fault kind of every failed try, in order (see :func:`fault_kind`).
+        self.kinds = kinds
+
 
 def load_litellm() -> Any:
     """Import litellm once, offline-safe, with the simulated provider registered."""
@@ -65,6 +70,8 @@ class ModelReply:
     output_tokens: int
     latency_ms: float
     attempts: int = 1
+    #: The fault kind of each failed try before this reply (retried, then answered).
+    retried: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -93,10 +100,28 @@ def _transient(exc: Exception) -> bool:
                if cls.__module__.startswith("litellm"))
 
 
+def fault_kind(exc: BaseException) -> str:
+    """A provider error's kind, for counting: timeout, rate limit, server error, ..."""
+    names = {cls.__name__ for cls in type(exc).__mro__}
+    status = getattr(exc, "status_code", None)
+    if "Timeout" in names or "APITimeoutError" in names:
+        return "timeout"
+    if "RateLimitError" in names or status == 429:
+        return "rate limit (429)"
+    if isinstance(status, int) and status >= 500:
+        return "server error (5xx)"
+    if "APIConnectionError" in names:
+        return "connection error"
+    return "provider error"
+
+
 def complete(model: str, messages: Sequence[Mapping[str, Any]],
              tools: Sequence[Mapping[str, Any]], *, seed: int | None = None,
              options: CallOptions = CallOptions()) -> ModelReply:
-    """One model turn that must call a tool; provider errors are retried, then raised."""
+    """One model turn that must call a tool; provider errors are retried, then raised.
+
+    With no ``tools`` it is a plain text turn (the merge judge's yes/no question).
+    """
     litellm = load_litellm()
     kwargs: dict[str, Any] = {
         "model": model,
@@ -110,6 +135,8 @@ def complete(model: str, messages: Sequence[Mapping[str, Any]],
         "num_retries": 0,
         "max_retries": 0,
     }
+    if not tools:
+        del kwargs["tools"], kwargs["tool_choice"]
     if seed is not None:
         kwargs["seed"] = seed
     if options.api_base:
@@ -117,23 +144,29 @@ def complete(model: str, messages: Sequence[Mapping[str, Any]],
     if model.startswith("sim/"):  # free, and litellm's price lookup would cost time per call
         kwargs.update(input_cost_per_token=0.0, output_cost_per_token=0.0)
     delay = options.base_delay
+    kinds: list[str] = []
     for attempt in range(1, options.max_tries + 1):
         start = time.perf_counter()
+        if model.startswith("sim/"):  # the simulated model draws its faults per try
+            kwargs["metadata"] = {"attempt": attempt}
         try:
             response = litellm.completion(**kwargs)
         except Exception as exc:
             if not _is_litellm_error(exc):
                 raise
+            kinds.append(fault_kind(exc))
             what = f"{type(exc).__name__}: {_first_line(exc)}"
             if not _transient(exc):
-                raise ModelError(f"{model}: {what}") from None
+                raise ModelError(f"{model}: {what}", tuple(kinds)) from None
             if attempt == options.max_tries:
-                raise ModelError(f"{model}: gave up after {attempt} tries: {what}") from None
-            options.sleep(delay)
+                raise ModelError(f"{model}: gave up after {attempt} tries: {what}",
+                                 tuple(kinds)) from None
+            if not model.startswith("sim/"):  # a simulated fault needs no real backoff
+                options.sleep(delay)
             delay *= 2
             continue
         latency = (time.perf_counter() - start) * 1000
-        reply = _reply(response, latency, attempt)
+        reply = replace(_reply(response, latency, attempt), retried=tuple(kinds))
         if not reply.input_tokens:  # a provider that reports no usage: count offline
             counted = litellm.token_counter(model=model, messages=list(messages),
                                             tools=list(tools) or None)

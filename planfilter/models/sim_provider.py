@@ -28,19 +28,15 @@ from litellm.types.utils import (
     Usage,
 )
 
-from ..errors import PlanfilterError
+from .faults import PROVIDER_KINDS, UNKNOWN_TOOL, draw_fault, parse_sim_name, raise_provider_fault
 from .sim import decide, get_profile
+from .sim_judge import JUDGE_NAME, judge
 
 
 def split_name(model: str) -> tuple[str, int | None]:
     """``careful@7`` -> ("careful", 7); ``careful`` -> ("careful", None)."""
-    name, sep, seed = model.partition("@")
-    if not sep:
-        return name, None
-    try:
-        return name, int(seed)
-    except ValueError:
-        raise PlanfilterError(f"sim/{model}: the seed after '@' must be an integer") from None
+    name, _, seed = parse_sim_name(model)
+    return name, seed
 
 
 def count_prompt_tokens(model: str, messages: list[Any], tools: list[Any]) -> int:
@@ -72,24 +68,40 @@ class SimLLM(CustomLLM):
                    logging_obj: Any = None, optional_params: dict | None = None,
                    *args: Any, **kwargs: Any) -> ModelResponse:
         params = optional_params or {}
-        name, name_seed = split_name(model.removeprefix("sim/"))
+        if model.removeprefix("sim/") == JUDGE_NAME:  # the merge judge answers in words
+            return _judge_reply(messages)
+        name, rate, name_seed = parse_sim_name(model.removeprefix("sim/"))
         profile = get_profile(name)
         seed = name_seed if name_seed is not None else int(params.get("seed") or 0)
         tools = list(params.get("tools") or [])
-        decision = decide(messages, tools, profile, seed)
         full_name = f"sim/{model.removeprefix('sim/')}"
+        metadata = (kwargs.get("litellm_params") or {}).get("metadata") or {}
+        fault = draw_fault(messages, tools, seed, int(metadata.get("attempt") or 1), rate)
+        if fault in PROVIDER_KINDS:
+            raise_provider_fault(fault, full_name)
+        decision = decide(messages, tools, profile, seed)
         prompt_tokens = count_prompt_tokens(full_name, messages, tools)
-        if decision is None:
-            message = Message(role="assistant", content="I have no tool to call.")
-            completion_tokens = litellm.token_counter(model=full_name, text=message.content)
+        if decision is None or fault in ("empty", "text"):
+            text = {"empty": "", "text": "You should look up the event first, then update it."
+                    }.get(fault or "", "I have no tool to call.")
+            message = Message(role="assistant", content=text)
+            completion_tokens = litellm.token_counter(model=full_name, text=text or " ")
             finish = "stop"
         else:
             arguments = json.dumps(decision.arguments, sort_keys=True)
-            call = ChatCompletionMessageToolCall(
-                id=f"call_{uuid.uuid4().hex[:12]}", type="function",
-                function=Function(name=decision.tool, arguments=arguments),
-            )
-            message = Message(role="assistant", content=None, tool_calls=[call])
+            called = [(decision.tool, arguments)]
+            if fault == "malformed_json":
+                called = [(decision.tool, arguments[:-1] + ',"')]
+            elif fault == "several_calls":
+                called = [(str(t.get("function", t).get("name")), arguments) for t in tools[:2]]
+                called = called if len(called) > 1 else called * 2
+            elif fault == "unknown_tool":
+                called = [(UNKNOWN_TOOL, "{}")]
+            message = Message(role="assistant", content=None, tool_calls=[
+                ChatCompletionMessageToolCall(
+                    id=f"call_{uuid.uuid4().hex[:12]}", type="function",
+                    function=Function(name=tool, arguments=args),
+                ) for tool, args in called])
             completion_tokens = litellm.token_counter(
                 model=full_name, text=json.dumps({"name": decision.tool, "arguments": arguments})
             )
@@ -100,3 +112,17 @@ class SimLLM(CustomLLM):
             usage=Usage(prompt_tokens=prompt_tokens, completion_tokens=completion_tokens,
                         total_tokens=prompt_tokens + completion_tokens),
         )
+
+
+def _judge_reply(messages: list) -> ModelResponse:
+    text = judge(messages)
+    full_name = f"sim/{JUDGE_NAME}"
+    prompt_tokens = int(litellm.token_counter(model=full_name, messages=messages))
+    completion_tokens = int(litellm.token_counter(model=full_name, text=text))
+    return ModelResponse(
+        model=full_name,
+        choices=[Choices(index=0, finish_reason="stop",
+                         message=Message(role="assistant", content=text))],
+        usage=Usage(prompt_tokens=prompt_tokens, completion_tokens=completion_tokens,
+                    total_tokens=prompt_tokens + completion_tokens),
+    )
