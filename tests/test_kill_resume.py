@@ -3,7 +3,6 @@ an uninterrupted run (no duplicates, no gaps, torn last lines dropped)."""
 
 from __future__ import annotations
 
-import json
 import random
 import signal
 import subprocess
@@ -12,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from traceutil import steps_by_run
 
 from planfilter.loading import load_registry, load_suite
 from planfilter.runner import RunConfig, run_benchmark
@@ -30,26 +30,6 @@ ARGS = ["run", "--registry", str(BENCH / "registry.yaml"), "--tasks", str(BENCH 
 
 def _runs_done(traces: Path) -> int:
     return traces.read_bytes().count(b'"type": "run"') if traces.exists() else 0
-
-
-def _comparable(path: Path) -> dict[tuple, list[dict]]:
-    """Step lines by run; fails on a run written twice or a step without its run line."""
-    steps: dict[tuple, list[dict]] = {}
-    ends: list[tuple] = []
-    for raw in path.read_text().splitlines():
-        line = json.loads(raw)
-        key = (line["task"], line["model"], line["method"], line["seed"])
-        if line["type"] == "run":
-            ends.append(key)
-        else:
-            line.pop("latency_ms")
-            steps.setdefault(key, []).append(line)
-    assert len(ends) == len(set(ends)), "a run was written twice"
-    assert set(steps) <= set(ends), "steps of an unfinished run were kept"
-    for key, lines in steps.items():
-        numbers = [s["step"] for s in lines]
-        assert numbers == list(range(1, len(numbers) + 1)), f"steps lost or repeated in {key}"
-    return {key: steps.get(key, []) for key in ends}
 
 
 @pytest.mark.slow
@@ -102,7 +82,7 @@ def test_twenty_sigkills_then_resume_equals_an_uninterrupted_run(tmp_path):
         registry=load_registry(BENCH / "registry.yaml"), suite=load_suite(BENCH / "tasks.yaml"),
         methods=METHODS, models=MODELS, seeds=SEEDS, concurrency=1, out=tmp_path / "fresh",
         plots=False))
-    got, want = _comparable(traces), _comparable(fresh.traces)
+    got, want = steps_by_run(traces), steps_by_run(fresh.traces)
     assert len(got) == len(want) == TOTAL
     assert got == want
     assert (out / "summary.csv").read_text() == (tmp_path / "fresh" / "summary.csv").read_text()

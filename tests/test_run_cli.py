@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from traceutil import steps_by_run
 
 from planfilter.cli import cli
 from planfilter.filters import PAPER_METHODS
@@ -92,21 +93,6 @@ def test_report_does_not_depend_on_concurrency(tmp_path):
     assert outputs[0] == outputs[1]
 
 
-def _steps_by_run(path: Path) -> dict[tuple, list[dict]]:
-    runs: dict[tuple, list[dict]] = {}
-    ends: list[tuple] = []
-    for raw in path.read_text().splitlines():
-        line = json.loads(raw)
-        key = (line["task"], line["model"], line["method"], line["seed"])
-        if line["type"] == "run":
-            ends.append(key)
-        else:
-            line.pop("latency_ms")
-            runs.setdefault(key, []).append(line)
-    assert len(ends) == len(set(ends)), "a run was written twice"
-    return {key: sorted(runs.get(key, []), key=lambda s: s["step"]) for key in ends}
-
-
 def test_resume_after_sigkill_equals_an_uninterrupted_run(tmp_path):
     args = [*SMALL, "--seeds", "4", "--concurrency", "2"]
     total = 6 * 6 * 2 * 4
@@ -141,14 +127,14 @@ def test_resume_after_sigkill_equals_an_uninterrupted_run(tmp_path):
 
     fresh = invoke("run", *args, "--out", str(tmp_path / "fresh"))
     assert fresh.exit_code == 0, fresh.output
-    got, want = _steps_by_run(traces), _steps_by_run(tmp_path / "fresh" / "traces.jsonl")
+    got, want = steps_by_run(traces), steps_by_run(tmp_path / "fresh" / "traces.jsonl")
     assert len(got) == len(want) == total
     assert got == want
     assert ((killed / "summary.csv").read_text()
             == (tmp_path / "fresh" / "summary.csv").read_text())
     again = invoke("run", *args, "--out", str(killed), "--resume")
     assert f"resumed: {total} runs were already complete, 0 ran now" in again.output
-    assert len(_steps_by_run(traces)) == total
+    assert len(steps_by_run(traces)) == total
 
 
 @pytest.mark.parametrize("command", [
