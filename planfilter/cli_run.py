@@ -86,10 +86,13 @@ def summary_table(rows: Sequence[Any], title: str) -> Any:
               show_default=True,
               help="Approval of high-risk tools: always (the paper), never (refused), or ask "
                    "a stand-in reviewer that approves a tool only on the minimal causal path.")
+@click.option("--embedder", type=click.Choice(["minilm", "hashing", "none"]),
+              help="Dense embedder of the toolscope-k methods (default: $PLANFILTER_EMBEDDER, "
+                   "else minilm when the toolscope extra is installed); none = BM25 only.")
 def run(registry_path: tuple[Path, ...], tasks_path: tuple[Path, ...], methods: str | None,
         models: str | None, seeds: int, concurrency: int, out: Path, resume: bool, planner: str,
         api_base: str | None, no_plots: bool, approve_risky: str = "always",
-        merge_tools: bool = False) -> None:
+        merge_tools: bool = False, embedder: str | None = None) -> None:
     """Run the benchmark: tasks x filter methods x models, traced, then reported.
 
     \b
@@ -99,6 +102,14 @@ def run(registry_path: tuple[Path, ...], tasks_path: tuple[Path, ...], methods: 
       planfilter run --models openai/my-model --api-base http://localhost:8000/v1
       planfilter run --resume          # finish an interrupted run in runs/latest
     """
+    if embedder:
+        # The toolscope filters read their embedder from the environment, so that worker
+        # threads and resumed runs agree; the flag is a spelling of that variable.
+        import os
+
+        from .toolscope import EMBEDDER_ENV
+
+        os.environ[EMBEDDER_ENV] = embedder
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 

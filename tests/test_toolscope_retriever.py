@@ -185,3 +185,20 @@ def test_run_reports_csr_for_toolscope_beside_the_other_methods(tmp_path):
     assert "## Retrieval: CSR@k" in report
     assert "| toolscope-5 | 5 |" in report and "rerank skipped" in report
     assert method_budget("toolscope-10") == 10 and method_budget("cmtf") is None
+
+
+def test_run_embedder_flag_turns_dense_off(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+    from conftest import FIXTURES
+
+    from planfilter.cli import cli
+
+    monkeypatch.setenv("PLANFILTER_EMBEDDER", "hashing")  # restored after the test
+    bench = FIXTURES / "bench"
+    result = CliRunner().invoke(cli, [
+        "run", "--registry", str(bench / "registry.yaml"), "--tasks", str(bench / "tasks.yaml"),
+        "--methods", "toolscope-5", "--models", "sim/careful", "--embedder", "none",
+        "--no-plots", "--out", str(tmp_path / "out")], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    report = (tmp_path / "out" / "report.md").read_text()
+    assert "dense off ($PLANFILTER_EMBEDDER=none)" in report
