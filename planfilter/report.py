@@ -162,33 +162,29 @@ def _n(count: int, noun: str) -> str:
     return f"{count} {noun}" + ("" if count == 1 else "s")
 
 
-def _failures(runs: Sequence[RunMetrics]) -> str:
-    rows = group_by(runs, ("method",))
-    kinds = sorted({k for r in rows for k, _ in r.errors})
+def _count_table(runs: Sequence[RunMetrics], by: str, counts_of: str, empty: str) -> str:
+    """Counts by kind (columns) per ``by`` group (rows); ``counts_of``: a Summary field of
+    (kind, count) pairs."""
+    rows = group_by(runs, (by,))
+    kinds = sorted({k for r in rows for k, _ in getattr(r, counts_of)})
     if not kinds:
-        return "No failures.\n"
-    lines = ["| Method | " + " | ".join(kinds) + " |",
+        return f"{empty}\n"
+    lines = [f"| {by.capitalize()} | " + " | ".join(kinds) + " |",
              "|---|" + "|".join(["---:"] * len(kinds)) + "|"]
     for row in rows:
-        counts = dict(row.errors)
+        counts = dict(getattr(row, counts_of))
         lines.append(f"| {row.group[0][1]} | "
                      + " | ".join(str(counts.get(k, 0)) for k in kinds) + " |")
     return "\n".join(lines) + "\n"
+
+
+def _failures(runs: Sequence[RunMetrics]) -> str:
+    return _count_table(runs, "method", "errors", "No failures.")
 
 
 def _faults(runs: Sequence[RunMetrics]) -> str:
     """Steps with each kind of model fault, per model (retried provider errors included)."""
-    rows = group_by(runs, ("model",))
-    kinds = sorted({k for r in rows for k, _ in r.faults})
-    if not kinds:
-        return "No model faults.\n"
-    lines = ["| Model | " + " | ".join(kinds) + " |",
-             "|---|" + "|".join(["---:"] * len(kinds)) + "|"]
-    for row in rows:
-        counts = dict(row.faults)
-        lines.append(f"| {row.group[0][1]} | "
-                     + " | ".join(str(counts.get(k, 0)) for k in kinds) + " |")
-    return "\n".join(lines) + "\n"
+    return _count_table(runs, "model", "faults", "No model faults.")
 
 
 def write_report(out_dir: Path, runs: Sequence[RunMetrics], *, plots: bool = True) -> ReportFiles:

@@ -14,6 +14,8 @@ os.environ.setdefault("PLANFILTER_EMBEDDER", "hashing")
 
 FIXTURES = Path(__file__).parent / "fixtures"
 GOLDEN = Path(__file__).parent / "golden"
+#: The small benchmark fixture (10 tools, 6 tasks) most run-level tests use.
+BENCH = FIXTURES / "bench"
 
 
 @pytest.fixture(scope="session")
@@ -24,3 +26,14 @@ def example_registry():
 @pytest.fixture(scope="session")
 def example_suite():
     return load_suite(FIXTURES / "example" / "tasks.yaml")
+
+
+@pytest.fixture(scope="session")
+def registry():
+    """The bench fixture's registry (test_bundled_suite overrides it with the bundled one)."""
+    return load_registry(BENCH / "registry.yaml")
+
+
+@pytest.fixture(scope="session")
+def suite():
+    return load_suite(BENCH / "tasks.yaml")

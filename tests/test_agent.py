@@ -9,18 +9,14 @@ from __future__ import annotations
 
 import json
 from collections import deque
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from planfilter.agent import AgentOptions, run_task, succeeded
 from planfilter.environment import argument_errors, execute
-from planfilter.loading import load_registry, load_suite
 from planfilter.models import CallOptions, load_litellm, register_provider
 from planfilter.tasks import Task
-
-BENCH = Path(__file__).parent / "fixtures" / "bench"
 
 
 class Scripted:
@@ -33,14 +29,8 @@ class Scripted:
     def handler(self) -> Any:
         litellm = load_litellm()
         from litellm import CustomLLM
-        from litellm.types.utils import (
-            ChatCompletionMessageToolCall,
-            Choices,
-            Function,
-            Message,
-            ModelResponse,
-            Usage,
-        )
+
+        from planfilter.models.sim_provider import build_response
 
         script = self
 
@@ -58,16 +48,10 @@ class Scripted:
                     raise item
                 kind, payload = item
                 if kind == "text":
-                    message = Message(role="assistant", content=payload)
-                else:
-                    message = Message(role="assistant", content=None, tool_calls=[
-                        ChatCompletionMessageToolCall(
-                            id=f"call_{i}", type="function",
-                            function=Function(name=name, arguments=arguments))
-                        for i, (name, arguments) in enumerate(payload)])
-                return ModelResponse(model=model, choices=[Choices(index=0, message=message)],
-                                     usage=Usage(prompt_tokens=100, completion_tokens=10,
-                                                 total_tokens=110))
+                    return build_response(model, text=payload, prompt_tokens=100,
+                                          completion_tokens=10)
+                return build_response(model, calls=payload, prompt_tokens=100,
+                                      completion_tokens=10)
 
         del litellm
         return ScriptLLM()
@@ -102,15 +86,6 @@ def script():
     yield _SCRIPT
     assert not _SCRIPT.queue, "the script has unused replies"
 
-
-@pytest.fixture(scope="module")
-def registry():
-    return load_registry(BENCH / "registry.yaml")
-
-
-@pytest.fixture(scope="module")
-def suite():
-    return load_suite(BENCH / "tasks.yaml")
 
 
 def _run(registry, task, method="all", *, sleeps=None, max_steps=6, model="script/m"):
@@ -292,20 +267,10 @@ def test_api_base_and_request_parameters_reach_litellm(monkeypatch):
 
     def fake_completion(**kwargs: Any) -> Any:
         sent.update(kwargs)
-        from litellm.types.utils import (
-            ChatCompletionMessageToolCall,
-            Choices,
-            Function,
-            Message,
-            ModelResponse,
-            Usage,
-        )
+        from planfilter.models.sim_provider import build_response
 
-        call = ChatCompletionMessageToolCall(id="c", type="function",
-                                             function=Function(name="t", arguments="{}"))
-        return ModelResponse(choices=[Choices(index=0, message=Message(
-            role="assistant", content=None, tool_calls=[call]))],
-            usage=Usage(prompt_tokens=7, completion_tokens=2, total_tokens=9))
+        return build_response(kwargs["model"], calls=[("t", "{}")], prompt_tokens=7,
+                              completion_tokens=2)
 
     monkeypatch.setattr(litellm, "completion", fake_completion)
     from planfilter.models import complete

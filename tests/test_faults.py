@@ -5,9 +5,9 @@ from __future__ import annotations
 import threading
 import time
 from collections import Counter
-from pathlib import Path
 
 import pytest
+from conftest import BENCH
 
 import planfilter.models.sim_provider as sim_provider
 from planfilter.agent import AgentOptions, run_task
@@ -20,7 +20,6 @@ from planfilter.models.faults import KINDS, draw_fault, parse_sim_name, raise_pr
 from planfilter.planners import PLANNERS, PlanResult, Status
 from planfilter.runner import RunConfig, run_benchmark
 
-BENCH = Path(__file__).parent / "fixtures" / "bench"
 REGISTRY = load_registry(BENCH / "registry.yaml")
 SUITE = load_suite(BENCH / "tasks.yaml")
 MOVE = SUITE.task("move-001")

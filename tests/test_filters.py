@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from planfilter.contracts import Registry, Tool
@@ -19,21 +17,8 @@ from planfilter.filters import (
     tool_metadata,
 )
 from planfilter.frontier import executable
-from planfilter.loading import load_registry, load_suite
 from planfilter.tasks import Task
 from planfilter.traces import gold_next
-
-BENCH = Path(__file__).parent / "fixtures" / "bench"
-
-
-@pytest.fixture(scope="module")
-def registry() -> Registry:
-    return load_registry(BENCH / "registry.yaml")
-
-
-@pytest.fixture(scope="module")
-def suite():
-    return load_suite(BENCH / "tasks.yaml")
 
 
 def test_the_six_methods_of_table_3_in_order():

@@ -11,13 +11,13 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import BENCH
 from traceutil import steps_by_run
 
 from planfilter.loading import load_registry, load_suite
 from planfilter.runner import RunConfig, run_benchmark
 from planfilter.traces import read_traces
 
-BENCH = Path(__file__).parent / "fixtures" / "bench"
 METHODS = ("all", "cmtf", "cmtf-recover")
 MODELS = ("sim/careful",)
 SEEDS = 8

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import BENCH
 from traceutil import steps_by_run
 
 from planfilter.cli import cli
@@ -19,7 +20,6 @@ from planfilter.loading import load_registry, load_suite
 from planfilter.models import DEFAULT_MODELS
 from planfilter.runner import RunConfig, run_benchmark
 
-BENCH = Path(__file__).parent / "fixtures" / "bench"
 REGISTRY = str(BENCH / "registry.yaml")
 TASKS = str(BENCH / "tasks.yaml")
 SMALL = ["--registry", REGISTRY, "--tasks", TASKS, "--no-plots"]

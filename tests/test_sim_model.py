@@ -3,27 +3,13 @@
 from __future__ import annotations
 
 import inspect
-from pathlib import Path
 
 import pytest
 
 from planfilter.agent import AgentOptions, build_messages, run_task
 from planfilter.errors import PlanfilterError
-from planfilter.loading import load_registry, load_suite
 from planfilter.models import PROFILES, check_model, complete, decide, load_litellm
 from planfilter.models.sim import features, parse_prompt, words
-
-BENCH = Path(__file__).parent / "fixtures" / "bench"
-
-
-@pytest.fixture(scope="module")
-def registry():
-    return load_registry(BENCH / "registry.yaml")
-
-
-@pytest.fixture(scope="module")
-def suite():
-    return load_suite(BENCH / "tasks.yaml")
 
 
 def _prompt(registry, task, state=None, history=(), names=None):

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -84,45 +85,52 @@ class SimLLM(CustomLLM):
         if decision is None or fault in ("empty", "text"):
             text = {"empty": "", "text": "You should look up the event first, then update it."
                     }.get(fault or "", "I have no tool to call.")
-            message = Message(role="assistant", content=text)
             completion_tokens = litellm.token_counter(model=full_name, text=text or " ")
-            finish = "stop"
-        else:
-            arguments = json.dumps(decision.arguments, sort_keys=True)
-            called = [(decision.tool, arguments)]
-            if fault == "malformed_json":
-                called = [(decision.tool, arguments[:-1] + ',"')]
-            elif fault == "several_calls":
-                called = [(str(t.get("function", t).get("name")), arguments) for t in tools[:2]]
-                called = called if len(called) > 1 else called * 2
-            elif fault == "unknown_tool":
-                called = [(UNKNOWN_TOOL, "{}")]
-            message = Message(role="assistant", content=None, tool_calls=[
-                ChatCompletionMessageToolCall(
-                    id=f"call_{uuid.uuid4().hex[:12]}", type="function",
-                    function=Function(name=tool, arguments=args),
-                ) for tool, args in called])
-            completion_tokens = litellm.token_counter(
-                model=full_name, text=json.dumps({"name": decision.tool, "arguments": arguments})
-            )
-            finish = "tool_calls"
-        return ModelResponse(
-            model=full_name,
-            choices=[Choices(index=0, finish_reason=finish, message=message)],
-            usage=Usage(prompt_tokens=prompt_tokens, completion_tokens=completion_tokens,
-                        total_tokens=prompt_tokens + completion_tokens),
+            return build_response(full_name, text=text, prompt_tokens=prompt_tokens,
+                                  completion_tokens=completion_tokens)
+        arguments = json.dumps(decision.arguments, sort_keys=True)
+        called = [(decision.tool, arguments)]
+        if fault == "malformed_json":
+            called = [(decision.tool, arguments[:-1] + ',"')]
+        elif fault == "several_calls":
+            called = [(str(t.get("function", t).get("name")), arguments) for t in tools[:2]]
+            called = called if len(called) > 1 else called * 2
+        elif fault == "unknown_tool":
+            called = [(UNKNOWN_TOOL, "{}")]
+        completion_tokens = litellm.token_counter(
+            model=full_name, text=json.dumps({"name": decision.tool, "arguments": arguments})
         )
+        return build_response(full_name, calls=called, prompt_tokens=prompt_tokens,
+                              completion_tokens=completion_tokens)
+
+
+def build_response(model: str, *, calls: Sequence[tuple[str, str]] = (), text: str | None = None,
+                   prompt_tokens: int = 0, completion_tokens: int = 0) -> ModelResponse:
+    """A litellm response with ``calls`` (tool name, JSON arguments) or, without calls, ``text``.
+
+    Shared by the simulated providers and by tests that script a provider's answers.
+    """
+    if calls:
+        message = Message(role="assistant", content=None, tool_calls=[
+            ChatCompletionMessageToolCall(id=f"call_{uuid.uuid4().hex[:12]}", type="function",
+                                          function=Function(name=name, arguments=arguments))
+            for name, arguments in calls])
+    else:
+        message = Message(role="assistant", content=text)
+    return ModelResponse(
+        model=model,
+        choices=[Choices(index=0, finish_reason="tool_calls" if calls else "stop",
+                         message=message)],
+        usage=Usage(prompt_tokens=prompt_tokens, completion_tokens=completion_tokens,
+                    total_tokens=prompt_tokens + completion_tokens),
+    )
 
 
 def _judge_reply(messages: list) -> ModelResponse:
     text = judge(messages)
     full_name = f"sim/{JUDGE_NAME}"
-    prompt_tokens = int(litellm.token_counter(model=full_name, messages=messages))
-    completion_tokens = int(litellm.token_counter(model=full_name, text=text))
-    return ModelResponse(
-        model=full_name,
-        choices=[Choices(index=0, finish_reason="stop",
-                         message=Message(role="assistant", content=text))],
-        usage=Usage(prompt_tokens=prompt_tokens, completion_tokens=completion_tokens,
-                    total_tokens=prompt_tokens + completion_tokens),
+    return build_response(
+        full_name, text=text,
+        prompt_tokens=int(litellm.token_counter(model=full_name, messages=messages)),
+        completion_tokens=int(litellm.token_counter(model=full_name, text=text)),
     )
