@@ -100,6 +100,23 @@ def _caller(planner: str, registry: Any, timeout: float) -> tuple[Callable[..., 
     reason = backend.unavailable_reason()
     if reason:
         raise RuntimeError(reason)
+    if planner.startswith("up:"):
+        # The baseline is the engine as unified-planning runs it, in this process: planfilter's
+        # own up: path adds a fresh interpreter per call (for a timeout that holds), which
+        # would flatter every ratio. This cell is itself killed at its time limit.
+        from .compile import compile_domain, compile_problem_for
+        from .planners.up_worker import solve as solve_in_process
+
+        domain = compile_domain(registry)
+
+        def up_call(q: Query, ties: str) -> None:
+            problem = compile_problem_for(domain, q.known, q.goal)
+            answer = solve_in_process({"engine": planner[3:], "domain": domain.text,
+                                       "problem": problem.text, "timeout": timeout})
+            if answer["status"] != "solved":
+                raise TimeoutError(answer["log"])
+
+        return up_call, (time.perf_counter() - start) * 1000
 
     def solve(q: Query, ties: str) -> None:
         result = backend.solve(registry, q.known, q.goal, timeout=timeout)

@@ -17,7 +17,7 @@ PLANNERS: dict[str, Planner] = {
 FALLBACK_PLANNER = "native"
 #: The default: pyperplan while its one-off grounding stays cheap, native above that size.
 #: Measured by `planfilter bench`: grounding takes ~0.4 s at 1,000 tools, ~4 s at 4,000 and
-#: ~70 s at 10,000 (it grows quadratically), and a pyperplan call costs O(tools).
+#: 21-68 s at 10,000 (it grows faster than linearly), and a pyperplan call costs O(tools).
 DEFAULT_PLANNER = "auto"
 AUTO_PYPERPLAN_MAX_TOOLS = 1000
 
