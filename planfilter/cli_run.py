@@ -89,10 +89,14 @@ def summary_table(rows: Sequence[Any], title: str) -> Any:
 @click.option("--embedder", type=click.Choice(["minilm", "hashing", "none"]),
               help="Dense embedder of the toolscope-k methods (default: $PLANFILTER_EMBEDDER, "
                    "else minilm when the toolscope extra is installed); none = BM25 only.")
+@click.option("--sample", type=int, default=None,
+              help="Run a stratified sample of N tasks (by domain and family) instead of the "
+                   "whole suite; deterministic, so --resume continues it.")
 def run(registry_path: tuple[Path, ...], tasks_path: tuple[Path, ...], methods: str | None,
         models: str | None, seeds: int, concurrency: int, out: Path, resume: bool, planner: str,
         api_base: str | None, no_plots: bool, approve_risky: str = "always",
-        merge_tools: bool = False, embedder: str | None = None) -> None:
+        merge_tools: bool = False, embedder: str | None = None,
+        sample: int | None = None) -> None:
     """Run the benchmark: tasks x filter methods x models, traced, then reported.
 
     \b
@@ -101,6 +105,7 @@ def run(registry_path: tuple[Path, ...], tasks_path: tuple[Path, ...], methods: 
       planfilter run --methods all,cmtf --models sim/careful --seeds 3 --out runs/small
       planfilter run --models openai/my-model --api-base http://localhost:8000/v1
       planfilter run --resume          # finish an interrupted run in runs/latest
+      planfilter run --sample 18 --models openai/my-model   # 6 tasks per domain
     """
     if embedder:
         # The toolscope filters read their embedder from the environment, so that worker
@@ -126,6 +131,10 @@ def run(registry_path: tuple[Path, ...], tasks_path: tuple[Path, ...], methods: 
             from .merge_io import merged_inputs
 
             registry, suite = merged_inputs(registry, suite, out / "merge")
+        if sample is not None:
+            from .sampling import stratified_sample
+
+            suite = stratified_sample(suite, sample)
         config = RunConfig(
             registry=registry,
             suite=suite,

@@ -19,7 +19,7 @@ from .agent import MAX_STEPS, AgentOptions, RunOutcome, run_task
 from .contracts import Registry
 from .errors import PlanfilterError
 from .filters import PAPER_METHODS, FilterOptions, get_filter
-from .models import DEFAULT_MODELS, CallOptions, check_model, load_litellm
+from .models import DEFAULT_MODELS, CallOptions, check_model, in_process, load_litellm
 from .planners import DEFAULT_PLANNER, get_planner
 from .report import ReportFiles, build_report
 from .risk import check_policy
@@ -90,11 +90,20 @@ def check_config(config: RunConfig) -> None:
 
 
 def plan_runs(config: RunConfig) -> list[RunKey]:
+    """Every run, grouped by model then method: consecutive calls to a local model then share
+    their tool list, so llama.cpp reuses the KV cache of its prefix (reports are sorted and do
+    not depend on this order)."""
     return [RunKey(task.id, model, method, seed)
-            for task in config.suite
             for model in config.models
             for method in config.methods
+            for task in config.suite
             for seed in range(1, config.seeds + 1)]
+
+
+def workers(config: RunConfig) -> int:
+    """Threads to run on: one when a model runs in this process (it answers one call at a
+    time, and interleaved prompts would evict each other's cached prefix)."""
+    return 1 if any(in_process(m) for m in config.models) else config.concurrency
 
 
 def run_benchmark(config: RunConfig, progress: ProgressFn | None = None) -> RunResult:
@@ -136,13 +145,13 @@ def _execute(config: RunConfig, todo: list[RunKey], options: AgentOptions, path:
                         seed=key.seed, options=options)
 
     done = 0
-    with TraceWriter(path) as writer, ThreadPoolExecutor(config.concurrency) as pool:
+    with TraceWriter(path) as writer, ThreadPoolExecutor(workers(config)) as pool:
         pending: set[Future[RunOutcome]] = set()
         queue = iter(todo)
         # Keep a bounded number of runs in flight, so an interrupt loses little work.
         for key in queue:
             pending.add(pool.submit(one, key))
-            if len(pending) >= 2 * config.concurrency:
+            if len(pending) >= 2 * workers(config):
                 break
         while pending:
             finished, pending = wait(pending, return_when=FIRST_COMPLETED)

@@ -1,5 +1,6 @@
 """Models, called through litellm only; ``sim/...`` is the offline simulated model.
 
+``llamacpp/...`` runs a local GGUF model in this process (planfilter.models.llamacpp).
 Nothing here imports litellm at import time: :func:`load_litellm` does, on first use.
 """
 
@@ -19,10 +20,12 @@ from .faults import parse_sim_name
 from .sim import PROFILES, Profile, decide, get_profile
 
 DEFAULT_MODELS = ("sim/careful", "sim/confusable")
+LLAMACPP = "llamacpp"
 
 __all__ = [
     "DEFAULT_MODELS", "PROFILES", "CallOptions", "ModelError", "ModelReply", "Profile",
-    "ToolCall", "check_model", "complete", "decide", "fault_kind", "get_profile", "load_litellm",
+    "ToolCall", "check_model", "complete", "decide", "fault_kind", "get_profile", "in_process",
+    "load_litellm",
     "register_provider",
 ]
 
@@ -37,3 +40,12 @@ def check_model(model: str) -> None:
     provider, _, name = model.partition("/")
     if provider == "sim":
         parse_sim_name(name)
+    elif provider == LLAMACPP:
+        from .llamacpp import check_spec
+
+        check_spec(name)
+
+
+def in_process(model: str) -> bool:
+    """True for a model that runs in this process (``llamacpp/...``) rather than behind an API."""
+    return model.startswith(f"{LLAMACPP}/")
