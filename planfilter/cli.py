@@ -269,9 +269,10 @@ def local_models(as_json: bool) -> None:
     from .models.local_models import KNOWN_MODELS, installed
 
     engine = importlib.util.find_spec("llama_cpp") is not None
-    rows = [{"name": m.name, "installed": installed(m), "extra": m.extra, "file": m.file_name,
-             "bytes": m.size, "sha256": m.sha256, "licence": m.licence, "upstream": m.upstream,
-             "note": m.note} for m in KNOWN_MODELS.values()]
+    rows: list[dict[str, Any]] = [
+        {"name": m.name, "installed": installed(m), "extra": m.extra, "file": m.file_name,
+         "bytes": m.size, "sha256": m.sha256, "licence": m.licence, "upstream": m.upstream,
+         "note": m.note} for m in KNOWN_MODELS.values()]
     if as_json:
         click.echo(json.dumps({"llama_cpp_installed": engine, "models": rows}, indent=2))
         return
