@@ -37,6 +37,7 @@ class Script:
     grammars: list[Any] = field(default_factory=list)
     prompts: list[list[int]] = field(default_factory=list)
     loads: int = 0
+    specs: list[str] = field(default_factory=list)
 
 
 def fake_llama_cpp(script: Script, template: str = QWEN_TEMPLATE) -> Any:
@@ -86,7 +87,11 @@ def script(monkeypatch, tmp_path):
     monkeypatch.setattr(provider, "_require_llama_cpp", lambda name: module)
     gguf = tmp_path / "model.gguf"
     gguf.write_bytes(b"GGUF")
-    monkeypatch.setattr(provider, "model_path", lambda spec: gguf)
+    def model_path(spec: str):
+        script.specs.append(spec)
+        return gguf
+
+    monkeypatch.setattr(provider, "model_path", model_path)
     monkeypatch.setattr(provider, "_MODELS", {})
     return script
 
@@ -152,6 +157,16 @@ def test_a_prompt_longer_than_the_context_fails_that_step_only(script, registry,
     assert "more than the context of 2000" in str(step.error)
     assert "n_ctx=" in str(step.error)
     assert script.prompts == []  # refused before llama.cpp was asked
+
+
+@pytest.mark.parametrize("model, spec", [
+    ("llamacpp//abs/dir/model.gguf", "/abs/dir/model.gguf"),
+    ("llamacpp/rel/dir/model.gguf?n_ctx=4096", "rel/dir/model.gguf"),
+    ("llamacpp/qwen2.5-coder-0.5b", "qwen2.5-coder-0.5b"),
+])
+def test_the_model_part_of_the_name_reaches_the_loader_intact(script, model, spec):
+    complete(model, MESSAGES, TOOLS)
+    assert script.specs == [spec]
 
 
 def test_model_names_and_options(script):
