@@ -122,7 +122,7 @@ def run(registry_path: tuple[Path, ...], tasks_path: tuple[Path, ...], methods: 
     from .loading import load_registry, load_suite
     from .models import DEFAULT_MODELS
     from .resources import default_registry, default_suite
-    from .runner import RunConfig, run_benchmark
+    from .runner import RunConfig, run_benchmark, workers
 
     try:
         registry = load_registry(list(registry_path) or default_registry())
@@ -147,6 +147,9 @@ def run(registry_path: tuple[Path, ...], tasks_path: tuple[Path, ...], methods: 
         traces = out / "traces.jsonl"
         if not resume and traces.is_file() and traces.stat().st_size:
             console.print(f"replacing the traces in {traces} (use --resume to keep them)")
+        if workers(config) < config.concurrency:
+            console.print("a model runs in this process: one run at a time, grouped by method "
+                          "(--concurrency does not apply)")
         with Progress("[progress.description]{task.description}", BarColumn(),
                       MofNCompleteColumn(), TimeElapsedColumn(), console=console,
                       transient=False) as bar:

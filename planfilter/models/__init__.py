@@ -17,16 +17,16 @@ from .client import (
     register_provider,
 )
 from .faults import parse_sim_name
+from .llamacpp import PROVIDER as LLAMACPP
+from .llamacpp import check_spec
 from .sim import PROFILES, Profile, decide, get_profile
 
 DEFAULT_MODELS = ("sim/careful", "sim/confusable")
-LLAMACPP = "llamacpp"
 
 __all__ = [
     "DEFAULT_MODELS", "PROFILES", "CallOptions", "ModelError", "ModelReply", "Profile",
     "ToolCall", "check_model", "complete", "decide", "fault_kind", "get_profile", "in_process",
-    "load_litellm",
-    "register_provider",
+    "load_litellm", "register_provider",
 ]
 
 
@@ -41,8 +41,6 @@ def check_model(model: str) -> None:
     if provider == "sim":
         parse_sim_name(name)
     elif provider == LLAMACPP:
-        from .llamacpp import check_spec
-
         check_spec(name)
 
 

@@ -42,11 +42,11 @@ def load_litellm() -> Any:
         litellm.suppress_debug_info = True
         litellm.telemetry = False
         _LOADED.append(litellm)
-        from .llamacpp_provider import LlamaCppLLM
+        from .llamacpp_provider import PROVIDER, LlamaCppLLM
         from .sim_provider import SimLLM
 
         register_provider("sim", SimLLM())
-        register_provider("llamacpp", LlamaCppLLM())
+        register_provider(PROVIDER, LlamaCppLLM())
         return litellm
 
 
