@@ -42,7 +42,7 @@ def summary_table(rows: Sequence[Any], title: str) -> Any:
 
     table = Table(title=title, caption=CAPTION, box=box.SIMPLE_HEAD, pad_edge=False,
                   padding=(0, 1), collapse_padding=True, show_edge=False)
-    table.add_column("Model", no_wrap=True)
+    table.add_column("Model", overflow="fold", max_width=16)
     table.add_column("Method", no_wrap=True)
     for _, header in CONSOLE_COLUMNS:
         table.add_column(header, justify="right", no_wrap=True)

@@ -3,7 +3,11 @@
 Per run: success, wrong-tool calls (a chosen tool that is not the gold next tool), premature
 actions (a side-effecting tool chosen while some of its requirements were unknown; the
 agent records this per step), tools visible per step, steps, input and output tokens, and
-how often the gold next tool was among the visible ones. Groups average these per run
+how often the gold next tool was among the visible ones. "Success, no premature" counts only
+the successful runs that never acted prematurely: the mocked environment validates argument
+types, not where their values came from, so a model that skips a lookup and invents an id
+(``update_event(event_id="evt_1")`` before ``search_events``) still reaches the goal there,
+where a real service would fail or change the wrong record. Groups average these per run
 ("per task", as the paper words it); tools per step and gold-visible rate are pooled over
 the group's steps.
 """
@@ -102,6 +106,8 @@ class Summary:
     errors: tuple[tuple[str, int], ...] = field(default=())
     risky_off_path: float = 0.0
     faults: tuple[tuple[str, int], ...] = field(default=())
+    #: Share of runs that succeeded without any premature action.
+    clean_success: float = 0.0
 
     @property
     def tokens(self) -> float:
@@ -118,7 +124,8 @@ class Summary:
     def row(self) -> dict[str, Any]:
         """A flat dict: grouping columns first, then the metrics."""
         return {**dict(self.group), "tasks": self.tasks, "success": self.success,
-                "wrong_tools": self.wrong_tools, "premature": self.premature,
+                "clean_success": self.clean_success, "wrong_tools": self.wrong_tools,
+                "premature": self.premature,
                 "tools_per_step": self.tools_per_step, "steps": self.steps,
                 "input_tokens": self.input_tokens, "output_tokens": self.output_tokens,
                 "tokens": self.tokens, "gold_visible": self.gold_visible,
@@ -126,7 +133,8 @@ class Summary:
                 "csr": self.csr}
 
 
-METRIC_COLUMNS = ("tasks", "success", "wrong_tools", "premature", "tools_per_step", "steps",
+METRIC_COLUMNS = ("tasks", "success", "clean_success", "wrong_tools", "premature",
+                  "tools_per_step", "steps",
                   "input_tokens", "output_tokens", "tokens", "gold_visible", "risky_off_path",
                   "csr")
 
@@ -153,6 +161,7 @@ def summarize(runs: Sequence[RunMetrics]) -> Summary:
         errors=tuple(sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0]))),
         risky_off_path=_mean([r.risky_off_path for r in runs]),
         faults=tuple(sorted(sum((Counter(dict(r.faults)) for r in runs), Counter()).items())),
+        clean_success=_mean([float(r.success and not r.premature) for r in runs]),
     )
 
 

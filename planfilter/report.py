@@ -24,13 +24,14 @@ from .metrics import (
 )
 from .traces import TRACES_FILE, read_traces
 
-CSV_COLUMNS = ("model", "method", "tasks", "success", "wrong_tools", "premature",
+CSV_COLUMNS = ("model", "method", "tasks", "success", "clean_success", "wrong_tools", "premature",
                "tools_per_step", "steps", "input_tokens", "output_tokens", "tokens",
                "gold_visible", "risky_off_path", "csr")
 #: (column, header, format) of the report tables.
 TABLE_COLUMNS = (
     ("tasks", "Runs", "{:.0f}"),
     ("success", "Success", "{:.2f}"),
+    ("clean_success", "Success, no premature", "{:.2f}"),
     ("wrong_tools", "Wrong tools", "{:.2f}"),
     ("premature", "Premature", "{:.2f}"),
     ("tools_per_step", "Tools/step", "{:.2f}"),
@@ -109,7 +110,9 @@ def report_markdown(runs: Sequence[RunMetrics],
         f"- Models: {', '.join(models)}",
         f"- Methods: {', '.join(methods)}",
         f"- Seeds: {', '.join(map(str, seeds))}\n",
-        "Success is the share of runs that reached the goal; wrong tools and premature "
+        "Success is the share of runs that reached the goal, and success, no premature the "
+        "share that did so without a premature action (the mocked environment accepts an "
+        "invented id, a real one would not); wrong tools and premature "
         "actions are per run; tools/step is the mean number of visible tools at a step; "
         "tokens are per run; gold visible is the share of steps whose gold next tool was "
         "visible; risky off-path is the number of high-risk tools shown at a step while not on "

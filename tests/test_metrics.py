@@ -122,7 +122,7 @@ def test_report_files_are_deterministic(tmp_path):
     report = (one / "report.md").read_text()
     for heading in ("## By method", "## By model and method", "## By domain and method"):
         assert heading in report
-    assert "| all | 2 | 0.50 | 0.50 | 0.50 | 2.33 |" in report
+    assert "| all | 2 | 0.50 | 0.50 | 0.50 | 0.50 | 2.33 |" in report
 
 
 def test_plots_are_written(tmp_path):
@@ -160,3 +160,22 @@ def test_resume_drops_an_invalid_last_line_but_not_a_corrupt_middle(tmp_path):
     with pytest.raises(PlanfilterError, match=r"traces.jsonl:2: not a trace line"):
         read_traces(path)
     assert read_traces(tmp_path / "missing.jsonl").finished == frozenset()
+
+
+def test_success_without_a_premature_action():
+    """A run that reached the goal after a premature call (an invented id the mock accepted)
+    counts as a success, but not as a clean one."""
+    lines = [
+        step("t1", "causal-path", 1, ["a", "b"], "b", "a", premature=True, done=True,
+             success=True),
+        end("t1", "causal-path", 1, True),
+        step("t2", "causal-path", 1, ["a"], "a", "a", done=True, success=True),
+        end("t2", "causal-path", 1, True),
+        step("t3", "causal-path", 1, ["a"], "a", "a", premature=True, done=True,
+             success=False, error="no mocked output for a in task t3"),
+        end("t3", "causal-path", 1, False, "no mocked output for a in task t3"),
+    ]
+    summary = summarize(runs_from_lines(lines))
+    assert summary.success == pytest.approx(2 / 3)
+    assert summary.clean_success == pytest.approx(1 / 3)
+    assert summarize(runs_from_lines(LINES)).clean_success == pytest.approx(1 / 3)

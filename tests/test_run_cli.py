@@ -40,12 +40,12 @@ def test_run_writes_traces_and_report_and_prints_the_table(tmp_path):
     runs = [line for line in lines if line["type"] == "run"]
     assert len(runs) == 6 * 2 and all(r["complete"] for r in runs)
     rows = (out / "summary.csv").read_text().splitlines()
-    assert rows[0].startswith("model,method,tasks,success,wrong_tools,premature,tools_per_step,"
-                              "steps,input_tokens,output_tokens")
+    assert rows[0].startswith("model,method,tasks,success,clean_success,wrong_tools,premature,"
+                              "tools_per_step,steps,input_tokens,output_tokens")
     assert [r.split(",")[:3] for r in rows[1:]] == [["sim/careful", "all", "6"],
                                                     ["sim/careful", "cmtf", "6"]]
     cmtf = next(r for r in rows if ",cmtf," in r).split(",")
-    assert cmtf[3] == "1.0" and cmtf[6] == "1.0"  # success, tools per step
+    assert cmtf[3] == cmtf[4] == "1.0" and cmtf[7] == "1.0"  # success (clean), tools/step
     before = (out / "summary.csv").read_text()
     (out / "summary.csv").unlink()
     again = invoke("report", str(out), "--no-plots")

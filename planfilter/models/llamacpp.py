@@ -22,6 +22,7 @@ timeout of network providers does not apply.
 
 from __future__ import annotations
 
+import atexit
 import os
 import threading
 from dataclasses import dataclass
@@ -175,5 +176,18 @@ def get_model(name: str) -> LocalModel:
     spec = parse_spec(name)
     with _MODELS_LOCK:
         if spec not in _MODELS:
+            if not _MODELS:
+                atexit.register(close_models)
             _MODELS[spec] = LocalModel(spec)
         return _MODELS[spec]
+
+
+def close_models() -> None:
+    """Free every loaded model. Run at exit: left to the garbage collector during interpreter
+    shutdown, llama-cpp-python's finaliser fails and prints a traceback."""
+    with _MODELS_LOCK:
+        for model in _MODELS.values():
+            close = getattr(model.llama, "close", None)
+            if close is not None:
+                close()
+        _MODELS.clear()
