@@ -195,3 +195,28 @@ def test_local_runs_go_one_at_a_time_grouped_by_method(registry, suite):
     methods = [key.method for key in plan_runs(config)]
     assert methods == ["all"] * len(suite) + ["cmtf"] * len(suite)
 
+
+
+def test_a_model_that_does_not_load_stops_the_benchmark_before_it_starts(script, monkeypatch):
+    def broken(**kwargs: Any) -> None:
+        raise ValueError("Failed to load model from file")
+
+    monkeypatch.setattr(provider._require_llama_cpp("x"), "Llama", broken)
+    with pytest.raises(PlanfilterError, match="llama.cpp cannot load .*model.gguf: Failed"):
+        check_model("llamacpp/model.gguf")
+
+
+def test_a_broken_gguf_file_is_a_clean_cli_error(tmp_path, monkeypatch):
+    pytest.importorskip("llama_cpp", reason="the [local] extra is not installed")
+    from click.testing import CliRunner
+
+    from planfilter.cli import cli
+
+    monkeypatch.setattr(provider, "_MODELS", {})
+    bad = tmp_path / "broken.gguf"
+    bad.write_bytes(b"GGUF" + b"\0" * 64)
+    result = CliRunner().invoke(cli, ["run", "--models", f"llamacpp/{bad}", "--sample", "1",
+                                      "--out", str(tmp_path / "out")])
+    assert result.exit_code != 0
+    assert "cannot load" in result.output and str(bad) in result.output
+    assert "Traceback" not in result.output

@@ -51,29 +51,30 @@ class ModelSpec:
 
 def parse_spec(name: str) -> ModelSpec:
     """``qwen2.5-coder-0.5b?n_ctx=8192`` -> ModelSpec; raises naming a bad option."""
-    model, _, query = name.removeprefix(f"{PROVIDER}/").partition("?")
+    bare = name.removeprefix(f"{PROVIDER}/")
+    model, _, query = bare.partition("?")
     if not model:
         raise PlanfilterError(f"{PROVIDER}/: name a .gguf file or a known model")
     options: dict[str, int] = {}
     for key, value in parse_qsl(query, keep_blank_values=True):
         if key not in _OPTIONS:
-            raise PlanfilterError(f"{PROVIDER}/{name}: unknown option {key!r} "
+            raise PlanfilterError(f"{PROVIDER}/{bare}: unknown option {key!r} "
                                   f"(options: {', '.join(_OPTIONS)})")
         try:
             options[key] = _OPTIONS[key](value)
         except ValueError:
-            raise PlanfilterError(f"{PROVIDER}/{name}: option {key} must be an integer, "
+            raise PlanfilterError(f"{PROVIDER}/{bare}: option {key} must be an integer, "
                                   f"not {value!r}") from None
         if options[key] < (1 if key == "n_ctx" else 0):
-            raise PlanfilterError(f"{PROVIDER}/{name}: option {key} is out of range: {value}")
+            raise PlanfilterError(f"{PROVIDER}/{bare}: option {key} is out of range: {value}")
     return ModelSpec(model, **options)
 
 
 def check_spec(name: str) -> None:
-    """Raise, naming the culprit, if ``llamacpp/name`` cannot run here (without loading it)."""
-    spec = parse_spec(name)
-    _require_llama_cpp(spec.name)
-    model_path(spec.model)
+    """Raise, naming the culprit, if ``llamacpp/name`` cannot run here: the model is loaded
+    now (a second or two), so that a missing package or a broken file stops a benchmark
+    before its first run rather than failing every step."""
+    get_model(name)
 
 
 def _require_llama_cpp(name: str) -> Any:
@@ -92,9 +93,13 @@ class LocalModel:
         llama_cpp = _require_llama_cpp(spec.name)
         self.spec = spec
         self.path = model_path(spec.model)
-        self.llama = llama_cpp.Llama(
-            model_path=str(self.path), n_ctx=spec.n_ctx, n_batch=512,
-            n_threads=spec.threads or os.cpu_count() or 1, verbose=False)
+        try:
+            self.llama = llama_cpp.Llama(
+                model_path=str(self.path), n_ctx=spec.n_ctx, n_batch=512,
+                n_threads=spec.threads or os.cpu_count() or 1, verbose=False)
+        except (ValueError, RuntimeError, OSError) as exc:
+            raise PlanfilterError(f"{spec.name}: llama.cpp cannot load {self.path}: "
+                                  f"{exc}") from None
         meta = self.llama.metadata
         self.metadata = dict(meta)
         self.template = meta.get("tokenizer.chat_template", "")
