@@ -100,9 +100,7 @@ class LocalModel:
         except (ValueError, RuntimeError, OSError) as exc:
             raise PlanfilterError(f"{spec.name}: llama.cpp cannot load {self.path}: "
                                   f"{exc}") from None
-        meta = self.llama.metadata
-        self.metadata = dict(meta)
-        self.template = meta.get("tokenizer.chat_template", "")
+        self.template = self.llama.metadata.get("tokenizer.chat_template", "")
         if not self.template:
             raise PlanfilterError(f"{spec.name}: {self.path} has no chat template "
                                   "(tokenizer.chat_template); a base model cannot chat")
