@@ -1,17 +1,28 @@
-"""planfilter: Causal Minimal Tool Filtering for LLM agents."""
+"""planfilter: Causal Minimal Tool Filtering for LLM agents.
 
-from .compile import compile_domain, compile_problem
-from .contracts import Registry, Tool
-from .errors import CompileError, ContractError, PlanfilterError, PlannerError
-from .frontier import FrontierResult, compute_frontier, executable
-from .loading import load_registry, load_suite
-from .planners import PLANNERS, Status, get_planner
-from .tasks import Suite, Task
+The pipeline, one subpackage per stage (imports flow down this list only)::
+
+    core       contracts, tasks, Jinja -> PDDL, planners, frontier, validation
+    models     litellm calls; the simulated and in-process llama.cpp models
+    retrieval  ToolScope retrieval, embedders, tool merging
+    filters    the visible-set methods, risk approval, the guard
+    bench      mocked environment, agent loop, runner, traces, metrics, report
+    cli        the command line (the only place that imports click)
+"""
+
+from .core.compile import compile_domain, compile_problem
+from .core.contracts import Registry, Tool
+from .core.errors import CompileError, ContractError, PlanfilterError, PlannerError
+from .core.frontier import FrontierResult, compute_frontier, executable
+from .core.loading import load_registry, load_suite
+from .core.planners import PLANNERS, Status, get_planner
+from .core.tasks import Suite, Task
+from .filters import FILTERS, ToolGuard, Visible, get_filter
 
 __all__ = [
-    "PLANNERS", "CompileError", "ContractError", "FrontierResult", "PlanfilterError",
-    "PlannerError", "Registry", "Status", "Suite", "Task", "Tool", "compile_domain",
-    "compile_problem", "compute_frontier", "executable", "get_planner", "load_registry",
-    "load_suite",
+    "FILTERS", "PLANNERS", "CompileError", "ContractError", "FrontierResult", "PlanfilterError",
+    "PlannerError", "Registry", "Status", "Suite", "Task", "Tool", "ToolGuard", "Visible",
+    "compile_domain", "compile_problem", "compute_frontier", "executable", "get_filter",
+    "get_planner", "load_registry", "load_suite",
 ]
 __version__ = "0.1.0"

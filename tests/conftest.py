@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from planfilter.loading import load_registry, load_suite
+from planfilter.core.loading import load_registry, load_suite
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 # toolscope-k filters embed with the deterministic hashing embedder in tests (fast, the same

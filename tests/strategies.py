@@ -8,8 +8,8 @@ from itertools import permutations
 
 from hypothesis import strategies as st
 
-from planfilter.compile import tool_cost
-from planfilter.contracts import Registry, Tool
+from planfilter.core.compile import tool_cost
+from planfilter.core.contracts import Registry, Tool
 
 VARIABLES = [f"v{i}" for i in range(6)]
 

@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-from planfilter.agent import AgentOptions, run_task, succeeded
-from planfilter.environment import argument_errors, execute
+from planfilter.bench.agent import AgentOptions, run_task, succeeded
+from planfilter.bench.environment import argument_errors, execute
+from planfilter.core.tasks import Task
 from planfilter.models import CallOptions, load_litellm, register_provider
-from planfilter.tasks import Task
 
 
 class Scripted:

@@ -8,12 +8,12 @@ from collections import deque
 
 from click.testing import CliRunner
 
-from planfilter.bench import BenchRow, run_cell, with_ratios
+from planfilter.bench.synthetic import synthetic_registry
+from planfilter.bench.timing import BenchRow, run_cell, with_ratios
 from planfilter.cli import cli
-from planfilter.contracts import Registry, Tool
-from planfilter.frontier import compute_frontier, plan_is_valid
-from planfilter.planners.native import NativePlanner
-from planfilter.synthetic import synthetic_registry
+from planfilter.core.contracts import Registry, Tool
+from planfilter.core.frontier import compute_frontier, plan_is_valid
+from planfilter.core.planners.native import NativePlanner
 
 
 def algorithm_1(registry: Registry, known: frozenset, goal: frozenset):
@@ -107,7 +107,7 @@ def test_bench_command_json():
 
 
 def test_a_cell_over_time_is_killed_and_reported():
-    from planfilter.bench import _cell_in_subprocess
+    from planfilter.bench.timing import _cell_in_subprocess
 
     rows = _cell_in_subprocess("pyperplan-fresh", 1000, seed=0, queries=20, repeat=50,
                                timeout=10, budget=60, cell_timeout=1.0)

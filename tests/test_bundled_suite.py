@@ -6,9 +6,9 @@ from collections import Counter
 
 import pytest
 
-from planfilter.frontier import compute_frontier, executable, plan_is_valid
-from planfilter.loading import load_registry, load_suite
-from planfilter.resources import default_registry, default_suite
+from planfilter.core.frontier import compute_frontier, executable, plan_is_valid
+from planfilter.core.loading import load_registry, load_suite
+from planfilter.core.resources import default_registry, default_suite
 
 
 @pytest.fixture(scope="module")

@@ -11,8 +11,8 @@ from conftest import GOLDEN
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from planfilter.compile import compile_problem
-from planfilter.contracts import Registry, Tool
+from planfilter.core.compile import compile_problem
+from planfilter.core.contracts import Registry, Tool
 
 
 def problem_for(registry, suite, objective="length", risk_lambda=0.0):

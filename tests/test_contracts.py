@@ -9,10 +9,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from planfilter.contracts import Registry, Tool
-from planfilter.errors import ContractError
-from planfilter.loading import load_registry, load_suite
-from planfilter.naming import NameMap
+from planfilter.core.contracts import Registry, Tool
+from planfilter.core.errors import ContractError
+from planfilter.core.loading import load_registry, load_suite
+from planfilter.core.naming import NameMap
 
 
 def write(tmp_path, name, text):
@@ -123,8 +123,8 @@ def test_missing_path_and_wrong_top_level(tmp_path):
 
 
 def test_name_collision_after_mapping_names_both():
-    from planfilter.compile import compile_domain
-    from planfilter.errors import CompileError
+    from planfilter.core.compile import compile_domain
+    from planfilter.core.errors import CompileError
 
     registry = Registry(tools=(Tool(name="Send_Email", produces=["x"]),
                                Tool(name="send_email", produces=["y"])))

@@ -10,15 +10,15 @@ import pytest
 from conftest import BENCH
 
 import planfilter.models.sim_provider as sim_provider
-from planfilter.agent import AgentOptions, run_task
-from planfilter.errors import PlanfilterError
-from planfilter.filters import FilterOptions, _frontier
-from planfilter.frontier import compute_frontier
-from planfilter.loading import load_registry, load_suite
+from planfilter.bench.agent import AgentOptions, run_task
+from planfilter.bench.runner import RunConfig, run_benchmark
+from planfilter.core.errors import PlanfilterError
+from planfilter.core.frontier import compute_frontier
+from planfilter.core.loading import load_registry, load_suite
+from planfilter.core.planners import PLANNERS, PlanResult, Status
+from planfilter.filters.base import FilterOptions, _frontier
 from planfilter.models import CallOptions, check_model, complete, load_litellm
 from planfilter.models.faults import KINDS, draw_fault, parse_sim_name, raise_provider_fault
-from planfilter.planners import PLANNERS, PlanResult, Status
-from planfilter.runner import RunConfig, run_benchmark
 
 REGISTRY = load_registry(BENCH / "registry.yaml")
 SUITE = load_suite(BENCH / "tasks.yaml")

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from planfilter.contracts import Registry, Tool
-from planfilter.errors import PlanfilterError
+from planfilter.bench.traces import gold_next
+from planfilter.core.contracts import Registry, Tool
+from planfilter.core.errors import PlanfilterError
+from planfilter.core.frontier import executable
+from planfilter.core.tasks import Task
 from planfilter.filters import (
     FILTERS,
     PAPER_METHODS,
@@ -16,9 +19,6 @@ from planfilter.filters import (
     tokens,
     tool_metadata,
 )
-from planfilter.frontier import executable
-from planfilter.tasks import Task
-from planfilter.traces import gold_next
 
 
 def test_the_six_methods_of_table_3_in_order():

@@ -9,13 +9,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_agent import script  # noqa: F401  (the scripted litellm provider fixture)
 
-import planfilter.agent as agent_module
-from planfilter.agent import AgentOptions, run_task
+import planfilter.bench.agent as agent_module
+from planfilter.bench.agent import AgentOptions, run_task
+from planfilter.core.loading import load_registry, load_suite
+from planfilter.core.resources import default_registry, default_suite
 from planfilter.filters import FILTERS, PAPER_METHODS, Attempt, FilterOptions
-from planfilter.guard import ToolGuard
-from planfilter.loading import load_registry, load_suite
+from planfilter.filters.guard import ToolGuard
 from planfilter.models import CallOptions
-from planfilter.resources import default_registry, default_suite
 
 REGISTRY = load_registry(default_registry())
 SUITE = load_suite(default_suite())

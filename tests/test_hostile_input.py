@@ -23,14 +23,14 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from planfilter import validate
-from planfilter.compile import compile_problem
-from planfilter.contracts import Registry
-from planfilter.errors import CompileError, ContractError, PlanfilterError
+from planfilter.core import validate
+from planfilter.core.compile import compile_problem
+from planfilter.core.contracts import Registry
+from planfilter.core.errors import CompileError, ContractError, PlanfilterError
+from planfilter.core.loading import load_registry, load_suite
+from planfilter.core.resources import default_registry, default_suite
+from planfilter.core.validate import check_suite, validate_paths
 from planfilter.filters import FILTERS, Attempt, FilterOptions
-from planfilter.loading import load_registry, load_suite
-from planfilter.resources import default_registry, default_suite
-from planfilter.validate import check_suite, validate_paths
 
 TINY = Path(__file__).parent / "fixtures" / "bench" / "registry.yaml"
 

@@ -14,9 +14,9 @@ import pytest
 from conftest import BENCH
 from traceutil import steps_by_run
 
-from planfilter.loading import load_registry, load_suite
-from planfilter.runner import RunConfig, run_benchmark
-from planfilter.traces import read_traces
+from planfilter.bench.runner import RunConfig, run_benchmark
+from planfilter.bench.traces import read_traces
+from planfilter.core.loading import load_registry, load_suite
 
 METHODS = ("all", "cmtf", "cmtf-recover")
 MODELS = ("sim/careful",)

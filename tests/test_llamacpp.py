@@ -14,12 +14,12 @@ from typing import Any
 import pytest
 from test_toolcall import QWEN_TEMPLATE, TOOLS
 
-from planfilter.agent import AgentOptions, run_task
-from planfilter.errors import PlanfilterError
+from planfilter.bench.agent import AgentOptions, run_task
+from planfilter.bench.runner import RunConfig, plan_runs, workers
+from planfilter.core.errors import PlanfilterError
 from planfilter.models import CallOptions, check_model, complete, in_process
 from planfilter.models import llamacpp as provider
 from planfilter.models.llamacpp import parse_spec
-from planfilter.runner import RunConfig, plan_runs, workers
 
 MESSAGES = [{"role": "system", "content": "Call exactly one tool."},
             {"role": "user", "content": "Move tomorrow's dentist appointment to 4 PM"}]

@@ -8,10 +8,13 @@ import pytest
 from click.testing import CliRunner
 
 from planfilter.cli import cli
-from planfilter.contracts import Registry, Tool
-from planfilter.embedders import HashingEmbedder
-from planfilter.loading import load_registry, load_suite
-from planfilter.merge import (
+from planfilter.core.contracts import Registry, Tool
+from planfilter.core.loading import load_registry, load_suite
+from planfilter.core.resources import default_registry, default_suite
+from planfilter.core.tasks import Task
+from planfilter.models.sim_judge import judge as sim_judge
+from planfilter.retrieval.embedders import HashingEmbedder
+from planfilter.retrieval.merge import (
     MergeError,
     ModelJudge,
     auto_correct,
@@ -23,9 +26,6 @@ from planfilter.merge import (
     relabel_task,
     representative,
 )
-from planfilter.models.sim_judge import judge as sim_judge
-from planfilter.resources import default_registry, default_suite
-from planfilter.tasks import Task
 
 #: The near-duplicate pairs the bundled registry was built with (same requires and produces).
 BUNDLED_DUPLICATES = {
@@ -104,7 +104,7 @@ def test_components_and_greedy_split_keep_registry_order():
     verdicts = {frozenset("ab"): True, frozenset("ac"): False, frozenset("bc"): True}
 
     def decide(x, y):
-        from planfilter.merge import Verdict
+        from planfilter.retrieval.merge import Verdict
         return Verdict(x, y, verdicts[frozenset({x, y})], "t", "because")
 
     parts, reasons = auto_correct(["a", "b", "c"], decide)
@@ -176,7 +176,7 @@ def test_merge_command_writes_a_loadable_registry_tasks_and_reports(tmp_path: Pa
 
 
 def test_run_with_merge_scores_on_the_merged_registry(tmp_path: Path, monkeypatch):
-    from planfilter import merge_io
+    from planfilter.retrieval import merge_io
 
     monkeypatch.setattr(merge_io, "default_embedder",
                         lambda: (HashingEmbedder(), "hashing (test)"))

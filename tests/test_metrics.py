@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from planfilter.errors import PlanfilterError
-from planfilter.metrics import error_kind, group_by, runs_from_lines, summarize
-from planfilter.report import build_report, write_report
-from planfilter.traces import RunKey, prepare_resume, read_traces
+from planfilter.bench.metrics import error_kind, group_by, runs_from_lines, summarize
+from planfilter.bench.report import build_report, write_report
+from planfilter.bench.traces import RunKey, prepare_resume, read_traces
+from planfilter.core.errors import PlanfilterError
 
 
 def step(task, method, n, visible, chosen, gold, *, model="m", domain="calendar", tin=0,

@@ -7,9 +7,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import brute_cheapest, brute_minimal, goals, is_plan, registries, states
 
-from planfilter.frontier import compute_frontier, plan_cost
-from planfilter.planners import PLANNERS, Status, get_planner
-from planfilter.planners.up_backend import installed_engines
+from planfilter.core.frontier import compute_frontier, plan_cost
+from planfilter.core.planners import PLANNERS, Status, get_planner
+from planfilter.core.planners.up_backend import installed_engines
 
 FAST = ["native", "pyperplan"]
 
@@ -113,7 +113,7 @@ def test_failing_planner_falls_back(example_registry, monkeypatch):
 
 
 def test_timeouts_are_honoured(monkeypatch):
-    from planfilter.contracts import Registry, Tool
+    from planfilter.core.contracts import Registry, Tool
 
     # A registry whose relevant search space is large: many tools producing optional parts.
     tools = [Tool(name=f"p{i}", requires=["start"], produces=[f"x{i}"]) for i in range(22)]
@@ -166,7 +166,7 @@ def test_up_timeout_kills_the_whole_process_group():
     import subprocess
     import time
 
-    from planfilter.synthetic import synthetic_registry
+    from planfilter.bench.synthetic import synthetic_registry
 
     registry, queries = synthetic_registry(10000, seed=1)
     start = time.perf_counter()

@@ -7,16 +7,16 @@ from pathlib import Path
 import pytest
 from test_agent import script  # noqa: F401  (the scripted litellm provider fixture)
 
-from planfilter.agent import AgentOptions, run_task
-from planfilter.environment import execute
-from planfilter.errors import ContractError
+from planfilter.bench.agent import AgentOptions, run_task
+from planfilter.bench.environment import execute
+from planfilter.core.errors import ContractError
+from planfilter.core.loading import load_registry, load_suite
+from planfilter.core.resources import data_dir, default_registry
+from planfilter.core.tasks import Task
+from planfilter.core.validate import validate_paths
 from planfilter.filters import FILTERS, PAPER_METHODS, Attempt, FilterOptions
-from planfilter.loading import load_registry, load_suite
+from planfilter.filters.recovery import cmtf_recover, recover_filter
 from planfilter.models import CallOptions
-from planfilter.recovery import cmtf_recover, recover_filter
-from planfilter.resources import data_dir, default_registry
-from planfilter.tasks import Task
-from planfilter.validate import validate_paths
 
 REGISTRY = load_registry(default_registry())
 RECOVERY = load_suite(data_dir("tasks") / "recovery.yaml")

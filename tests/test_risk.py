@@ -8,17 +8,17 @@ import pytest
 from click.testing import CliRunner
 from test_agent import script  # noqa: F401  (the scripted litellm provider fixture)
 
-from planfilter.agent import AgentOptions, run_task
+from planfilter.bench.agent import AgentOptions, run_task
+from planfilter.bench.metrics import group_by, runs_from_lines, summarize
+from planfilter.bench.report import report_markdown, summary_csv
+from planfilter.bench.traces import run_lines
 from planfilter.cli import cli
-from planfilter.errors import PlanfilterError
-from planfilter.guard import ToolGuard
-from planfilter.loading import load_registry, load_suite
-from planfilter.metrics import group_by, runs_from_lines, summarize
+from planfilter.core.errors import PlanfilterError
+from planfilter.core.loading import load_registry, load_suite
+from planfilter.core.resources import default_registry, default_suite
+from planfilter.filters.guard import ToolGuard
+from planfilter.filters.risk import ApprovalRequest, approve, on_path_approver, risky_off_path
 from planfilter.models import CallOptions
-from planfilter.report import report_markdown, summary_csv
-from planfilter.resources import default_registry, default_suite
-from planfilter.risk import ApprovalRequest, approve, on_path_approver, risky_off_path
-from planfilter.traces import run_lines
 
 REGISTRY = load_registry(default_registry())
 SUITE = load_suite(default_suite())

@@ -14,11 +14,11 @@ from click.testing import CliRunner
 from conftest import BENCH
 from traceutil import steps_by_run
 
+from planfilter.bench.runner import RunConfig, run_benchmark
 from planfilter.cli import cli
+from planfilter.core.loading import load_registry, load_suite
 from planfilter.filters import PAPER_METHODS
-from planfilter.loading import load_registry, load_suite
 from planfilter.models import DEFAULT_MODELS
-from planfilter.runner import RunConfig, run_benchmark
 
 REGISTRY = str(BENCH / "registry.yaml")
 TASKS = str(BENCH / "tasks.yaml")

@@ -12,12 +12,12 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from planfilter.bench.sampling import stratified_sample
 from planfilter.cli import cli
-from planfilter.errors import PlanfilterError
-from planfilter.loading import load_suite
-from planfilter.resources import default_suite
-from planfilter.sampling import stratified_sample
-from planfilter.tasks import Suite, Task
+from planfilter.core.errors import PlanfilterError
+from planfilter.core.loading import load_suite
+from planfilter.core.resources import default_suite
+from planfilter.core.tasks import Suite, Task
 
 DOMAINS = [None, "calendar", "email", "files", "web"]
 FAMILIES = [None, "move", "send", "read", "share", "delete"]

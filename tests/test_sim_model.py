@@ -6,8 +6,8 @@ import inspect
 
 import pytest
 
-from planfilter.agent import AgentOptions, build_messages, run_task
-from planfilter.errors import PlanfilterError
+from planfilter.bench.agent import AgentOptions, build_messages, run_task
+from planfilter.core.errors import PlanfilterError
 from planfilter.models import PROFILES, check_model, complete, decide, load_litellm
 from planfilter.models.sim import features, parse_prompt, words
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from planfilter.errors import PlanfilterError
+from planfilter.core.errors import PlanfilterError
 from planfilter.models.toolcall import (
     ParsedCall,
     TemplateError,

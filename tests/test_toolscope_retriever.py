@@ -9,10 +9,10 @@ import sys
 import numpy as np
 import pytest
 
-from planfilter.embedders import EMBEDDERS, HashingEmbedder, get_embedder
-from planfilter.errors import PlanfilterError
+from planfilter.core.errors import PlanfilterError
 from planfilter.filters import FILTERS
-from planfilter.toolscope import (
+from planfilter.retrieval.embedders import EMBEDDERS, HashingEmbedder, get_embedder
+from planfilter.retrieval.toolscope import (
     ToolScopeRetriever,
     hybrid,
     minmax,
@@ -165,8 +165,8 @@ def test_run_reports_csr_for_toolscope_beside_the_other_methods(tmp_path):
 
     from click.testing import CliRunner
 
+    from planfilter.bench.metrics import method_budget
     from planfilter.cli import cli
-    from planfilter.metrics import method_budget
 
     bench = Path(__file__).parent / "fixtures" / "bench"
     out = tmp_path / "out"

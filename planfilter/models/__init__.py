@@ -1,7 +1,8 @@
 """Models, called through litellm only; ``sim/...`` is the offline simulated model.
 
 ``llamacpp/...`` runs a local GGUF model in this process (planfilter.models.llamacpp).
-Nothing here imports litellm at import time: :func:`load_litellm` does, on first use.
+Imports only ``planfilter.core`` (its errors). Nothing here imports litellm at import time:
+:func:`load_litellm` does, on first use.
 """
 
 from __future__ import annotations

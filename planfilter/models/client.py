@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..errors import PlanfilterError
+from ..core.errors import PlanfilterError
 
 _LOCK = threading.RLock()
 _LOADED: list[Any] = []

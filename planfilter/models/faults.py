@@ -15,7 +15,7 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..errors import PlanfilterError
+from ..core.errors import PlanfilterError
 from .sim import messages_digest
 
 #: Transient provider faults (raised, retried by the client).

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qsl
 
-from ..errors import PlanfilterError
+from ..core.errors import PlanfilterError
 from .local_models import model_path
 from .toolcall import ParsedCall, parse_tool_calls, render_chat, tool_call_grammar
 

@@ -13,7 +13,7 @@ import litellm
 from litellm import CustomLLM
 from litellm.types.utils import ModelResponse
 
-from ..errors import PlanfilterError
+from ..core.errors import PlanfilterError
 from .llamacpp import PROVIDER, ContextTooLong, get_model, tool_name
 from .sim_provider import build_response
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
-from ..errors import PlanfilterError
+from ..core.errors import PlanfilterError
 
 CACHE_ENV = "PLANFILTER_CACHE_DIR"
 GGUF_MAGIC = b"GGUF"

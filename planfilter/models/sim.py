@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from ..errors import PlanfilterError
+from ..core.errors import PlanfilterError
 
 
 @dataclass(frozen=True)

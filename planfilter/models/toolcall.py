@@ -26,7 +26,7 @@ from datetime import date
 from functools import lru_cache
 from typing import Any
 
-from ..errors import PlanfilterError
+from ..core.errors import PlanfilterError
 
 TOOL_CALL_OPEN = "<tool_call>"
 TOOL_CALL_CLOSE = "</tool_call>"

@@ -1,0 +1,213 @@
+"""The benchmark's agent loop (paper, section 6.2): filter, prompt, one tool call, mocked step.
+
+At each step (at most ``max_steps``) the filter picks the visible tools; the model is shown
+the request, the current symbolic state and those tools' schemas only, and must call exactly
+one of them. A call to a tool that was not shown is refused and never executed, and so is a
+high-risk call the approval policy refuses (planfilter.risk). The run ends when the goal
+variables are known (success if none of them is false), on the first failure, or at the step
+limit. Every step yields a :class:`~planfilter.traces.StepRecord`.
+
+One exception to "the first failure ends the run", so that the paper's six methods keep the
+paper's semantics exactly: for a recovering method (``cmtf-recover``, see
+planfilter.recovery) a failure of the environment (a tool that fails, arguments that do not
+validate, a tool without a mock) is recorded on its step and the run goes on, within the step
+limit, with the filter told what failed. Refusals and model failures still end every run.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from typing import Any
+
+from ..core.compile import render
+from ..core.contracts import Registry, Tool
+from ..core.errors import PlanfilterError
+from ..core.tasks import Task
+from ..filters import DEFAULT_OPTIONS, RECOVERING_METHODS, Attempt, FilterOptions, get_filter
+from ..filters.risk import (
+    ApprovalPolicy,
+    ApprovalRequest,
+    Approver,
+    approve,
+    needs_approval,
+    on_path_approver,
+    risky_off_path,
+)
+from ..models import CallOptions, ModelError, complete
+from .environment import execute
+from .traces import RunKey, RunRecord, StepRecord, gold_next
+
+MAX_STEPS = 6
+
+
+@dataclass(frozen=True)
+class AgentOptions:
+    max_steps: int = MAX_STEPS
+    filter: FilterOptions = DEFAULT_OPTIONS
+    call: CallOptions = field(default_factory=CallOptions)
+    #: Approval of high-risk tools: always (the paper), never, or ask ``approver``.
+    approve_risky: ApprovalPolicy = "always"
+    #: Asked under ``ask``; None: the on-path stand-in of planfilter.risk.on_path_approver.
+    approver: Approver | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
+class RunOutcome:
+    steps: tuple[StepRecord, ...]
+    run: RunRecord
+
+
+def goal_reached(task: Task, state: Mapping[str, Any]) -> bool:
+    return task.goal <= frozenset(state)
+
+
+def succeeded(task: Task, state: Mapping[str, Any]) -> bool:
+    """Every goal variable is known and its value is not false."""
+    return goal_reached(task, state) and not any(
+        state[g] is False or (isinstance(state[g], str) and state[g].lower() == "false")
+        for g in task.goal
+    )
+
+
+def build_messages(task: Task, state: Mapping[str, Any], history: list[dict[str, Any]],
+                   step: int, n_tools: int, max_steps: int) -> list[dict[str, str]]:
+    lines = [(name, json.dumps(value, ensure_ascii=False)) for name, value in state.items()]
+    system = _system_prompt()
+    user = render("agent_user.j2", query=task.query, state=lines, history=history, step=step,
+                  max_steps=max_steps, n_tools=n_tools).strip()
+    return [{"role": "system", "content": system}, {"role": "user", "content": user}]
+
+
+@lru_cache(maxsize=1)
+def _system_prompt() -> str:
+    return render("agent_system.j2").strip()
+
+
+@lru_cache(maxsize=4096)
+def _schema(tool: Tool) -> dict[str, Any]:
+    return tool.function_schema()
+
+
+def run_task(registry: Registry, task: Task, *, method: str, model: str, seed: int = 1,
+             options: AgentOptions = AgentOptions()) -> RunOutcome:
+    """Run one task with one filter method and one model; never raises for a failed run."""
+    key = RunKey(task.id, model, method, seed)
+    filter_fn = get_filter(method)
+    state: dict[str, Any] = dict(task.state)
+    history: list[dict[str, Any]] = []
+    attempts: list[Attempt] = []
+    records: list[StepRecord] = []
+    recovering = method in RECOVERING_METHODS
+    if options.approve_risky == "ask" and options.approver is None:
+        options = replace(options, approver=on_path_approver(registry, options.filter))
+    for step in range(1, options.max_steps + 1):
+        if goal_reached(task, state):  # only before step 1: later steps check after acting
+            break
+        step_options = replace(options, filter=replace(options.filter, history=tuple(attempts)))
+        record = _step(registry, task, key, filter_fn, state, history, step, step_options)
+        records.append(record)
+        if record.error is not None and recovering and record.tool_failed:
+            assert record.chosen is not None
+            attempts.append(Attempt(record.chosen, record.error))
+            history.append({"tool": record.chosen, "produced": [f"failed: {record.error}"]})
+            continue
+        if record.error is not None:
+            records[-1] = replace(record, done=True, success=False)
+            break
+        state = dict(record.state_after)
+        attempts.append(Attempt(str(record.chosen), None,
+                                frozenset(record.produced) - frozenset(record.state_before)))
+        history.append({"tool": record.chosen, "produced": sorted(record.produced)})
+        if goal_reached(task, state):
+            records[-1] = replace(record, done=True, success=succeeded(task, state))
+            break
+    else:
+        if records:
+            records[-1] = replace(
+                records[-1], done=True, success=False,
+                error=f"step limit ({options.max_steps}) reached without the goal",
+            )
+    if not records:  # the goal held before the first step
+        success = succeeded(task, state)
+        error = None if success else "goal variables are known but false"
+    else:
+        success, error = bool(records[-1].success), records[-1].error
+    run = RunRecord(
+        key, task.domain, success, len(records), error,
+        sum(r.input_tokens for r in records), sum(r.output_tokens for r in records),
+    )
+    return RunOutcome(tuple(records), run)
+
+
+def _step(registry: Registry, task: Task, key: RunKey, filter_fn: Any, state: dict[str, Any],
+          history: list[dict[str, Any]], step: int, options: AgentOptions) -> StepRecord:
+    known = frozenset(state)
+    base = StepRecord(key=key, domain=task.domain, step=step, visible=(), chosen=None,
+                      arguments=None, gold_next=gold_next(registry, task, known),
+                      state_before=dict(state), state_after=dict(state))
+    try:
+        visible = filter_fn(registry, task, state, options.filter)
+    except PlanfilterError as exc:
+        return replace(base, error=f"filter {key.method} failed: {exc}")
+    base = replace(base, visible=visible.tools, info=visible.info, planner=visible.planner,
+                   fallbacks=visible.fallbacks,
+                   risky_off_path=risky_off_path(registry, visible.tools, state, task.goal,
+                                                 options.filter))
+    if not visible.tools:
+        why = f" ({visible.info})" if visible.info else ""
+        return replace(base, error=f"no tool visible{why}")
+    tools = [_schema(registry.tool(name)) for name in visible.tools]
+    messages = build_messages(task, state, history, step, len(tools), options.max_steps)
+    try:
+        reply = complete(key.model, messages, tools, seed=key.seed, options=options.call)
+    except ModelError as exc:
+        return replace(base, error=f"model error: {exc}", faults=exc.kinds)
+    base = replace(base, input_tokens=reply.input_tokens, output_tokens=reply.output_tokens,
+                   latency_ms=round(reply.latency_ms, 3), attempts=reply.attempts,
+                   calls=tuple(c.name for c in reply.calls), faults=reply.retried)
+    if not reply.calls:
+        said = f": {reply.content.strip()[:200]!r}" if reply.content else ""
+        fault = "text instead of a tool call" if said else "empty answer"
+        return replace(base, error=f"model called no tool{said}",
+                       faults=(*base.faults, fault))
+    call = reply.calls[0]
+    base = replace(base, chosen=call.name, arguments=call.arguments,
+                   **_premature(registry, call.name, known))
+    if len(reply.calls) > 1:
+        names = ", ".join(c.name for c in reply.calls)
+        return replace(base, error=f"model called {len(reply.calls)} tools ({names}); "
+                                   "exactly one is allowed",
+                       faults=(*base.faults, "several tool calls"))
+    if call.name not in visible.tools:
+        where = "is not visible" if call.name in registry else "does not exist"
+        faults = base.faults if call.name in registry else (*base.faults, "unknown tool")
+        return replace(base, error=f"model called {call.name!r}, which {where}; refused",
+                       faults=faults)
+    try:
+        arguments = json.loads(call.arguments) if call.arguments.strip() else {}
+    except ValueError as exc:
+        return replace(base, error=f"arguments of {call.name} are not valid JSON: {exc}",
+                       faults=(*base.faults, "malformed JSON arguments"))
+    base = replace(base, arguments=arguments)
+    if needs_approval(registry, call.name) and isinstance(arguments, Mapping):
+        approval = approve(options.approve_risky,
+                           ApprovalRequest(call.name, arguments, dict(state), task.goal),
+                           options.approver)
+        base = replace(base, approval=str(approval))
+        if not approval.approved:
+            return replace(base, error=f"approval refused for {call.name}: {approval.reason}")
+    outcome = execute(registry, task, state, call.name, arguments)
+    if not outcome.ok:
+        return replace(base, error=outcome.error, tool_failed=True)
+    return replace(base, produced=dict(outcome.produced), state_after=dict(outcome.state))
+
+
+def _premature(registry: Registry, name: str, known: frozenset[str]) -> dict[str, Any]:
+    if name not in registry:
+        return {}
+    tool = registry.tool(name)
+    missing = tuple(sorted(tool.requires - known))
+    return {"premature": tool.side_effecting and bool(missing), "missing": missing}

@@ -1,0 +1,224 @@
+"""Metrics of the paper's section 6.4, computed from trace lines alone (no registry needed).
+
+Per run: success, wrong-tool calls (a chosen tool that is not the gold next tool), premature
+actions (a side-effecting tool chosen while some of its requirements were unknown; the
+agent records this per step), tools visible per step, steps, input and output tokens, and
+how often the gold next tool was among the visible ones. "Success, no premature" counts only
+the successful runs that never acted prematurely: the mocked environment validates argument
+types, not where their values came from, so a model that skips a lookup and invents an id
+(``update_event(event_id="evt_1")`` before ``search_events``) still reaches the goal there,
+where a real service would fail or change the wrong record. Groups average these per run
+("per task", as the paper words it); tools per step and gold-visible rate are pooled over
+the group's steps.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from ..filters import FILTERS
+from .traces import RunKey, iter_runs
+
+
+@dataclass(frozen=True)
+class RunMetrics:
+    key: RunKey
+    domain: str
+    success: bool
+    wrong_tools: int
+    premature: int
+    steps: int
+    visible_total: int
+    input_tokens: int
+    output_tokens: int
+    gold_visible: int
+    gold_steps: int
+    error: str | None = None
+    #: High-risk tools shown at a step while not on the minimal causal path, summed over steps.
+    risky_off_path: int = 0
+    #: Model faults by kind, counted over the run's steps (retried ones included).
+    faults: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def model(self) -> str:
+        return self.key.model
+
+    @property
+    def method(self) -> str:
+        return self.key.method
+
+    @property
+    def task(self) -> str:
+        return self.key.task
+
+    @property
+    def seed(self) -> int:
+        return self.key.seed
+
+
+def run_metrics(key: RunKey, steps: Sequence[Mapping[str, Any]],
+                run: Mapping[str, Any]) -> RunMetrics:
+    wrong = sum(1 for s in steps if s.get("chosen") is not None
+                and s.get("gold_next") is not None and s["chosen"] != s["gold_next"])
+    gold_steps = [s for s in steps if s.get("gold_next") is not None]
+    return RunMetrics(
+        key=key,
+        domain=str(run.get("domain") or "-"),
+        success=bool(run.get("success")),
+        wrong_tools=wrong,
+        premature=sum(1 for s in steps if s.get("premature")),
+        steps=len(steps),
+        visible_total=sum(len(s.get("visible") or ()) for s in steps),
+        input_tokens=sum(int(s.get("input_tokens") or 0) for s in steps),
+        output_tokens=sum(int(s.get("output_tokens") or 0) for s in steps),
+        gold_visible=sum(1 for s in gold_steps if s["gold_next"] in (s.get("visible") or ())),
+        gold_steps=len(gold_steps),
+        error=run.get("error"),
+        risky_off_path=sum(len(s.get("risky_off_path") or ()) for s in steps),
+        faults=tuple(sorted(Counter(f for s in steps for f in s.get("faults") or ()).items())),
+    )
+
+
+def runs_from_lines(lines: Iterable[Mapping[str, Any]]) -> list[RunMetrics]:
+    """Metrics of every complete run in ``lines``, sorted by run key."""
+    return [run_metrics(key, steps, end) for key, steps, end in iter_runs(lines)]
+
+
+@dataclass(frozen=True)
+class Summary:
+    """Averages over a group of runs; ``group`` holds the grouping columns' values."""
+
+    group: tuple[tuple[str, str], ...]
+    tasks: int
+    success: float
+    wrong_tools: float
+    premature: float
+    tools_per_step: float
+    steps: float
+    input_tokens: float
+    output_tokens: float
+    gold_visible: float
+    errors: tuple[tuple[str, int], ...] = field(default=())
+    risky_off_path: float = 0.0
+    faults: tuple[tuple[str, int], ...] = field(default=())
+    #: Share of runs that succeeded without any premature action.
+    clean_success: float = 0.0
+
+    @property
+    def tokens(self) -> float:
+        return self.input_tokens + self.output_tokens
+
+    @property
+    def csr(self) -> float:
+        """ToolScope's CSR@k, the correct selection rate: the share of steps (that have a
+        gold next tool) whose gold next tool is among the at most k tools shown. It is
+        ``gold_visible``; for a method with budget k (``keyword-5``, ``toolscope-10``, see
+        :func:`method_budget`) it is CSR@k, for the others CSR at the tools they showed."""
+        return self.gold_visible
+
+    def row(self) -> dict[str, Any]:
+        """A flat dict: grouping columns first, then the metrics."""
+        return {**dict(self.group), "tasks": self.tasks, "success": self.success,
+                "clean_success": self.clean_success, "wrong_tools": self.wrong_tools,
+                "premature": self.premature,
+                "tools_per_step": self.tools_per_step, "steps": self.steps,
+                "input_tokens": self.input_tokens, "output_tokens": self.output_tokens,
+                "tokens": self.tokens, "gold_visible": self.gold_visible,
+                "risky_off_path": self.risky_off_path,
+                "csr": self.csr}
+
+
+METRIC_COLUMNS = ("tasks", "success", "clean_success", "wrong_tools", "premature",
+                  "tools_per_step", "steps",
+                  "input_tokens", "output_tokens", "tokens", "gold_visible", "risky_off_path",
+                  "csr")
+
+
+def _ratio(num: float, den: float) -> float:
+    return num / den if den else 0.0
+
+
+def summarize(runs: Sequence[RunMetrics]) -> Summary:
+    steps = sum(r.steps for r in runs)
+    gold_steps = sum(r.gold_steps for r in runs)
+    kinds = Counter(error_kind(r.error) for r in runs if r.error)
+    return Summary(
+        group=(),
+        tasks=len(runs),
+        success=_mean([float(r.success) for r in runs]),
+        wrong_tools=_mean([r.wrong_tools for r in runs]),
+        premature=_mean([r.premature for r in runs]),
+        tools_per_step=_ratio(sum(r.visible_total for r in runs), steps),
+        steps=_mean([r.steps for r in runs]),
+        input_tokens=_mean([r.input_tokens for r in runs]),
+        output_tokens=_mean([r.output_tokens for r in runs]),
+        gold_visible=_ratio(sum(r.gold_visible for r in runs), gold_steps),
+        errors=tuple(sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0]))),
+        risky_off_path=_mean([r.risky_off_path for r in runs]),
+        faults=tuple(sorted(sum((Counter(dict(r.faults)) for r in runs), Counter()).items())),
+        clean_success=_mean([float(r.success and not r.premature) for r in runs]),
+    )
+
+
+def _mean(values: Sequence[float]) -> float:
+    return statistics.fmean(values) if values else 0.0
+
+
+def error_kind(error: str) -> str:
+    """A failure's category, for counting: the message without its particulars."""
+    for prefix, kind in (
+        ("no tool visible", "no tool visible"),
+        ("model called no tool", "no tool call"),
+        ("model error", "provider error"),
+        ("no mocked output", "no mocked output"),
+        ("invalid arguments", "invalid arguments"),
+        ("step limit", "step limit"),
+        ("filter ", "filter error"),
+        ("tool ", "tool failed"),
+        ("approval refused", "approval refused"),
+    ):
+        if error.startswith(prefix):
+            return kind
+    if error.startswith("model called") and "exactly one" in error:
+        return "several tool calls"
+    if error.startswith("model called"):
+        return "tool not visible"
+    if error.startswith("arguments of"):
+        return "arguments not JSON"
+    return "other"
+
+
+def method_budget(method: str) -> int | None:
+    """k of a top-k method (``toolscope-5`` -> 5), None for methods without a fixed budget."""
+    match = _BUDGET.search(method)
+    return int(match.group(1)) if match else None
+
+
+_BUDGET = re.compile(r"-(\d+)$")
+
+
+def method_order(method: str) -> tuple[int, str]:
+    """Table 3's order for known methods, then the others by name."""
+    names = list(FILTERS)
+    return (names.index(method), "") if method in names else (len(names), method)
+
+
+def _sort_key(by: Sequence[str], values: Sequence[str]) -> tuple[Any, ...]:
+    return tuple(method_order(v) if k == "method" else (0, v) for k, v in zip(by, values,
+                                                                             strict=True))
+
+
+def group_by(runs: Iterable[RunMetrics], by: Sequence[str]) -> list[Summary]:
+    """One summary per distinct value of the ``by`` attributes, in a deterministic order."""
+    groups: dict[tuple[str, ...], list[RunMetrics]] = {}
+    for run in runs:
+        groups.setdefault(tuple(str(getattr(run, k)) for k in by), []).append(run)
+    out = []
+    for values in sorted(groups, key=lambda v: _sort_key(by, v)):
+        out.append(replace(summarize(groups[values]), group=tuple(zip(by, values, strict=True))))
+    return out

@@ -1,0 +1,244 @@
+"""Tables and plots from traces: summary.csv, report.md and two PNG charts.
+
+Everything is rebuilt from ``traces.jsonl`` alone and sorted, so the same traces give the
+same files whatever order the runs finished in. matplotlib is imported only to draw.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..core.errors import PlanfilterError
+from .metrics import (
+    RunMetrics,
+    Summary,
+    group_by,
+    method_budget,
+    method_order,
+    runs_from_lines,
+    summarize,
+)
+from .traces import TRACES_FILE, read_traces
+
+CSV_COLUMNS = ("model", "method", "tasks", "success", "clean_success", "wrong_tools", "premature",
+               "tools_per_step", "steps", "input_tokens", "output_tokens", "tokens",
+               "gold_visible", "risky_off_path", "csr")
+#: (column, header, format) of the report tables.
+TABLE_COLUMNS = (
+    ("tasks", "Runs", "{:.0f}"),
+    ("success", "Success", "{:.2f}"),
+    ("clean_success", "Success, no premature", "{:.2f}"),
+    ("wrong_tools", "Wrong tools", "{:.2f}"),
+    ("premature", "Premature", "{:.2f}"),
+    ("tools_per_step", "Tools/step", "{:.2f}"),
+    ("steps", "Steps", "{:.2f}"),
+    ("input_tokens", "Input tokens", "{:.0f}"),
+    ("output_tokens", "Output tokens", "{:.0f}"),
+    ("tokens", "Tokens", "{:.0f}"),
+    ("gold_visible", "Gold visible", "{:.2f}"),
+    ("risky_off_path", "Risky off-path", "{:.2f}"),
+)
+LABELS = {"model": "Model", "method": "Method", "domain": "Domain"}
+
+
+@dataclass(frozen=True)
+class ReportFiles:
+    summary_csv: Path
+    report_md: Path
+    plots: tuple[Path, ...]
+    rows: tuple[Summary, ...]
+
+
+def load_runs(out_dir: Path) -> list[RunMetrics]:
+    path = out_dir / TRACES_FILE
+    if not path.is_file():
+        raise PlanfilterError(f"{path}: no traces here (run `planfilter run --out {out_dir}`)")
+    runs = runs_from_lines(read_traces(path).lines)
+    if not runs:
+        raise PlanfilterError(f"{path}: holds no complete run")
+    return runs
+
+
+def format_value(column: str, value: float) -> str:
+    fmt = next((f for c, _, f in TABLE_COLUMNS if c == column), "{:.2f}")
+    return fmt.format(value)
+
+
+def markdown_table(rows: Sequence[Summary]) -> str:
+    if not rows:
+        return "(no runs)\n"
+    keys = [k for k, _ in rows[0].group]
+    header = [LABELS.get(k, k) for k in keys] + [h for _, h, _ in TABLE_COLUMNS]
+    lines = ["| " + " | ".join(header) + " |",
+             "|" + "|".join(["---"] * len(keys) + ["---:"] * len(TABLE_COLUMNS)) + "|"]
+    for row in rows:
+        data = row.row()
+        cells = [v for _, v in row.group] + [format_value(c, data[c]) for c, _, _ in TABLE_COLUMNS]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def summary_csv(rows: Sequence[Summary]) -> str:
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=CSV_COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    for row in rows:
+        data = row.row()
+        writer.writerow({c: _csv_value(data[c]) for c in CSV_COLUMNS})
+    return buffer.getvalue()
+
+
+def _csv_value(value: object) -> object:
+    return round(value, 4) if isinstance(value, float) else value
+
+
+def report_markdown(runs: Sequence[RunMetrics],
+                    setups: Mapping[str, str] | None = None) -> str:
+    overall = summarize(runs)
+    models = sorted({r.model for r in runs})
+    methods = sorted({r.method for r in runs}, key=method_order)
+    seeds = sorted({r.seed for r in runs})
+    tasks = {r.task for r in runs}
+    parts = [
+        "# planfilter benchmark report\n",
+        f"{len(runs)} runs: {_n(len(tasks), 'task')} x {_n(len(methods), 'method')} x "
+        f"{_n(len(models), 'model')} x {_n(len(seeds), 'seed')}.\n",
+        f"- Models: {', '.join(models)}",
+        f"- Methods: {', '.join(methods)}",
+        f"- Seeds: {', '.join(map(str, seeds))}\n",
+        "Success is the share of runs that reached the goal, and success, no premature the "
+        "share that did so without a premature action (the mocked environment accepts an "
+        "invented id, a real one would not); wrong tools and premature "
+        "actions are per run; tools/step is the mean number of visible tools at a step; "
+        "tokens are per run; gold visible is the share of steps whose gold next tool was "
+        "visible; risky off-path is the number of high-risk tools shown at a step while not on "
+        "the minimal causal path from that step's state, per run.\n",
+        "## By method\n", markdown_table(group_by(runs, ("method",))),
+        "## Retrieval: CSR@k\n", _csr(runs, setups or {}),
+        "## By model and method\n", markdown_table(group_by(runs, ("model", "method"))),
+        "## By domain and method\n", markdown_table(group_by(runs, ("domain", "method"))),
+        "## Failures by method\n", _failures(runs),
+        "## Model faults by kind\n", _faults(runs),
+        f"Overall success: {overall.success:.2f} over {overall.tasks} runs.\n",
+    ]
+    return "\n".join(parts)
+
+
+def _csr(runs: Sequence[RunMetrics], setups: Mapping[str, str]) -> str:
+    rows = [r for r in group_by(runs, ("method",)) if method_budget(r.group[0][1])]
+    if not rows:
+        return "No top-k method ran.\n"
+    lines = [
+        "CSR@k (ToolScope's correct selection rate) is the share of steps with a gold next "
+        "tool where that tool was among the k tools shown; for these top-k methods it is the "
+        "gold-visible rate above (the `csr` column of summary.csv). Steps are those the runs "
+        "reached, pooled over runs and models.\n",
+        "| Method | k | CSR@k | Success | Wrong tools | Set-up |", "|---|---:|---:|---:|---:|---|"]
+    for row in rows:
+        method = row.group[0][1]
+        lines.append(f"| {method} | {method_budget(method)} | {row.csr:.2f} | "
+                     f"{row.success:.2f} | {row.wrong_tools:.2f} | {setups.get(method, '-')} |")
+    return "\n".join(lines) + "\n"
+
+
+def retrieval_setups(out_dir: Path) -> dict[str, str]:
+    """Per toolscope method, how its steps retrieved (dense or not, reranking or not), from
+    the ``info`` the filter recorded in the traces; several set-ups are joined."""
+    found: dict[str, set[str]] = {}
+    path = out_dir / TRACES_FILE
+    if not path.is_file():
+        return {}
+    for line in read_traces(path).lines:
+        info = str(line.get("info") or "")
+        if info.startswith("toolscope: "):
+            note = info.removeprefix("toolscope: ").split("; scores ")[0]
+            note = note.rsplit("; ", 1)[0]  # drop the per-step sub-query count
+            found.setdefault(str(line.get("method")), set()).add(note)
+    return {m: " / ".join(sorted(n)) for m, n in found.items()}
+
+
+def _n(count: int, noun: str) -> str:
+    return f"{count} {noun}" + ("" if count == 1 else "s")
+
+
+def _count_table(runs: Sequence[RunMetrics], by: str, counts_of: str, empty: str) -> str:
+    """Counts by kind (columns) per ``by`` group (rows); ``counts_of``: a Summary field of
+    (kind, count) pairs."""
+    rows = group_by(runs, (by,))
+    kinds = sorted({k for r in rows for k, _ in getattr(r, counts_of)})
+    if not kinds:
+        return f"{empty}\n"
+    lines = [f"| {by.capitalize()} | " + " | ".join(kinds) + " |",
+             "|---|" + "|".join(["---:"] * len(kinds)) + "|"]
+    for row in rows:
+        counts = dict(getattr(row, counts_of))
+        lines.append(f"| {row.group[0][1]} | "
+                     + " | ".join(str(counts.get(k, 0)) for k in kinds) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def _failures(runs: Sequence[RunMetrics]) -> str:
+    return _count_table(runs, "method", "errors", "No failures.")
+
+
+def _faults(runs: Sequence[RunMetrics]) -> str:
+    """Steps with each kind of model fault, per model (retried provider errors included)."""
+    return _count_table(runs, "model", "faults", "No model faults.")
+
+
+def write_report(out_dir: Path, runs: Sequence[RunMetrics], *, plots: bool = True) -> ReportFiles:
+    """Write summary.csv, report.md and (unless ``plots`` is false) the PNG charts."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    rows = group_by(runs, ("model", "method"))
+    csv_path = out_dir / "summary.csv"
+    csv_path.write_text(summary_csv(rows), encoding="utf-8")
+    md_path = out_dir / "report.md"
+    md_path.write_text(report_markdown(runs, retrieval_setups(out_dir)), encoding="utf-8")
+    written = draw_plots(out_dir, runs) if plots else ()
+    return ReportFiles(csv_path, md_path, written, tuple(rows))
+
+
+def build_report(out_dir: Path, *, plots: bool = True) -> ReportFiles:
+    """Rebuild every report file of ``out_dir`` from its traces."""
+    return write_report(out_dir, load_runs(out_dir), plots=plots)
+
+
+def draw_plots(out_dir: Path, runs: Sequence[RunMetrics]) -> tuple[Path, ...]:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib import pyplot as plt
+
+    rows = group_by(runs, ("model", "method"))
+    methods = sorted({r.method for r in runs}, key=method_order)
+    models = sorted({r.model for r in runs})
+    values = {(dict(r.group)["model"], dict(r.group)["method"]): r for r in rows}
+    written = []
+    for metric, title, ylabel, name in (
+        ("success", "Task success by filtering method", "success rate", "success_by_method.png"),
+        ("tokens", "Tokens per task by filtering method", "tokens per task",
+         "tokens_by_method.png"),
+    ):
+        fig, ax = plt.subplots(figsize=(max(6.0, 1.3 * len(methods)), 4.0))
+        width = 0.8 / max(1, len(models))
+        for i, model in enumerate(models):
+            heights = [values[(model, m)].row()[metric] if (model, m) in values else 0.0
+                       for m in methods]
+            xs = [j + (i - (len(models) - 1) / 2) * width for j in range(len(methods))]
+            ax.bar(xs, heights, width=width, label=model)
+        ax.set_xticks(range(len(methods)), methods, rotation=20)
+        ax.set_title(title)
+        ax.set_ylabel(ylabel)
+        if metric == "success":
+            ax.set_ylim(0, 1.05)
+        ax.legend(fontsize="small")
+        fig.tight_layout()
+        path = out_dir / name
+        fig.savefig(path, dpi=120, metadata={"Software": None})
+        plt.close(fig)
+        written.append(path)
+    return tuple(written)

@@ -1,0 +1,166 @@
+"""The benchmark: every task x filter method x model x seed, traced, then reported.
+
+:func:`run_benchmark` is the library entry point behind ``planfilter run``. Runs execute on a
+thread pool (model calls are I/O for real providers); each finished run is appended to
+``traces.jsonl`` as one write, so an interrupted benchmark resumes where it stopped. The
+report is rebuilt from the whole trace file at the end, sorted, so it does not depend on the
+order in which runs finished.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from ..core.contracts import Registry
+from ..core.errors import PlanfilterError
+from ..core.planners import DEFAULT_PLANNER, get_planner
+from ..core.tasks import Suite
+from ..filters import PAPER_METHODS, FilterOptions, get_filter
+from ..filters.risk import check_policy
+from ..models import DEFAULT_MODELS, CallOptions, check_model, in_process, load_litellm
+from .agent import MAX_STEPS, AgentOptions, RunOutcome, run_task
+from .report import ReportFiles, build_report
+from .traces import TRACES_FILE, RunKey, TraceWriter, prepare_resume
+
+#: Called with (runs finished, runs to do, the run's outcome): once with (0, n, None) before
+#: the first run, then after each run.
+ProgressFn = Callable[[int, int, RunOutcome | None], None]
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    registry: Registry
+    suite: Suite
+    methods: tuple[str, ...] = PAPER_METHODS
+    models: tuple[str, ...] = DEFAULT_MODELS
+    #: Number of seeds; runs use seeds 1..seeds.
+    seeds: int = 1
+    concurrency: int = 4
+    out: Path = Path("runs/latest")
+    resume: bool = False
+    planner: str = DEFAULT_PLANNER
+    api_base: str | None = None
+    max_steps: int = MAX_STEPS
+    call: CallOptions = field(default_factory=CallOptions)
+    plots: bool = True
+    #: Approval of high-risk tools (planfilter.risk): always, never, or ask the on-path
+    #: stand-in reviewer.
+    approve_risky: str = "always"
+
+
+@dataclass(frozen=True)
+class RunResult:
+    out: Path
+    traces: Path
+    report: ReportFiles
+    #: Runs the configuration asks for.
+    total: int
+    #: Runs already complete in the trace file (resume) and not run again.
+    skipped: int
+    #: Runs executed now.
+    ran: int
+    elapsed_s: float
+
+
+def check_config(config: RunConfig) -> None:
+    """Raise, naming the culprit, before anything runs."""
+    if not config.methods:
+        raise PlanfilterError("no filter method given")
+    if not config.models:
+        raise PlanfilterError("no model given")
+    for method in config.methods:
+        get_filter(method)
+    for model in config.models:
+        check_model(model)
+    if config.planner != "auto":
+        get_planner(config.planner)
+    if config.seeds < 1:
+        raise PlanfilterError(f"seeds must be at least 1, not {config.seeds}")
+    if config.concurrency < 1:
+        raise PlanfilterError(f"concurrency must be at least 1, not {config.concurrency}")
+    check_policy(config.approve_risky)
+    if config.max_steps < 1:
+        raise PlanfilterError(f"max_steps must be at least 1, not {config.max_steps}")
+    if not len(config.suite):
+        raise PlanfilterError(f"{config.suite.source or 'suite'}: holds no task")
+
+
+def plan_runs(config: RunConfig) -> list[RunKey]:
+    """Every run, grouped by model then method: consecutive calls to a local model then share
+    their tool list, so llama.cpp reuses the KV cache of its prefix (reports are sorted and do
+    not depend on this order)."""
+    return [RunKey(task.id, model, method, seed)
+            for model in config.models
+            for method in config.methods
+            for task in config.suite
+            for seed in range(1, config.seeds + 1)]
+
+
+def workers(config: RunConfig) -> int:
+    """Threads to run on: one when a model runs in this process (it answers one call at a
+    time, and interleaved prompts would evict each other's cached prefix)."""
+    return 1 if any(in_process(m) for m in config.models) else config.concurrency
+
+
+def run_benchmark(config: RunConfig, progress: ProgressFn | None = None) -> RunResult:
+    """Run (or resume) the benchmark of ``config`` and write traces and report to its out dir."""
+    check_config(config)
+    start = time.perf_counter()
+    out = Path(config.out)
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / TRACES_FILE
+    if config.resume:
+        finished = prepare_resume(path)
+    else:
+        path.write_text("", encoding="utf-8")
+        finished = frozenset()
+    keys = plan_runs(config)
+    todo = [k for k in keys if k not in finished]
+    options = AgentOptions(
+        max_steps=config.max_steps,
+        filter=FilterOptions(planner=config.planner),
+        call=replace(config.call, api_base=config.api_base or config.call.api_base),
+        approve_risky=check_policy(config.approve_risky),
+    )
+    if todo:
+        if progress is not None:
+            progress(0, len(todo), None)
+        load_litellm()  # once, before the threads start
+        _execute(config, todo, options, path, progress)
+    report = build_report(out, plots=config.plots)
+    return RunResult(out, path, report, len(keys), len(keys) - len(todo), len(todo),
+                     time.perf_counter() - start)
+
+
+def _execute(config: RunConfig, todo: list[RunKey], options: AgentOptions, path: Path,
+             progress: ProgressFn | None) -> None:
+    tasks = {t.id: t for t in config.suite}
+
+    def one(key: RunKey) -> RunOutcome:
+        return run_task(config.registry, tasks[key.task], method=key.method, model=key.model,
+                        seed=key.seed, options=options)
+
+    done = 0
+    with TraceWriter(path) as writer, ThreadPoolExecutor(workers(config)) as pool:
+        pending: set[Future[RunOutcome]] = set()
+        queue = iter(todo)
+        # Keep a bounded number of runs in flight, so an interrupt loses little work.
+        for key in queue:
+            pending.add(pool.submit(one, key))
+            if len(pending) >= 2 * workers(config):
+                break
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                outcome = future.result()
+                writer.write_run(outcome.steps, outcome.run)
+                done += 1
+                if progress is not None:
+                    progress(done, len(todo), outcome)
+                nxt = next(queue, None)
+                if nxt is not None:
+                    pending.add(pool.submit(one, nxt))

@@ -1,0 +1,221 @@
+"""Step-level traces as JSON Lines, written so that an interrupted benchmark can resume.
+
+Every line is one JSON object with a ``type``: ``step`` (one agent step) or ``run`` (the last
+line of a run, marking it complete). A run's lines are written together, in one write
+followed by flush and fsync, when the run ends. On resume a partial last line (a crash in
+the middle of a write) and the step lines of runs without their ``run`` line are dropped,
+by rewriting the file through a temporary file and an atomic rename, and finished runs are
+skipped: no run is lost or duplicated.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..core.contracts import Registry
+from ..core.errors import PlanfilterError
+from ..core.tasks import Task
+
+TRACES_FILE = "traces.jsonl"
+
+
+@dataclass(frozen=True, order=True)
+class RunKey:
+    task: str
+    model: str
+    method: str
+    seed: int
+
+    @classmethod
+    def of(cls, line: Mapping[str, Any]) -> RunKey:
+        return cls(str(line["task"]), str(line["model"]), str(line["method"]), int(line["seed"]))
+
+
+@dataclass(frozen=True)
+class StepRecord:
+    key: RunKey
+    domain: str | None
+    step: int
+    visible: tuple[str, ...]
+    chosen: str | None
+    arguments: Any
+    gold_next: str | None
+    state_before: Mapping[str, Any]
+    state_after: Mapping[str, Any]
+    calls: tuple[str, ...] = ()
+    info: str = ""
+    produced: Mapping[str, Any] = field(default_factory=dict)
+    #: The chosen tool is side-effecting and some of its requirements are unknown.
+    premature: bool = False
+    missing: tuple[str, ...] = ()
+    input_tokens: int = 0
+    output_tokens: int = 0
+    latency_ms: float = 0.0
+    attempts: int = 0
+    error: str | None = None
+    done: bool = False
+    success: bool | None = None
+    #: The planner that answered for a causal filter, and those that did not ("name: why").
+    planner: str = ""
+    fallbacks: tuple[str, ...] = ()
+    #: The environment ran (or refused to run) the call and it failed: a broken tool, bad
+    #: arguments, no mock. Recovering methods go on after such a step.
+    tool_failed: bool = False
+    #: "approved: why" or "refused: why" for a high-risk call; None when none was needed.
+    approval: str | None = None
+    #: High-risk visible tools that are not on the minimal causal path from this state.
+    risky_off_path: tuple[str, ...] = ()
+    #: Model faults of this step, by kind: retried provider errors, then a faulty answer.
+    faults: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data.pop("key")
+        return {"type": "step", **asdict(self.key), **_plain(data)}
+
+
+@dataclass(frozen=True)
+class RunRecord:
+    key: RunKey
+    domain: str | None
+    success: bool
+    steps: int
+    error: str | None
+    input_tokens: int
+    output_tokens: int
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data.pop("key")
+        return {"type": "run", **asdict(self.key), **_plain(data), "complete": True}
+
+
+def _plain(data: dict[str, Any]) -> dict[str, Any]:
+    return json.loads(json.dumps(data, default=_default))
+
+
+def _default(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return dict(value)
+    if isinstance(value, frozenset | set | tuple):
+        return list(value)
+    raise TypeError(f"cannot write {type(value).__name__} to a trace")
+
+
+def gold_next(registry: Registry, task: Task, known: Iterable[str]) -> str | None:
+    """The first tool of the gold chain whose produced variables are not all known yet."""
+    known_set = frozenset(known)
+    for name in task.gold:
+        produces = registry.tool(name).produces if name in registry else frozenset({name})
+        if not produces <= known_set:
+            return name
+    return None
+
+
+def run_lines(steps: Iterable[StepRecord], run: RunRecord) -> str:
+    lines = [json.dumps(s.to_json(), sort_keys=True) for s in steps]
+    lines.append(json.dumps(run.to_json(), sort_keys=True))
+    return "\n".join(lines) + "\n"
+
+
+class TraceWriter:
+    """Appends whole runs to a trace file; safe to share between threads."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self._lock = threading.Lock()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._file = path.open("a", encoding="utf-8")
+
+    def write_run(self, steps: Iterable[StepRecord], run: RunRecord) -> None:
+        text = run_lines(steps, run)
+        with self._lock:
+            self._file.write(text)
+            self._file.flush()
+            os.fsync(self._file.fileno())
+
+    def close(self) -> None:
+        with self._lock:
+            self._file.close()
+
+    def __enter__(self) -> TraceWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+@dataclass(frozen=True)
+class TraceFile:
+    """What a trace file holds: the lines of complete runs, and what was dropped."""
+
+    lines: tuple[dict[str, Any], ...]
+    finished: frozenset[RunKey]
+    dropped_lines: int
+    partial_tail: bool
+
+
+def read_traces(path: Path) -> TraceFile:
+    """Parse ``path``, keeping only lines of complete runs (a torn last line is dropped)."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return TraceFile((), frozenset(), 0, False)
+    except OSError as exc:
+        raise PlanfilterError(f"{path}: cannot read traces: {exc}") from None
+    chunks = raw.split(b"\n")
+    partial_tail = chunks[-1] != b""
+    parsed: list[dict[str, Any]] = []
+    dropped = 0
+    for number, chunk in enumerate(chunks[:-1], 1):
+        if not chunk.strip():
+            continue
+        try:
+            line = json.loads(chunk)
+            RunKey.of(line)
+        except (ValueError, KeyError, TypeError):
+            if number == len(chunks) - 1:  # a torn line followed by nothing else
+                dropped += 1
+                continue
+            raise PlanfilterError(f"{path}:{number}: not a trace line: {chunk[:80]!r}") from None
+        parsed.append(line)
+    if partial_tail:
+        dropped += 1
+    finished = frozenset(RunKey.of(line) for line in parsed if line.get("type") == "run")
+    kept = tuple(line for line in parsed if RunKey.of(line) in finished)
+    return TraceFile(kept, finished, dropped + len(parsed) - len(kept), partial_tail)
+
+
+def prepare_resume(path: Path) -> frozenset[RunKey]:
+    """Make ``path`` hold only complete runs and return their keys."""
+    traces = read_traces(path)
+    if traces.dropped_lines:
+        tmp = path.with_name(path.name + ".tmp")
+        with tmp.open("w", encoding="utf-8") as out:
+            for line in traces.lines:
+                out.write(json.dumps(line, sort_keys=True) + "\n")
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, path)
+    return traces.finished
+
+
+def iter_runs(lines: Iterable[Mapping[str, Any]]) -> Iterator[tuple[RunKey, list[Mapping[str, Any]],
+                                                                     Mapping[str, Any]]]:
+    """(key, step lines, run line) of each complete run, sorted by key."""
+    steps: dict[RunKey, list[Mapping[str, Any]]] = {}
+    ends: dict[RunKey, Mapping[str, Any]] = {}
+    for line in lines:
+        key = RunKey.of(line)
+        if line.get("type") == "run":
+            ends[key] = line
+        elif line.get("type") == "step":
+            steps.setdefault(key, []).append(line)
+    for key in sorted(ends):
+        yield key, sorted(steps.get(key, []), key=lambda s: int(s["step"])), ends[key]

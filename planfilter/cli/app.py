@@ -1,0 +1,85 @@
+"""The ``planfilter`` group, its error handling and the options several commands share."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ..core.errors import PlanfilterError
+
+
+def main() -> None:
+    cli(prog_name="planfilter")
+
+
+class _Group(click.Group):
+    """Turns library errors into a message and exit code 1, never a traceback."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except PlanfilterError as exc:
+            raise click.ClickException(str(exc)) from None
+
+
+@click.group(cls=_Group)
+@click.version_option(package_name="planfilter")
+def cli() -> None:
+    """Show an LLM agent only the tools a minimal plan needs next (CMTF)."""
+
+
+registry_option = click.option(
+    "--registry", "registry_path", type=click.Path(exists=True, path_type=Path),
+    multiple=True, help="Registry file or folder (repeatable). Default: the bundled registry.",
+)
+
+
+def _registry(paths: tuple[Path, ...]) -> Any:
+    from ..core.loading import load_registry
+    from ..core.resources import default_registry
+
+    return load_registry(list(paths) or default_registry())
+
+
+def _state_goal(
+    task_id: str | None, tasks_path: tuple[Path, ...], state: tuple[str, ...],
+    goal: tuple[str, ...],
+) -> tuple[dict[str, str], frozenset[str], str]:
+    from ..core.loading import load_suite
+    from ..core.resources import data_dir
+
+    if task_id:
+        if state or goal:
+            raise click.UsageError("give either --task or --state/--goal, not both")
+        suite = load_suite(list(tasks_path) or data_dir("tasks"))
+        task = suite.task(task_id)
+        return {k: str(v) for k, v in task.state.items()}, task.goal, task.id
+    if not goal:
+        raise click.UsageError("give --task ID, or --goal (and --state) for an ad-hoc problem")
+    values: dict[str, str] = {}
+    for item in state:
+        key, sep, value = item.partition("=")
+        if not key:
+            raise click.BadParameter(f"{item!r}: expected NAME or NAME=VALUE", param_hint="--state")
+        values[key] = value if sep else "true"
+    return values, frozenset(goal), "task"
+
+
+problem_options = [
+    click.option("--task", "task_id", help="Task id from --tasks (default: the bundled suites)."),
+    click.option("--tasks", "tasks_path", type=click.Path(exists=True, path_type=Path),
+                 multiple=True, help="Task suite file or folder (repeatable)."),
+    click.option("--state", multiple=True, metavar="NAME[=VALUE]",
+                 help="A known state variable (repeatable)."),
+    click.option("--goal", multiple=True, metavar="NAME", help="A goal variable (repeatable)."),
+]
+
+
+def _apply(options: list[Any]) -> Any:
+    def wrap(func: Any) -> Any:
+        for option in reversed(options):
+            func = option(func)
+        return func
+    return wrap

@@ -1,0 +1,134 @@
+"""``frontier``, ``export``, ``validate`` and ``planners``: one state and goal, and the inputs."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from .app import _apply, _registry, _state_goal, problem_options, registry_option
+
+
+@click.command()
+@registry_option
+@_apply(problem_options)
+@click.option("--planner", default="auto", show_default=True,
+              help="auto, native, pyperplan or up:<engine> (see `planfilter planners`).")
+@click.option("--ties", type=click.Choice(["first", "all"]), default="first", show_default=True,
+              help="first: one tool, registry order breaks ties; all: every tool that starts "
+                   "a minimal plan.")
+@click.option("--objective", type=click.Choice(["length", "cost"]), default="length",
+              show_default=True, help="Minimise plan length, or cost + lambda * risk.")
+@click.option("--risk-lambda", type=float, default=0.0, show_default=True,
+              help="Weight of risk in the cost objective.")
+@click.option("--timeout", type=float, default=10.0, show_default=True,
+              help="Seconds before the planner is replaced by the native fallback.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def frontier(registry_path: tuple[Path, ...], task_id: str | None, tasks_path: tuple[Path, ...],
+             state: tuple[str, ...], goal: tuple[str, ...], planner: str, ties: str,
+             objective: str, risk_lambda: float, timeout: float, as_json: bool) -> None:
+    """Print the CMTF frontier for one state and goal, and the plan behind it.
+
+    \b
+    Examples:
+      planfilter frontier --task calendar-move-001
+      planfilter frontier --state date --state event_description --state new_time \\
+          --goal event_updated
+    """
+    from ..core.frontier import compute_frontier
+
+    registry = _registry(registry_path)
+    values, goals, _ = _state_goal(task_id, tasks_path, state, goal)
+    result = compute_frontier(registry, values, goals, planner=planner, ties=ties,  # type: ignore[arg-type]
+                              objective=objective, risk_lambda=risk_lambda,  # type: ignore[arg-type]
+                              timeout=timeout)
+    if as_json:
+        click.echo(json.dumps(result.to_dict(), indent=2, sort_keys=True))
+        return
+    click.echo(f"frontier: {', '.join(result.frontier) if result.frontier else '(none)'}")
+    if result.plan:
+        click.echo(f"plan:     {' -> '.join(result.plan)}  ({len(result.plan)} steps)")
+    reason = f" ({result.reason})" if result.reason else ""
+    click.echo(f"status:   {result.status.value}{reason}")
+    click.echo(f"planner:  {result.planner}")
+    for failure in result.fallbacks:
+        click.echo(f"fallback: {failure}")
+    for note in result.notes:
+        click.echo(f"note:     {note}")
+
+
+@click.command()
+@registry_option
+@_apply(problem_options)
+@click.option("--objective", type=click.Choice(["length", "cost"]), default="length",
+              show_default=True)
+@click.option("--risk-lambda", type=float, default=0.0, show_default=True)
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True,
+              help="Folder to write domain.pddl, problem.pddl and names.json into.")
+def export(registry_path: tuple[Path, ...], task_id: str | None, tasks_path: tuple[Path, ...],
+           state: tuple[str, ...], goal: tuple[str, ...], objective: str, risk_lambda: float,
+           out: Path) -> None:
+    """Write domain.pddl and problem.pddl for any PDDL planner.
+
+    \b
+    Example:
+      planfilter export --task calendar-move-001 --out /tmp/pddl
+      fast-downward /tmp/pddl/domain.pddl /tmp/pddl/problem.pddl --search "astar(blind())"
+    """
+    from ..core.compile import compile_problem
+
+    registry = _registry(registry_path)
+    values, goals, name = _state_goal(task_id, tasks_path, state, goal)
+    problem = compile_problem(registry, values, goals, objective=objective,  # type: ignore[arg-type]
+                              risk_lambda=risk_lambda, name=name)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "domain.pddl").write_text(problem.domain.text, encoding="utf-8")
+    (out / "problem.pddl").write_text(problem.text, encoding="utf-8")
+    names = {"actions": dict(problem.domain.actions.to_user),
+             "predicates": dict(problem.domain.predicates.to_user)}
+    (out / "names.json").write_text(json.dumps(names, indent=2, sort_keys=True) + "\n",
+                                    encoding="utf-8")
+    click.echo(f"wrote {out / 'domain.pddl'}, {out / 'problem.pddl'} and {out / 'names.json'}")
+
+
+@click.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+def validate(paths: tuple[Path, ...]) -> None:
+    """Check registries and task suites; report every problem (exit 1 on errors).
+
+    \b
+    Example:
+      planfilter validate domains tasks
+    """
+    from ..core.resources import data_dir
+    from ..core.validate import validate_paths
+
+    report = validate_paths(list(paths) or [data_dir("domains"), data_dir("tasks")])
+    for problem in report.problems:
+        click.echo(str(problem), err=problem.severity == "error")
+    errors = sum(p.severity == "error" for p in report.problems)
+    warnings = len(report.problems) - errors
+    click.echo(f"{report.files} files, {report.tools} tools, {report.tasks} tasks: "
+               f"{errors} errors, {warnings} warnings")
+    if not report.ok:
+        sys.exit(1)
+
+
+@click.command()
+@click.option("--json", "as_json", is_flag=True)
+def planners(as_json: bool) -> None:
+    """List planner backends, available or not, and why."""
+    from ..core.planners import list_planners
+
+    infos = list_planners()
+    if as_json:
+        rows = [{"name": i.name, "available": i.available, "detail": i.detail,
+                 "requirements": sorted(i.requirements)} for i in infos]
+        click.echo(json.dumps(rows, indent=2))
+        return
+    width = max(len(i.name) for i in infos)
+    for info in infos:
+        mark = "yes" if info.available else "no "
+        click.echo(f"{info.name:<{width}}  {mark}  {info.detail}")

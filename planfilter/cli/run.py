@@ -1,0 +1,198 @@
+"""``planfilter run`` and ``planfilter report``: thin commands over runner and report."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ..core.errors import PlanfilterError
+
+DEFAULT_OUT = Path("runs/latest")
+
+
+def _names(value: str | None, option: str) -> tuple[str, ...] | None:
+    if value is None:
+        return None
+    names = tuple(n.strip() for n in value.split(",") if n.strip())
+    if not names:
+        raise click.BadParameter("give at least one name", param_hint=option)
+    return names
+
+
+#: (column, header) of the printed table; report.md has every column.
+CONSOLE_COLUMNS = (
+    ("success", "Succ."), ("wrong_tools", "Wrong"), ("premature", "Prem."),
+    ("tools_per_step", "Tools"), ("steps", "Steps"), ("tokens", "Tokens"),
+    ("gold_visible", "Gold"),
+)
+CAPTION = ("per run: success rate, wrong-tool calls, premature actions, steps, tokens; "
+           "Tools = visible tools per step; Gold = share of steps with the gold next tool "
+           "visible")
+
+
+def summary_table(rows: Sequence[Any], title: str) -> Any:
+    """A rich table of model x method rows that fits 80 columns."""
+    from rich import box
+    from rich.table import Table
+
+    from ..bench.report import format_value
+
+    table = Table(title=title, caption=CAPTION, box=box.SIMPLE_HEAD, pad_edge=False,
+                  padding=(0, 1), collapse_padding=True, show_edge=False)
+    table.add_column("Model", overflow="fold", max_width=16)
+    table.add_column("Method", no_wrap=True)
+    for _, header in CONSOLE_COLUMNS:
+        table.add_column(header, justify="right", no_wrap=True)
+    for row in rows:
+        data = row.row()
+        table.add_row(data["model"], data["method"],
+                      *(format_value(c, data[c]) for c, _ in CONSOLE_COLUMNS))
+    return table
+
+
+@click.command()
+@click.option("--registry", "registry_path", type=click.Path(exists=True, path_type=Path),
+              multiple=True, help="Registry file or folder (repeatable). Default: bundled.")
+@click.option("--tasks", "tasks_path", type=click.Path(exists=True, path_type=Path),
+              multiple=True, help="Task suite file or folder (repeatable). Default: the "
+                                  "bundled 102-task benchmark.")
+@click.option("--methods", help="Comma-separated filter methods. Default: the paper's six "
+                                "(all, keyword-5, keyword-10, state-aware, causal-path, cmtf); "
+                                "more in planfilter.filters.FILTERS, e.g. cmtf-recover "
+                                "(recovers from failed steps).")
+@click.option("--models", help="Comma-separated litellm model names. "
+                               "Default: sim/careful,sim/confusable. sim/faulty (or "
+                               "sim/careful?faults=0.2) injects seeded provider and answer "
+                               "faults.")
+@click.option("--seeds", type=int, default=1, show_default=True,
+              help="Runs per task, method and model, with seeds 1..N.")
+@click.option("--concurrency", type=int, default=4, show_default=True,
+              help="Runs executed at once (threads).")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=DEFAULT_OUT,
+              show_default=True, help="Folder for traces.jsonl, summary.csv, report.md, plots.")
+@click.option("--resume", is_flag=True,
+              help="Keep the finished runs of --out/traces.jsonl and run only the rest.")
+@click.option("--planner", default="auto", show_default=True,
+              help="Planner of the causal filters (see `planfilter planners`).")
+@click.option("--api-base", help="Base URL of an OpenAI-compatible server, e.g. for openai/...")
+@click.option("--merge", "merge_tools", is_flag=True,
+              help="Merge near-duplicate tools first (ToolScopeMerger, judge sim/judge) and "
+                   "relabel the tasks; the merge report goes to --out/merge.")
+@click.option("--no-plots", is_flag=True, help="Skip the PNG charts.")
+@click.option("--approve-risky", type=click.Choice(["never", "ask", "always"]), default="always",
+              show_default=True,
+              help="Approval of high-risk tools: always (the paper), never (refused), or ask "
+                   "a stand-in reviewer that approves a tool only on the minimal causal path.")
+@click.option("--embedder", type=click.Choice(["minilm", "hashing", "none"]),
+              help="Dense embedder of the toolscope-k methods (default: $PLANFILTER_EMBEDDER, "
+                   "else minilm when the toolscope extra is installed); none = BM25 only.")
+@click.option("--sample", type=int, default=None,
+              help="Run a stratified sample of N tasks (by domain and family) instead of the "
+                   "whole suite; deterministic, so --resume continues it.")
+def run(registry_path: tuple[Path, ...], tasks_path: tuple[Path, ...], methods: str | None,
+        models: str | None, seeds: int, concurrency: int, out: Path, resume: bool, planner: str,
+        api_base: str | None, no_plots: bool, approve_risky: str = "always",
+        merge_tools: bool = False, embedder: str | None = None,
+        sample: int | None = None) -> None:
+    """Run the benchmark: tasks x filter methods x models, traced, then reported.
+
+    \b
+    Examples:
+      planfilter run
+      planfilter run --methods all,cmtf --models sim/careful --seeds 3 --out runs/small
+      planfilter run --models openai/my-model --api-base http://localhost:8000/v1
+      planfilter run --resume          # finish an interrupted run in runs/latest
+      planfilter run --sample 18 --models openai/my-model   # 6 tasks per domain
+    """
+    if embedder:
+        # The toolscope filters read their embedder from the environment, so that worker
+        # threads and resumed runs agree; the flag is a spelling of that variable.
+        import os
+
+        from ..retrieval.toolscope import EMBEDDER_ENV
+
+        os.environ[EMBEDDER_ENV] = embedder
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    from ..bench.runner import RunConfig, run_benchmark, workers
+    from ..core.loading import load_registry, load_suite
+    from ..core.resources import default_registry, default_suite
+    from ..filters import PAPER_METHODS
+    from ..models import DEFAULT_MODELS
+
+    try:
+        registry = load_registry(list(registry_path) or default_registry())
+        suite = load_suite(list(tasks_path) or default_suite())
+        if merge_tools:
+            from ..retrieval.merge_io import merged_inputs
+
+            registry, suite = merged_inputs(registry, suite, out / "merge")
+        if sample is not None:
+            from ..bench.sampling import stratified_sample
+
+            suite = stratified_sample(suite, sample)
+        config = RunConfig(
+            registry=registry,
+            suite=suite,
+            methods=_names(methods, "--methods") or PAPER_METHODS,
+            models=_names(models, "--models") or DEFAULT_MODELS,
+            seeds=seeds, concurrency=concurrency, out=out, resume=resume, planner=planner,
+            api_base=api_base, plots=not no_plots, approve_risky=approve_risky,
+        )
+        console = Console()
+        traces = out / "traces.jsonl"
+        if not resume and traces.is_file() and traces.stat().st_size:
+            console.print(f"replacing the traces in {traces} (use --resume to keep them)")
+        if workers(config) < config.concurrency:
+            console.print("a model runs in this process: one run at a time, grouped by method "
+                          "(--concurrency does not apply)")
+        with Progress("[progress.description]{task.description}", BarColumn(),
+                      MofNCompleteColumn(), TimeElapsedColumn(), console=console,
+                      transient=False) as bar:
+            task = bar.add_task("runs", total=None)
+
+            def progress(done: int, total: int, outcome: Any) -> None:
+                bar.update(task, completed=done, total=total)
+
+            result = run_benchmark(config, progress=progress)
+    except PlanfilterError as exc:
+        raise click.ClickException(str(exc)) from None
+    console.print(summary_table(result.report.rows, "Summary by model and method"))
+    if result.skipped:
+        console.print(f"resumed: {result.skipped} runs were already complete, "
+                      f"{result.ran} ran now")
+    console.print(f"{result.total} runs in {result.elapsed_s:.1f} s")
+    _where(console, result.traces, result.report)
+
+
+def _where(console: Any, traces: Path, report: Any) -> None:
+    files = [traces, report.summary_csv, report.report_md, *report.plots]
+    console.print("wrote " + ", ".join(str(f) for f in files), soft_wrap=True)
+
+
+@click.command()
+@click.argument("directory", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--no-plots", is_flag=True, help="Skip the PNG charts.")
+def report(directory: Path, no_plots: bool) -> None:
+    """Rebuild summary.csv, report.md and the charts from DIRECTORY/traces.jsonl.
+
+    \b
+    Example:
+      planfilter report runs/latest
+    """
+    from rich.console import Console
+
+    from ..bench.report import build_report
+    from ..bench.traces import TRACES_FILE
+
+    try:
+        files = build_report(directory, plots=not no_plots)
+    except PlanfilterError as exc:
+        raise click.ClickException(str(exc)) from None
+    console = Console()
+    console.print(summary_table(files.rows, "Summary by model and method"))
+    _where(console, directory / TRACES_FILE, files)

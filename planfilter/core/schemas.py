@@ -1,0 +1,30 @@
+"""Tool arguments checked against the tool's JSON Schema, each problem naming the argument."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any
+
+import jsonschema
+
+from .contracts import Tool
+from .frozen import thaw
+
+
+@lru_cache(maxsize=1024)
+def _validator(tool: Tool) -> Any:
+    schema = thaw(tool.parameters)
+    cls = jsonschema.validators.validator_for(schema)
+    return cls(schema)
+
+
+def argument_errors(tool: Tool, arguments: Any) -> list[str]:
+    """Every way ``arguments`` break the tool's schema, each naming the argument."""
+    if not isinstance(arguments, Mapping):
+        return [f"arguments must be a JSON object, got {type(arguments).__name__}"]
+    problems = []
+    for err in sorted(_validator(tool).iter_errors(dict(arguments)), key=lambda e: e.json_path):
+        where = ".".join(str(p) for p in err.absolute_path)
+        problems.append(f"argument '{where}': {err.message}" if where else err.message)
+    return problems

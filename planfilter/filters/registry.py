@@ -1,0 +1,43 @@
+"""The one table of filter methods: ``FILTERS[name] -> FilterFn``.
+
+Each method lives in a module of its own and knows nothing of this table; only this module
+and the layers above it (the guard, the live session, the benchmark, the CLI) import it, so
+no filter imports it back.
+"""
+
+from __future__ import annotations
+
+from ..core.errors import PlanfilterError
+from .base import FilterFn
+from .causal import causal_path, cmtf
+from .recovery import DEFAULT_FALLBACK, recover_filter
+from .relevance import all_tools, keyword_filter, state_aware
+from .toolscope import toolscope_filter
+
+#: The methods of the paper's Table 3, in its order (reports list them in this order too).
+FILTERS: dict[str, FilterFn] = {
+    "all": all_tools,
+    "keyword-5": keyword_filter(5),
+    "keyword-10": keyword_filter(10),
+    "state-aware": state_aware,
+    "causal-path": causal_path,
+    "cmtf": cmtf,
+}
+#: The paper's six methods: what `planfilter run` compares by default.
+PAPER_METHODS: tuple[str, ...] = tuple(FILTERS)
+
+FILTERS["toolscope-5"] = toolscope_filter(5)
+FILTERS["toolscope-10"] = toolscope_filter(10)
+FILTERS["cmtf-recover"] = recover_filter(DEFAULT_FALLBACK)
+
+#: Methods whose runs go on after an environment error (see planfilter.bench.agent).
+RECOVERING_METHODS: frozenset[str] = frozenset({"cmtf-recover"})
+
+
+def get_filter(name: str) -> FilterFn:
+    try:
+        return FILTERS[name]
+    except KeyError:
+        raise PlanfilterError(
+            f"unknown filter method {name!r}; choose from {', '.join(FILTERS)}"
+        ) from None

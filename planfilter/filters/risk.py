@@ -1,0 +1,103 @@
+"""Approval of risky tools, and the metric of risky tools shown off the causal path.
+
+A tool of risk ``high`` needs approval before it runs. The policy says how:
+
+- ``always``: approved without asking (the paper's benchmark; the default);
+- ``never``: refused, every time; the call is recorded and never executed;
+- ``ask``: a callback decides. A deployed agent passes one that asks a person. The
+  benchmark has no person, so it uses :func:`on_path_approver`, a deterministic stand-in
+  that approves exactly when the tool is on the minimal causal path (the canonical plan of
+  :func:`planfilter.core.frontier.compute_frontier`) from the current state to the goal: a
+  reviewer who approves what the task needs and nothing else.
+
+An approver that raises refuses: a broken reviewer must not let a risky call through.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal, get_args
+
+from ..core.contracts import Registry
+from ..core.errors import PlanfilterError
+from .base import DEFAULT_OPTIONS, FilterOptions, frontier_for
+
+ApprovalPolicy = Literal["never", "ask", "always"]
+POLICIES: tuple[str, ...] = get_args(ApprovalPolicy)
+RISKY = "high"
+
+
+@dataclass(frozen=True)
+class ApprovalRequest:
+    """What an approver is asked about: a risky call, in the state it would run in."""
+
+    tool: str
+    arguments: Mapping[str, Any]
+    state: Mapping[str, Any]
+    goal: frozenset[str]
+
+
+Approver = Callable[[ApprovalRequest], bool]
+
+
+@dataclass(frozen=True)
+class Approval:
+    approved: bool
+    reason: str
+
+    def __str__(self) -> str:
+        return ("approved" if self.approved else "refused") + f": {self.reason}"
+
+
+def check_policy(policy: str) -> ApprovalPolicy:
+    if policy not in POLICIES:
+        raise PlanfilterError(f"approval policy {policy!r}: choose from {', '.join(POLICIES)}")
+    return policy  # type: ignore[return-value]
+
+
+def needs_approval(registry: Registry, name: str) -> bool:
+    return name in registry and registry.tool(name).risk == RISKY
+
+
+def approve(policy: ApprovalPolicy, request: ApprovalRequest,
+            approver: Approver | None) -> Approval:
+    """The decision on one risky call under ``policy``."""
+    check_policy(policy)
+    if policy == "always":
+        return Approval(True, "policy always")
+    if policy == "never":
+        return Approval(False, f"policy never: {request.tool} has risk {RISKY}")
+    if approver is None:
+        raise PlanfilterError("approval policy 'ask' needs an approver callback")
+    try:
+        ok = approver(request)
+    except Exception as exc:  # a broken approver refuses; it never lets a call through
+        return Approval(False, f"approver failed: {type(exc).__name__}: {exc}")
+    return Approval(bool(ok), "approver " + ("approved" if ok else "refused") + f" {request.tool}")
+
+
+def on_path_approver(registry: Registry,
+                     options: FilterOptions = DEFAULT_OPTIONS) -> Approver:
+    """The benchmark's stand-in reviewer: approve a tool on the minimal causal path only."""
+
+    def on_path(request: ApprovalRequest) -> bool:
+        return request.tool in canonical_plan(registry, request.state, request.goal, options)
+
+    return on_path
+
+
+def canonical_plan(registry: Registry, state: Mapping[str, Any], goal: frozenset[str],
+                   options: FilterOptions = DEFAULT_OPTIONS) -> tuple[str, ...]:
+    return frontier_for(registry, state, goal, options, ties="first").plan
+
+
+def risky_off_path(registry: Registry, visible: Iterable[str], state: Mapping[str, Any],
+                   goal: frozenset[str], options: FilterOptions = DEFAULT_OPTIONS,
+                   ) -> tuple[str, ...]:
+    """High-risk tools among ``visible`` that are not on the minimal causal path from ``state``."""
+    risky = [n for n in visible if needs_approval(registry, n)]
+    if not risky:  # the common case costs no planner call
+        return ()
+    plan = set(canonical_plan(registry, state, goal, options))
+    return tuple(n for n in risky if n not in plan)
