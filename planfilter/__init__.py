@@ -6,6 +6,7 @@ The pipeline, one subpackage per stage (imports flow down this list only)::
     models     litellm calls; the simulated and in-process llama.cpp models
     retrieval  ToolScope retrieval, embedders, tool merging
     filters    the visible-set methods, risk approval, the guard
+    live       Session: goal resolution, checks and real results for one conversation
     bench      mocked environment, agent loop, runner, traces, metrics, report
     cli        the command line (the only place that imports click)
 """
@@ -18,10 +19,12 @@ from .core.loading import load_registry, load_suite
 from .core.planners import PLANNERS, Status, get_planner
 from .core.tasks import Suite, Task
 from .filters import FILTERS, ToolGuard, Visible, get_filter
+from .live import Resolution, Session
 
 __all__ = [
     "FILTERS", "PLANNERS", "CompileError", "ContractError", "FrontierResult", "PlanfilterError",
-    "PlannerError", "Registry", "Status", "Suite", "Task", "Tool", "ToolGuard", "Visible",
+    "PlannerError", "Registry", "Resolution", "Session", "Status", "Suite", "Task", "Tool",
+    "ToolGuard", "Visible",
     "compile_domain", "compile_problem", "compute_frontier", "executable", "get_filter",
     "get_planner", "load_registry", "load_suite",
 ]

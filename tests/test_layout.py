@@ -20,8 +20,9 @@ LAYERS: dict[str, frozenset[str]] = {
     "models": frozenset({"core"}),
     "retrieval": frozenset({"core", "models"}),
     "filters": frozenset({"core", "retrieval"}),
-    "bench": frozenset({"core", "models", "retrieval", "filters"}),
-    "cli": frozenset({"core", "models", "retrieval", "filters", "bench"}),
+    "live": frozenset({"core", "models", "retrieval", "filters"}),
+    "bench": frozenset({"core", "models", "retrieval", "filters", "live"}),
+    "cli": frozenset({"core", "models", "retrieval", "filters", "live", "bench"}),
 }
 #: Filter methods never import the table that registers them (nor what sits above it).
 METHOD_MODULES = ("base", "relevance", "causal", "recovery", "toolscope")

@@ -2,6 +2,11 @@
 
 A tool is ``(description, requires R, produces E, cost c, risk rho)`` plus the JSON Schema of
 its arguments. Executable at state ``s`` when ``R <= s``; applying it gives ``s | E``.
+
+For live use a tool may also say what its result looks like: ``returns`` (the output JSON
+Schema, MCP's ``outputSchema``) and ``outputs`` (variable -> JSON Pointer into the result,
+for a produced variable whose value is not under a key of its own name). A registry may name
+``goals``: several variables that together are one thing a user asks for.
 """
 
 from __future__ import annotations
@@ -18,12 +23,17 @@ from pydantic import (
     Field,
     PlainSerializer,
     field_validator,
+    model_validator,
 )
 
 from .errors import ContractError
 from .frozen import freeze, thaw
 
-NAME_PATTERN = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_-]*$")
+#: What MCP allows in a tool name (so ``server.tool`` fits), not starting with '-' or '.'.
+NAME_PATTERN = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
+NAME_MAX = 128
+#: A JSON Pointer (RFC 6901): empty (the whole result) or '/'-separated reference tokens.
+POINTER_PATTERN = re.compile(r"^(/([^~/]|~[01])*)*$")
 RISK_LEVELS = ("low", "medium", "high")
 #: Actions with side effects: choosing one before its requirements hold is a premature action.
 SIDE_EFFECT_ACTIONS = frozenset({"write", "send", "update", "share", "delete"})
@@ -32,13 +42,13 @@ SIDE_EFFECT_ACTIONS = frozenset({"write", "send", "update", "share", "delete"})
 def check_name(value: str) -> str:
     if not NAME_PATTERN.fullmatch(value):
         raise ValueError(
-            f"{value!r} is not a valid name: use letters, digits, '_' and '-' "
-            "(not starting with '-')"
+            f"{value!r} is not a valid name: use letters, digits, '_', '-' and '.' "
+            "(not starting with '-' or '.')"
         )
     return value
 
 
-Name = Annotated[str, Field(max_length=200), AfterValidator(check_name)]
+Name = Annotated[str, Field(max_length=NAME_MAX), AfterValidator(check_name)]
 #: A set of variable names; serialised sorted so that output is byte-stable.
 NameSet = Annotated[frozenset[Name], PlainSerializer(sorted, return_type=list[str])]
 #: A JSON object stored deep-frozen and serialised back to plain dicts and lists.
@@ -63,6 +73,14 @@ class Tool(BaseModel):
     risk: Literal["low", "medium", "high"] = "low"
     cost: float = Field(default=1.0, gt=0, le=1e9)
     parameters: FrozenJson = Field(default_factory=_default_parameters)
+    #: The JSON Schema of a successful result (MCP's ``outputSchema``); results are checked
+    #: against it when present.
+    returns: FrozenJson | None = None
+    #: Produced variable -> JSON Pointer into the result, where the value is not under a key
+    #: of the variable's own name (``{event_id: /event/id}``).
+    outputs: Annotated[Mapping[Name, str], AfterValidator(freeze),
+                       PlainSerializer(thaw, return_type=Any)] = Field(
+        default_factory=lambda: freeze({}))
 
     @field_validator("produces")
     @classmethod
@@ -87,6 +105,29 @@ class Tool(BaseModel):
             raise ValueError(f"parameters.required names undeclared properties {missing}")
         return value
 
+    @field_validator("returns")
+    @classmethod
+    def _returns_schema(cls, value: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
+        if value is not None and not isinstance(value.get("type", "object"), str | tuple):
+            raise ValueError("returns must be a JSON Schema")
+        return value
+
+    @field_validator("outputs")
+    @classmethod
+    def _pointers(cls, value: Mapping[str, str]) -> Mapping[str, str]:
+        for variable, pointer in value.items():
+            if not isinstance(pointer, str) or not POINTER_PATTERN.fullmatch(pointer):
+                raise ValueError(f"outputs.{variable}: {pointer!r} is not a JSON Pointer "
+                                 "(like /event/id, or '' for the whole result)")
+        return value
+
+    @model_validator(mode="after")
+    def _outputs_are_produced(self) -> Tool:
+        extra = sorted(set(self.outputs) - self.produces)
+        if extra:
+            raise ValueError(f"outputs name variables the tool does not produce: {extra}")
+        return self
+
     def __hash__(self) -> int:
         return hash(self.name)
 
@@ -109,6 +150,16 @@ class Tool(BaseModel):
         return self.action in SIDE_EFFECT_ACTIONS
 
 
+class Goal(BaseModel):
+    """A named goal of several variables, for goal resolution (``goals:`` in a registry file)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: Name
+    description: str = Field(default="", max_length=10_000)
+    variables: NameSet = Field(min_length=1)
+
+
 class Registry(BaseModel):
     """An ordered set of tools. Order matters: it is the planner tie-break order."""
 
@@ -116,10 +167,21 @@ class Registry(BaseModel):
 
     tools: tuple[Tool, ...]
     source: str | None = None
+    goals: tuple[Goal, ...] = ()
 
     def model_post_init(self, __context: Any) -> None:
         seen: dict[str, int] = {}
         problems = []
+        where = self.source or "<registry>"
+        goal_names: set[str] = set()
+        for goal in self.goals:
+            if goal.name in goal_names:
+                problems.append(f"{where}: goal '{goal.name}' appears twice")
+            goal_names.add(goal.name)
+            unknown = sorted(goal.variables - self.produced)
+            if unknown:
+                problems.append(f"{where}: goal '{goal.name}' field 'variables': no tool "
+                                f"produces {unknown}")
         for i, tool in enumerate(self.tools):
             if tool.name in seen:
                 problems.append(
@@ -185,4 +247,7 @@ class Registry(BaseModel):
     def subset(self, names: Iterable[str]) -> Registry:
         """A new registry with only ``names``, in registry order."""
         keep = set(names)
-        return Registry(tools=tuple(t for t in self.tools if t.name in keep), source=self.source)
+        tools = tuple(t for t in self.tools if t.name in keep)
+        produced = frozenset().union(*(t.produces for t in tools))
+        goals = tuple(g for g in self.goals if g.variables <= produced)
+        return Registry(tools=tools, source=self.source, goals=goals)

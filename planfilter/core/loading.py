@@ -15,7 +15,7 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ValidationError
 
-from .contracts import Registry, Tool
+from .contracts import Goal, Registry, Tool
 from .errors import ContractError
 from .tasks import Suite, Task
 
@@ -124,17 +124,23 @@ class _Kind:
     id_field: str  # "name" or "id"
     top_level: frozenset[str]
     inherited: tuple[str, ...] = ()  # top-level fields items inherit (a registry's domain)
+    #: A second, optional top-level list and its model (a registry's ``goals``).
+    side: tuple[str, type[BaseModel], str] | None = None
 
 
 _TOOLS = _Kind(Tool, "tools", "tool", "name",
-               frozenset({"domain", "tools", "description", "version"}), ("domain",))
+               frozenset({"domain", "tools", "description", "version", "goals"}), ("domain",),
+               side=("goals", Goal, "goal"))
 _TASKS = _Kind(Task, "tasks", "task", "id", frozenset({"tasks", "name", "description", "version"}))
 
 
-def _load_items(paths: PathLike | Iterable[PathLike], kind: _Kind) -> tuple[list[Any], str]:
-    """Every valid item of every file, in order; or a ContractError listing every problem."""
+def _load_items(paths: PathLike | Iterable[PathLike],
+                kind: _Kind) -> tuple[list[Any], list[Any], str]:
+    """Every valid item (and side item) of every file, in order; or a ContractError listing
+    every problem."""
     files = expand(paths)
     items: list[Any] = []
+    side_items: list[Any] = []
     origin: dict[str, Path] = {}
     problems: list[str] = []
     for path in files:
@@ -150,6 +156,15 @@ def _load_items(paths: PathLike | Iterable[PathLike], kind: _Kind) -> tuple[list
             defaults = {k: doc[k] for k in kind.inherited if doc.get(k) is not None}
         good, bad = _validate_each(kind.model, raw, path, kind.label, kind.id_field, defaults)
         problems.extend(bad)
+        if kind.side is not None and isinstance(doc, Mapping) and doc.get(kind.side[0]) is not None:
+            key, model, label = kind.side
+            listed = doc[key]
+            if not isinstance(listed, list):
+                problems.append(f"{path}: field '{key}' must be a list (got {_short(listed)})")
+            else:
+                found, wrong = _validate_each(model, listed, path, label, "name")
+                side_items.extend(found)
+                problems.extend(wrong)
         for item in good:
             key = getattr(item, kind.id_field)
             if key in origin:
@@ -162,16 +177,16 @@ def _load_items(paths: PathLike | Iterable[PathLike], kind: _Kind) -> tuple[list
             items.append(item)
     if problems:
         raise ContractError(problems)
-    return items, ", ".join(str(f) for f in files)
+    return items, side_items, ", ".join(str(f) for f in files)
 
 
 def load_registry(paths: PathLike | Iterable[PathLike]) -> Registry:
     """Load one registry from files or folders; tools keep file order, files sorted by path."""
-    tools, source = _load_items(paths, _TOOLS)
-    return Registry(tools=tuple(tools), source=source)
+    tools, goals, source = _load_items(paths, _TOOLS)
+    return Registry(tools=tuple(tools), source=source, goals=tuple(goals))
 
 
 def load_suite(paths: PathLike | Iterable[PathLike]) -> Suite:
     """Load task suites from files or folders into one suite (ids must be unique across files)."""
-    tasks, source = _load_items(paths, _TASKS)
+    tasks, _, source = _load_items(paths, _TASKS)
     return Suite(tasks=tuple(tasks), source=source)

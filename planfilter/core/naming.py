@@ -1,9 +1,9 @@
 """Two-way maps between user names and safe PDDL identifiers.
 
-PDDL names are case-insensitive, must start with a letter and must not be keywords, so user
-names are lowered and, where needed, prefixed. Two user names that land on one PDDL name are an
-error naming both, never a silent ``_1`` suffix: a silent rename would make a plan say something
-other than the contracts.
+PDDL names are case-insensitive, must start with a letter, hold no '.' and must not be
+keywords, so user names are lowered, '.' becomes '--' and, where needed, a prefix is added.
+Two user names that land on one PDDL name are an error naming both, never a silent ``_1``
+suffix: a silent rename would make a plan say something other than the contracts.
 """
 
 from __future__ import annotations
@@ -26,8 +26,9 @@ RESERVED = frozenset(
 
 
 def pddl_identifier(name: str, prefix: str) -> str:
-    """A PDDL-safe spelling of ``name``: lowered, prefixed when it would not be a valid name."""
-    lowered = name.lower()
+    """A PDDL-safe spelling of ``name``: lowered, ``.`` (as in MCP's ``server.tool``) written
+    ``--``, prefixed when it would not be a valid name."""
+    lowered = name.lower().replace(".", "--")
     if not _SAFE.fullmatch(lowered) or lowered in RESERVED:
         lowered = f"{prefix}-{lowered}"
     if not _SAFE.fullmatch(lowered):

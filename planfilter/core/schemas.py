@@ -28,3 +28,22 @@ def argument_errors(tool: Tool, arguments: Any) -> list[str]:
         where = ".".join(str(p) for p in err.absolute_path)
         problems.append(f"argument '{where}': {err.message}" if where else err.message)
     return problems
+
+
+@lru_cache(maxsize=1024)
+def _result_validator(tool: Tool) -> Any:
+    schema = thaw(tool.returns)
+    cls = jsonschema.validators.validator_for(schema)
+    return cls(schema)
+
+
+def result_errors(tool: Tool, result: Any) -> list[str]:
+    """Every way a result breaks the tool's ``returns`` schema (none when it declares none)."""
+    if tool.returns is None:
+        return []
+    problems = []
+    for err in sorted(_result_validator(tool).iter_errors(result), key=lambda e: e.json_path):
+        where = "/" + "/".join(str(p) for p in err.absolute_path)
+        problems.append(f"result {where}: {err.message}" if err.absolute_path else
+                        f"result: {err.message}")
+    return problems

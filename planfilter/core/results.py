@@ -1,0 +1,91 @@
+"""A tool's result into state: which produced variables it gives, and their values.
+
+A result is a JSON object (or JSON text of one), other JSON, or plain text:
+
+- JSON object: each produced variable from the key of its own name, or from the JSON
+  Pointer the contract declares in ``outputs``; a variable found in neither is missing and
+  stays unknown. Keys that name no produced variable are ignored: a result never sets a
+  variable its contract does not produce.
+- anything else (text, a list, a number): every produced variable is set to the whole
+  result, as an MCP tool that answers in words does.
+
+When the contract declares ``returns``, an object result is checked against it first.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .contracts import Tool
+from .schemas import result_errors
+
+_MISSING = object()
+
+
+@dataclass(frozen=True)
+class Extracted:
+    #: Produced variables the result gives, with their values.
+    values: Mapping[str, Any] = field(default_factory=dict)
+    #: Produced variables the result does not give.
+    missing: tuple[str, ...] = ()
+    #: What is wrong with the result against ``returns`` (empty when it conforms).
+    problems: tuple[str, ...] = ()
+
+
+def parse_result(result: Any) -> Any:
+    """JSON text becomes its value; anything else is returned as it is."""
+    if isinstance(result, str | bytes):
+        text = result.decode("utf-8", "replace") if isinstance(result, bytes) else result
+        stripped = text.strip()
+        if stripped[:1] in ("{", "["):
+            try:
+                return json.loads(stripped)
+            except ValueError:
+                return text
+        return text
+    return result
+
+
+def resolve_pointer(document: Any, pointer: str) -> Any:
+    """RFC 6901: the value at ``pointer`` in ``document``, or ``_MISSING``."""
+    if pointer == "":
+        return document
+    current = document
+    for raw in pointer.split("/")[1:]:
+        token = raw.replace("~1", "/").replace("~0", "~")
+        if isinstance(current, Mapping) and token in current:
+            current = current[token]
+        elif isinstance(current, list | tuple) and token.isdigit() and int(token) < len(current):
+            current = current[int(token)]
+        else:
+            return _MISSING
+    return current
+
+
+def extract(tool: Tool, result: Any) -> Extracted:
+    """The produced variables ``result`` gives (see the module docstring)."""
+    value = parse_result(result)
+    if not isinstance(value, Mapping):
+        return Extracted({name: value for name in sorted(tool.produces)})
+    problems = tuple(result_errors(tool, _plain(value)))
+    found: dict[str, Any] = {}
+    missing = []
+    for name in sorted(tool.produces):
+        got = resolve_pointer(value, tool.outputs[name]) if name in tool.outputs else \
+            value.get(name, _MISSING)
+        if got is _MISSING:
+            missing.append(name)
+        else:
+            found[name] = got
+    return Extracted(found, tuple(missing), problems)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value

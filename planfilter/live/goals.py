@@ -1,0 +1,259 @@
+"""Goal resolution: from a request in words to a goal state and the values the request gives.
+
+The vocabulary is what a request can ask for: every variable some tool produces and no tool
+requires (an end result, such as ``event_updated``), plus the registry's ``goals:`` entries
+(several variables under one name). Two resolvers:
+
+- ``model`` (default): one model call offered a single tool, ``set_goal``, whose arguments
+  are ``goal`` (an enum over the vocabulary, each option described) and ``known`` (an object
+  whose properties are the registry's input variables: required by some tool, produced by
+  none), called with ``tool_choice="required"``. The answer is validated; an invalid one is
+  asked again once, with what was wrong, and then the ``retrieval`` resolver answers.
+- ``retrieval``: BM25 (and, when installed, the dense embedder, mixed as ToolScope mixes
+  them) over each option's name and description and the descriptions of the tools that
+  produce it. It cannot read values out of the request, so it extracts none.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Literal
+
+from ..core.contracts import Registry
+from ..core.errors import PlanfilterError
+from ..models import CallOptions, ModelError, complete
+
+SET_GOAL = "set_goal"
+Resolver = Literal["model", "retrieval"]
+RESOLVERS: tuple[str, ...] = ("model", "retrieval")
+#: Characters of a tool description kept in an option's description.
+_DESCRIPTION_CHARS = 160
+
+
+@dataclass(frozen=True)
+class GoalOption:
+    name: str
+    variables: frozenset[str]
+    description: str
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """The goal a request was resolved to, and how."""
+
+    goal: frozenset[str]
+    #: The vocabulary option chosen (a variable, or a registry goal's name).
+    name: str
+    #: Values of input variables the resolver read out of the request.
+    known: Mapping[str, Any] = field(default_factory=dict)
+    #: given, model or retrieval.
+    resolver: str = "given"
+    notes: tuple[str, ...] = ()
+    input_tokens: int = 0
+    output_tokens: int = 0
+
+
+@lru_cache(maxsize=16)
+def goal_vocabulary(registry: Registry) -> tuple[GoalOption, ...]:
+    """Registry goals first, then every produced-and-never-required variable, in registry
+    order of its first producer."""
+    required = frozenset().union(*(t.requires for t in registry))
+    options = [GoalOption(g.name, g.variables, g.description or ", ".join(sorted(g.variables)))
+               for g in registry.goals]
+    seen = {o.name for o in options}
+    for tool in registry:
+        for variable in sorted(tool.produces - required):
+            if variable in seen:
+                continue
+            seen.add(variable)
+            producers = [t for t in registry if variable in t.produces]
+            what = producers[0].description[:_DESCRIPTION_CHARS].rstrip()
+            by = ", ".join(t.name for t in producers[:3])
+            options.append(GoalOption(variable, frozenset({variable}),
+                                      f"{variable.replace('_', ' ')}, by {by}: {what}"))
+    return tuple(options)
+
+
+@lru_cache(maxsize=16)
+def input_variables(registry: Registry) -> dict[str, str]:
+    """Variables some tool requires and none produces, each with a description taken from a
+    tool parameter of the same name when there is one."""
+    required = frozenset().union(*(t.requires for t in registry))
+    inputs: dict[str, str] = {}
+    for name in sorted(required - registry.produced):
+        described = ""
+        for tool in registry:
+            prop = tool.parameters.get("properties", {}).get(name)
+            if isinstance(prop, Mapping) and prop.get("description"):
+                described = str(prop["description"])
+                break
+        inputs[name] = described or name.replace("_", " ")
+    return inputs
+
+
+def set_goal_tool(registry: Registry) -> dict[str, Any]:
+    """The single tool the ``model`` resolver offers."""
+    options = goal_vocabulary(registry)
+    listing = "\n".join(f"- {o.name}: {o.description}" for o in options)
+    known = {name: {"type": ["string", "number", "boolean"], "description": text}
+             for name, text in input_variables(registry).items()}
+    return {"type": "function", "function": {
+        "name": SET_GOAL,
+        "description": "Record what the user's request asks to have done (the goal) and the "
+                       "values the request itself gives.",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "goal": {"type": "string", "enum": [o.name for o in options],
+                         "description": "What the request asks for, one of:\n" + listing},
+                "known": {"type": "object", "properties": known, "additionalProperties": False,
+                          "description": "Values stated in the request, by name; leave out "
+                                         "what the request does not say."},
+            },
+            "required": ["goal"],
+        },
+    }}
+
+
+def _messages(request: str, problem: str | None) -> list[dict[str, str]]:
+    system = ("You map a user's request to the goal it asks for. Call set_goal exactly once: "
+              "choose the goal that, once reached, means the request is done, and copy into "
+              "known the values the request states.")
+    messages = [{"role": "system", "content": system},
+                {"role": "user", "content": f"Request: {request}"}]
+    if problem:
+        messages.append({"role": "user", "content": f"Your last answer was not valid: "
+                                                    f"{problem}. Call set_goal again."})
+    return messages
+
+
+def check_answer(registry: Registry, arguments: Any) -> tuple[Resolution | None, str]:
+    """A valid ``set_goal`` answer as a Resolution, or None and what is wrong with it."""
+    if isinstance(arguments, str):
+        try:
+            arguments = json.loads(arguments) if arguments.strip() else {}
+        except ValueError as exc:
+            return None, f"arguments are not valid JSON ({exc})"
+    if not isinstance(arguments, Mapping):
+        return None, "arguments must be a JSON object"
+    options = {o.name: o for o in goal_vocabulary(registry)}
+    goal = arguments.get("goal")
+    if not isinstance(goal, str) or goal not in options:
+        return None, f"goal {goal!r} is not one of the listed goals"
+    known = arguments.get("known") or {}
+    if not isinstance(known, Mapping):
+        return None, "known must be an object"
+    inputs = input_variables(registry)
+    kept = {k: v for k, v in known.items()
+            if k in inputs and isinstance(v, str | int | float | bool) and v != ""}
+    notes = tuple(f"ignored known {k!r}: not an input variable with a plain value"
+                  for k in known if k not in kept)
+    return Resolution(options[goal].variables, goal, kept, "model", notes), ""
+
+
+def resolve_with_model(registry: Registry, request: str, model: str, *,
+                       seed: int | None = None, context: Iterable[str] = (),
+                       options: CallOptions | None = None) -> Resolution:
+    """The ``model`` resolver; falls back to ``retrieval`` after two invalid answers."""
+    tool = set_goal_tool(registry)
+    problem: str | None = None
+    spent_in = spent_out = 0
+    notes: list[str] = []
+    for _ in range(2):
+        try:
+            reply = complete(model, _messages(request, problem), [tool], seed=seed,
+                             options=options or CallOptions())
+        except ModelError as exc:
+            notes.append(f"model error: {exc}")
+            break
+        spent_in += reply.input_tokens
+        spent_out += reply.output_tokens
+        calls = [c for c in reply.calls if c.name == SET_GOAL]
+        if not calls:
+            problem = "no call to set_goal"
+        else:
+            found, problem = check_answer(registry, calls[0].arguments)
+            if found is not None:
+                return Resolution(found.goal, found.name, found.known, "model",
+                                  (*notes, *found.notes), spent_in, spent_out)
+        notes.append(f"invalid answer: {problem}")
+    fallback = resolve_with_retrieval(registry, request, context)
+    return Resolution(fallback.goal, fallback.name, fallback.known, "retrieval",
+                      (*notes, "fell back to retrieval", *fallback.notes), spent_in, spent_out)
+
+
+def _documents(registry: Registry) -> tuple[str, ...]:
+    docs = []
+    for option in goal_vocabulary(registry):
+        producers = [t for t in registry if t.produces & option.variables]
+        parts = [option.name, option.description,
+                 *(f"{t.name} {t.description}" for t in producers)]
+        docs.append(" ".join(parts).replace("_", " "))
+    return tuple(docs)
+
+
+@lru_cache(maxsize=8)
+def _index(registry: Registry, embedder_name: str) -> tuple[Any, Any, Any, str]:
+    import bm25s
+
+    from ..retrieval.embedders import try_embedder
+    from ..retrieval.toolscope import words
+
+    docs = _documents(registry)
+    bm25 = bm25s.BM25()
+    bm25.index([words(d) or ["<empty>"] for d in docs], show_progress=False)
+    embedder, why = (None, "dense off") if embedder_name == "none" else \
+        try_embedder(embedder_name)
+    vectors = embedder.encode(docs) if embedder is not None else None
+    note = f"dense {embedder_name}" if embedder is not None else \
+        f"sparse only ({why.splitlines()[0][:120]})"
+    return bm25, embedder, vectors, note
+
+
+def resolve_with_retrieval(registry: Registry, request: str,
+                           context: Iterable[str] = ()) -> Resolution:
+    """The ``retrieval`` resolver: the best-scoring vocabulary option for the request.
+
+    ``context``: names of the variables already known, read beside the request (as the
+    toolscope filters read the state): "event description" and "new time" point to events."""
+    import numpy as np
+
+    from ..retrieval.toolscope import DEFAULT_ALPHA, DEFAULT_EMBEDDER, EMBEDDER_ENV, hybrid, words
+
+    options = goal_vocabulary(registry)
+    if not options:
+        raise PlanfilterError(f"{registry.source or '<registry>'}: no goal to resolve to "
+                              "(every produced variable is also required by some tool)")
+    bm25, embedder, vectors, note = _index(
+        registry, os.environ.get(EMBEDDER_ENV) or DEFAULT_EMBEDDER)
+    query = " ".join([request, *context]).replace("_", " ")
+    tokens = words(query)
+    sparse = np.asarray(bm25.get_scores(tokens), dtype=np.float64) if tokens else \
+        np.zeros(len(options))
+    dense = vectors @ embedder.encode([query])[0] if embedder is not None else None
+    scores = hybrid(dense, sparse, DEFAULT_ALPHA)
+    best = int(np.argmax(scores))
+    chosen = options[best]
+    return Resolution(chosen.variables, chosen.name, {}, "retrieval",
+                      (f"retrieval: {note}; score {float(scores[best]):.2f}",))
+
+
+def resolve_goal(registry: Registry, request: str, *, resolver: str = "model",
+                 model: str | None = None, seed: int | None = None,
+                 options: CallOptions | None = None,
+                 context: Iterable[str] = ()) -> Resolution:
+    """Resolve ``request`` with ``resolver`` (``model`` needs ``model``); ``context`` names
+    the variables already known."""
+    if resolver == "retrieval":
+        return resolve_with_retrieval(registry, request, context)
+    if resolver != "model":
+        raise PlanfilterError(f"goal resolver {resolver!r}: choose {' or '.join(RESOLVERS)}")
+    if not model:
+        raise PlanfilterError("the model goal resolver needs a model (a litellm name, e.g. "
+                              "sim/careful or openai/gpt-4o-mini); or use resolver='retrieval'")
+    return resolve_with_model(registry, request, model, seed=seed, options=options,
+                              context=context)
