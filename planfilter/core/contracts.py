@@ -81,6 +81,12 @@ class Tool(BaseModel):
     outputs: Annotated[Mapping[Name, str], AfterValidator(freeze),
                        PlainSerializer(thaw, return_type=Any)] = Field(
         default_factory=lambda: freeze({}))
+    #: Where drafted fields came from, field -> note (``schema: ...``, ``rule: ...``,
+    #: ``alias: ...``, ``model: ...``), as ``planfilter contracts infer`` writes them; a
+    #: field not listed was written by hand.
+    inferred: Annotated[Mapping[str, str], AfterValidator(freeze),
+                        PlainSerializer(thaw, return_type=Any)] = Field(
+        default_factory=lambda: freeze({}))
 
     @field_validator("produces")
     @classmethod
