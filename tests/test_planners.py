@@ -7,8 +7,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import brute_cheapest, brute_minimal, goals, is_plan, registries, states
 
-from planfilter.core.frontier import compute_frontier, plan_cost
-from planfilter.core.planners import PLANNERS, Status, get_planner
+from planfilter.core.frontier import compute_frontier, plan_cost, plan_is_valid
+from planfilter.core.planners import PLANNERS, PlanResult, Status, get_planner
 from planfilter.core.planners.up_backend import installed_engines
 
 FAST = ["native", "pyperplan"]
@@ -110,6 +110,35 @@ def test_failing_planner_falls_back(example_registry, monkeypatch):
     assert result.planner == "native"
     assert result.frontier == ("search_events",)
     assert result.fallbacks == ("hanging: error: RuntimeError: segfault in planner",)
+
+
+def test_plan_validation_says_what_is_wrong(example_registry):
+    known = frozenset({"date", "event_description", "new_time"})
+    goal = frozenset({"event_updated"})
+    assert plan_is_valid(example_registry, known, goal, ("search_events", "update_event")) == ""
+    assert plan_is_valid(example_registry, known, goal, ("search_events", "nope")) == \
+        "step 2: unknown tool 'nope'"
+    assert plan_is_valid(example_registry, known, goal, ("update_event",)) == \
+        "step 1: update_event needs ['event_id']"
+    assert plan_is_valid(example_registry, known, goal, ("search_events",)) == \
+        "plan ends without goal variable(s) ['event_updated']"
+
+
+class Invalid(Hanging):
+    name = "invalid"
+
+    def solve(self, registry, known, goal, **kwargs):
+        return PlanResult(Status.SOLVED, self.name, ("update_event",))
+
+
+def test_invalid_plan_is_rejected_and_falls_back(example_registry, monkeypatch):
+    monkeypatch.setitem(PLANNERS, "invalid", Invalid())
+    result = compute_frontier(example_registry, {"date", "event_description", "new_time"},
+                              {"event_updated"}, planner="invalid")
+    assert result.planner == "native"
+    assert result.plan == ("search_events", "update_event")
+    assert result.fallbacks == ("invalid: error: returned an invalid plan: step 1: update_event "
+                                "needs ['event_id']",)
 
 
 def test_timeouts_are_honoured(monkeypatch):

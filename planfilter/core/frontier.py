@@ -23,7 +23,7 @@ from typing import Any, Literal
 
 from .compile import Objective, tool_cost
 from .contracts import Registry
-from .errors import PlannerError
+from .errors import ContractError, PlannerError
 from .planners import (
     DEFAULT_PLANNER,
     FALLBACK_PLANNER,
@@ -78,9 +78,10 @@ def plan_is_valid(registry: Registry, known: frozenset[str], goal: frozenset[str
     """"" if ``plan`` is a causal path from ``known`` to ``goal``, else what is wrong with it."""
     state = set(known)
     for step, name in enumerate(plan, 1):
-        if name not in registry:
+        try:  # one lookup per step: this runs on every plan a planner returns
+            tool = registry.tool(name)
+        except ContractError:
             return f"step {step}: unknown tool {name!r}"
-        tool = registry.tool(name)
         if not tool.requires <= state:
             return f"step {step}: {name} needs {sorted(tool.requires - state)}"
         state |= tool.produces

@@ -36,6 +36,8 @@ class NativeIndex:
     names: tuple[str, ...]
     variables: tuple[str, ...]
     bit: dict[str, int]
+    #: single[v] = 1 << bit[v], so that a mask costs one dict lookup per name.
+    single: dict[str, int]
     req: tuple[int, ...]
     add: tuple[int, ...]
     #: producers[v] = indices of the tools producing variable bit v, in registry order.
@@ -52,13 +54,19 @@ class NativeIndex:
             for v in bits(mask):
                 producers[v].append(i)
         return cls(
-            registry, registry.names, variables, bit, req, add,
-            tuple(tuple(p) for p in producers),
+            registry, registry.names, variables, bit, {v: 1 << b for v, b in bit.items()},
+            req, add, tuple(tuple(p) for p in producers),
         )
 
     def mask(self, names: frozenset[str]) -> int:
-        bit = self.bit
-        return sum(1 << bit[v] for v in names if v in bit)
+        """The bits of ``names``; names no tool mentions have no bit and are left out."""
+        # A plain loop: this runs twice per planner call, and sum() over a generator of
+        # shifts costs about three times as much.
+        single = self.single
+        mask = 0
+        for v in names:
+            mask |= single.get(v, 0)
+        return mask
 
     def names_of(self, mask: int) -> list[str]:
         return [self.variables[b] for b in bits(mask)]
@@ -71,7 +79,9 @@ def index_for(registry: Registry) -> NativeIndex:
     return INDEXES.get(registry)
 
 
-@dataclass(frozen=True)
+# Not frozen: one is built per planner call and never escapes it, and a frozen dataclass's
+# __init__ (object.__setattr__ per field) costs four times as much as a slotted one.
+@dataclass(slots=True)
 class Problem:
     """One call, reduced to the goal-relevant part of the registry."""
 
@@ -89,22 +99,25 @@ def reduce_problem(index: NativeIndex, known: frozenset[str], goal: frozenset[st
     goal_mask = index.mask(goal) & ~known_mask
     need = goal_mask
     todo = goal_mask
+    producers, all_req, all_add = index.producers, index.req, index.add
     relevant: set[int] = set()
     while todo:
         low = todo & -todo
         todo ^= low
-        for t in index.producers[low.bit_length() - 1]:
+        for t in producers[low.bit_length() - 1]:
             if t not in relevant:
                 relevant.add(t)
-                new = index.req[t] & ~known_mask & ~need
+                new = all_req[t] & ~known_mask & ~need
                 need |= new
                 todo |= new
     tools = tuple(sorted(relevant))
-    return Problem(
-        index, known_mask, goal_mask, need, tools,
-        {t: index.req[t] & ~known_mask for t in tools},
-        {t: index.add[t] & need for t in tools},
-    )
+    unknown = ~known_mask
+    req: dict[int, int] = {}
+    add: dict[int, int] = {}
+    for t in tools:
+        req[t] = all_req[t] & unknown
+        add[t] = all_add[t] & need
+    return Problem(index, known_mask, goal_mask, need, tools, req, add)
 
 
 def unreachable_reason(index: NativeIndex, known: frozenset[str], goal: frozenset[str]) -> str:
@@ -187,6 +200,7 @@ def bfs_first_actions(p: Problem, deadline: Deadline) -> tuple[int, int]:
         return 0, 0
     seen = {0}
     layer: dict[int, int] = {0: 0}
+    tools, req, add, goal = p.tools, p.req, p.add, p.goal
     depth = 0
     expanded = 0
     while layer:
@@ -196,16 +210,16 @@ def bfs_first_actions(p: Problem, deadline: Deadline) -> tuple[int, int]:
             expanded += 1
             if expanded % CHECK_EVERY == 0:
                 deadline.check()
-            for t in p.tools:
-                if p.req[t] & ~key:
+            for t in tools:
+                if req[t] & ~key:
                     continue
-                nk = key | p.add[t]
+                nk = key | add[t]
                 if nk in seen:
                     continue
                 nxt[nk] = nxt.get(nk, 0) | (firsts if depth > 1 else 1 << t)
         goal_firsts = 0
         for key, firsts in nxt.items():
-            if not p.goal & ~key:
+            if not goal & ~key:
                 goal_firsts |= firsts
         if goal_firsts:
             return goal_firsts, depth
@@ -326,7 +340,7 @@ class NativePlanner:
     ) -> tuple[int, ...] | None:
         if goal <= known:
             return ()
-        if any(v not in index.bit for v in goal - known):
+        if not (goal - known) <= index.bit.keys():  # a goal variable no tool mentions
             return None
         p = reduce_problem(index, known, goal)
         if objective == "cost":
@@ -343,7 +357,7 @@ class NativePlanner:
         if goal <= known:
             return ()
         index = index_for(registry)
-        if any(v not in index.bit for v in goal - known):
+        if not (goal - known) <= index.bit.keys():  # a goal variable no tool mentions
             return None
         p = reduce_problem(index, known, goal)
         deadline = Deadline(timeout)
