@@ -93,9 +93,9 @@ def test_benchmark_loop_never_executes_a_hidden_tool(script, monkeypatch):  # no
     executed: list[str] = []
     real = agent_module.execute
 
-    def spy(registry, task, state, name, arguments):
+    def spy(registry, task, state, name, arguments, **options):
         executed.append(name)
-        return real(registry, task, state, name, arguments)
+        return real(registry, task, state, name, arguments, **options)
 
     monkeypatch.setattr(agent_module, "execute", spy)
     options = AgentOptions(call=CallOptions(sleep=lambda s: None))

@@ -7,6 +7,13 @@ high-risk call the approval policy refuses (planfilter.risk). The run ends when 
 variables are known (success if none of them is false), on the first failure, or at the step
 limit. Every step yields a :class:`~planfilter.traces.StepRecord`.
 
+The loop runs on a :class:`planfilter.live.Session`, as any agent would: the session gives the
+visible tools and takes each result into its state. With ``goal="resolve"`` the session also
+resolves the goal from the request with the run's own model (the task's goal is then only the
+yardstick of success and of goal accuracy); with ``goal="given"`` (the paper's setting) it is
+handed the task's goal. The mocked environment refuses invented argument values unless
+``env="lenient"`` (planfilter.bench.environment).
+
 One exception to "the first failure ends the run", so that the paper's six methods keep the
 paper's semantics exactly: for a recovering method (``cmtf-recover``, see
 planfilter.recovery) a failure of the environment (a tool that fails, arguments that do not
@@ -20,13 +27,13 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Any
+from typing import Any, Literal, get_args
 
 from ..core.compile import render
 from ..core.contracts import Registry, Tool
 from ..core.errors import PlanfilterError
 from ..core.tasks import Task
-from ..filters import DEFAULT_OPTIONS, RECOVERING_METHODS, Attempt, FilterOptions, get_filter
+from ..filters import DEFAULT_OPTIONS, RECOVERING_METHODS, FilterOptions
 from ..filters.risk import (
     ApprovalPolicy,
     ApprovalRequest,
@@ -36,11 +43,16 @@ from ..filters.risk import (
     on_path_approver,
     risky_off_path,
 )
+from ..live import Session
 from ..models import CallOptions, ModelError, complete
 from .environment import execute
 from .traces import RunKey, RunRecord, StepRecord, gold_next
 
 MAX_STEPS = 6
+GoalMode = Literal["given", "resolve"]
+EnvMode = Literal["strict", "lenient"]
+GOAL_MODES: tuple[str, ...] = get_args(GoalMode)
+ENV_MODES: tuple[str, ...] = get_args(EnvMode)
 
 
 @dataclass(frozen=True)
@@ -52,6 +64,10 @@ class AgentOptions:
     approve_risky: ApprovalPolicy = "always"
     #: Asked under ``ask``; None: the on-path stand-in of planfilter.risk.on_path_approver.
     approver: Approver | None = field(default=None, compare=False)
+    #: given: the task's goal (the paper); resolve: the run's model resolves it.
+    goal: GoalMode = "given"
+    #: strict: invented argument values are refused; lenient: the paper artifact's behaviour.
+    env: EnvMode = "strict"
 
 
 @dataclass(frozen=True)
@@ -95,34 +111,38 @@ def run_task(registry: Registry, task: Task, *, method: str, model: str, seed: i
              options: AgentOptions = AgentOptions()) -> RunOutcome:
     """Run one task with one filter method and one model; never raises for a failed run."""
     key = RunKey(task.id, model, method, seed)
-    filter_fn = get_filter(method)
-    state: dict[str, Any] = dict(task.state)
+    session = Session(registry, method=method, model=model, options=options.filter,
+                      provenance=False, call_options=options.call, seed=seed)
+    if options.goal == "resolve":
+        resolution = session.start(task.query, known=dict(task.state))
+    else:
+        resolution = session.start(task.query, goal=task.goal, known=dict(task.state))
+    pursued = task if resolution.goal == task.goal else task.model_copy(
+        update={"goal": resolution.goal})
     history: list[dict[str, Any]] = []
-    attempts: list[Attempt] = []
     records: list[StepRecord] = []
     recovering = method in RECOVERING_METHODS
     if options.approve_risky == "ask" and options.approver is None:
         options = replace(options, approver=on_path_approver(registry, options.filter))
     for step in range(1, options.max_steps + 1):
-        if goal_reached(task, state):  # only before step 1: later steps check after acting
+        if session.done:  # only before step 1: later steps check after acting
             break
-        step_options = replace(options, filter=replace(options.filter, history=tuple(attempts)))
-        record = _step(registry, task, key, filter_fn, state, history, step, step_options)
+        record = _step(registry, task, pursued, key, session, history, step, options)
         records.append(record)
         if record.error is not None and recovering and record.tool_failed:
             assert record.chosen is not None
-            attempts.append(Attempt(record.chosen, record.error))
+            session.record(record.chosen, _as_object(record.arguments), error=record.error)
             history.append({"tool": record.chosen, "produced": [f"failed: {record.error}"]})
             continue
         if record.error is not None:
             records[-1] = replace(record, done=True, success=False)
             break
-        state = dict(record.state_after)
-        attempts.append(Attempt(str(record.chosen), None,
-                                frozenset(record.produced) - frozenset(record.state_before)))
-        history.append({"tool": record.chosen, "produced": sorted(record.produced)})
-        if goal_reached(task, state):
-            records[-1] = replace(record, done=True, success=succeeded(task, state))
+        call = session.record(str(record.chosen), _as_object(record.arguments),
+                              dict(record.produced))
+        records[-1] = replace(record, state_after=session.state)
+        history.append({"tool": call.tool, "produced": sorted(call.produced)})
+        if session.done:
+            records[-1] = replace(records[-1], done=True, success=succeeded(task, session.state))
             break
     else:
         if records:
@@ -130,6 +150,7 @@ def run_task(registry: Registry, task: Task, *, method: str, model: str, seed: i
                 records[-1], done=True, success=False,
                 error=f"step limit ({options.max_steps}) reached without the goal",
             )
+    state = session.state
     if not records:  # the goal held before the first step
         success = succeeded(task, state)
         error = None if success else "goal variables are known but false"
@@ -137,30 +158,41 @@ def run_task(registry: Registry, task: Task, *, method: str, model: str, seed: i
         success, error = bool(records[-1].success), records[-1].error
     run = RunRecord(
         key, task.domain, success, len(records), error,
-        sum(r.input_tokens for r in records), sum(r.output_tokens for r in records),
+        sum(r.input_tokens for r in records) + resolution.input_tokens,
+        sum(r.output_tokens for r in records) + resolution.output_tokens,
+        goal=tuple(sorted(resolution.goal)), goal_by=options.goal if options.goal == "given"
+        else resolution.resolver, goal_correct=resolution.goal == task.goal,
+        goal_known=dict(resolution.known), goal_notes=resolution.notes,
     )
     return RunOutcome(tuple(records), run)
 
 
-def _step(registry: Registry, task: Task, key: RunKey, filter_fn: Any, state: dict[str, Any],
+def _as_object(arguments: Any) -> Mapping[str, Any]:
+    return arguments if isinstance(arguments, Mapping) else {}
+
+
+def _step(registry: Registry, task: Task, pursued: Task, key: RunKey, session: Session,
           history: list[dict[str, Any]], step: int, options: AgentOptions) -> StepRecord:
+    """One step. ``task`` is the benchmark's (gold chain, mocks); ``pursued`` is the task with
+    the goal the session pursues (the resolved one under ``goal="resolve"``)."""
+    state = session.state
     known = frozenset(state)
     base = StepRecord(key=key, domain=task.domain, step=step, visible=(), chosen=None,
                       arguments=None, gold_next=gold_next(registry, task, known),
                       state_before=dict(state), state_after=dict(state))
     try:
-        visible = filter_fn(registry, task, state, options.filter)
+        visible = session.visible()
     except PlanfilterError as exc:
         return replace(base, error=f"filter {key.method} failed: {exc}")
     base = replace(base, visible=visible.tools, info=visible.info, planner=visible.planner,
                    fallbacks=visible.fallbacks,
-                   risky_off_path=risky_off_path(registry, visible.tools, state, task.goal,
+                   risky_off_path=risky_off_path(registry, visible.tools, state, pursued.goal,
                                                  options.filter))
     if not visible.tools:
         why = f" ({visible.info})" if visible.info else ""
         return replace(base, error=f"no tool visible{why}")
     tools = [_schema(registry.tool(name)) for name in visible.tools]
-    messages = build_messages(task, state, history, step, len(tools), options.max_steps)
+    messages = build_messages(pursued, state, history, step, len(tools), options.max_steps)
     try:
         reply = complete(key.model, messages, tools, seed=key.seed, options=options.call)
     except ModelError as exc:
@@ -194,14 +226,14 @@ def _step(registry: Registry, task: Task, key: RunKey, filter_fn: Any, state: di
     base = replace(base, arguments=arguments)
     if needs_approval(registry, call.name) and isinstance(arguments, Mapping):
         approval = approve(options.approve_risky,
-                           ApprovalRequest(call.name, arguments, dict(state), task.goal),
+                           ApprovalRequest(call.name, arguments, dict(state), pursued.goal),
                            options.approver)
         base = replace(base, approval=str(approval))
         if not approval.approved:
             return replace(base, error=f"approval refused for {call.name}: {approval.reason}")
-    outcome = execute(registry, task, state, call.name, arguments)
+    outcome = execute(registry, task, state, call.name, arguments, strict=options.env == "strict")
     if not outcome.ok:
-        return replace(base, error=outcome.error, tool_failed=True)
+        return replace(base, error=outcome.error, tool_failed=True, invented=outcome.invented)
     return replace(base, produced=dict(outcome.produced), state_after=dict(outcome.state))
 
 

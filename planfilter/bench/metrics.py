@@ -4,10 +4,11 @@ Per run: success, wrong-tool calls (a chosen tool that is not the gold next tool
 actions (a side-effecting tool chosen while some of its requirements were unknown; the
 agent records this per step), tools visible per step, steps, input and output tokens, and
 how often the gold next tool was among the visible ones. "Success, no premature" counts only
-the successful runs that never acted prematurely: the mocked environment validates argument
-types, not where their values came from, so a model that skips a lookup and invents an id
-(``update_event(event_id="evt_1")`` before ``search_events``) still reaches the goal there,
-where a real service would fail or change the wrong record. Groups average these per run
+the successful runs that never acted prematurely: with ``--env lenient`` the mocked
+environment validates argument types, not where their values came from, so a model that
+skips a lookup and invents an id still reaches the goal there (``--env strict``, the
+default, refuses it). Goal accuracy is the share of runs whose goal, resolved from the
+request under ``--goal resolve``, equals the task's. Groups average these per run
 ("per task", as the paper words it); tools per step and gold-visible rate are pooled over
 the group's steps.
 """
@@ -43,6 +44,11 @@ class RunMetrics:
     risky_off_path: int = 0
     #: Model faults by kind, counted over the run's steps (retried ones included).
     faults: tuple[tuple[str, int], ...] = ()
+    #: Who set the goal (given, model, retrieval) and whether it was the task's goal.
+    goal_by: str = "given"
+    goal_correct: bool = True
+    #: Calls the environment refused for an invented argument value.
+    invented: int = 0
 
     @property
     def model(self) -> str:
@@ -74,13 +80,19 @@ def run_metrics(key: RunKey, steps: Sequence[Mapping[str, Any]],
         premature=sum(1 for s in steps if s.get("premature")),
         steps=len(steps),
         visible_total=sum(len(s.get("visible") or ()) for s in steps),
-        input_tokens=sum(int(s.get("input_tokens") or 0) for s in steps),
-        output_tokens=sum(int(s.get("output_tokens") or 0) for s in steps),
+        # The run line's totals hold the steps' and goal resolution's tokens.
+        input_tokens=int(run.get("input_tokens")
+                         or sum(int(s.get("input_tokens") or 0) for s in steps)),
+        output_tokens=int(run.get("output_tokens")
+                          or sum(int(s.get("output_tokens") or 0) for s in steps)),
         gold_visible=sum(1 for s in gold_steps if s["gold_next"] in (s.get("visible") or ())),
         gold_steps=len(gold_steps),
         error=run.get("error"),
         risky_off_path=sum(len(s.get("risky_off_path") or ()) for s in steps),
         faults=tuple(sorted(Counter(f for s in steps for f in s.get("faults") or ()).items())),
+        goal_by=str(run.get("goal_by") or "given"),
+        goal_correct=bool(run.get("goal_correct", True)),
+        invented=sum(1 for s in steps if s.get("invented")),
     )
 
 
@@ -108,6 +120,10 @@ class Summary:
     faults: tuple[tuple[str, int], ...] = field(default=())
     #: Share of runs that succeeded without any premature action.
     clean_success: float = 0.0
+    #: Share of runs whose goal was the task's goal (1.0 when goals were given).
+    goal_accuracy: float = 1.0
+    #: Calls refused for an invented argument value, per run.
+    invented: float = 0.0
 
     @property
     def tokens(self) -> float:
@@ -130,13 +146,14 @@ class Summary:
                 "input_tokens": self.input_tokens, "output_tokens": self.output_tokens,
                 "tokens": self.tokens, "gold_visible": self.gold_visible,
                 "risky_off_path": self.risky_off_path,
-                "csr": self.csr}
+                "csr": self.csr, "goal_accuracy": self.goal_accuracy,
+                "invented": self.invented}
 
 
 METRIC_COLUMNS = ("tasks", "success", "clean_success", "wrong_tools", "premature",
                   "tools_per_step", "steps",
                   "input_tokens", "output_tokens", "tokens", "gold_visible", "risky_off_path",
-                  "csr")
+                  "csr", "goal_accuracy", "invented")
 
 
 def _ratio(num: float, den: float) -> float:
@@ -162,6 +179,8 @@ def summarize(runs: Sequence[RunMetrics]) -> Summary:
         risky_off_path=_mean([r.risky_off_path for r in runs]),
         faults=tuple(sorted(sum((Counter(dict(r.faults)) for r in runs), Counter()).items())),
         clean_success=_mean([float(r.success and not r.premature) for r in runs]),
+        goal_accuracy=_mean([float(r.goal_correct) for r in runs]) if runs else 1.0,
+        invented=_mean([r.invented for r in runs]),
     )
 
 
@@ -181,6 +200,8 @@ def error_kind(error: str) -> str:
         ("filter ", "filter error"),
         ("tool ", "tool failed"),
         ("approval refused", "approval refused"),
+        ("invented argument", "invented argument"),
+        ("mocked output of", "mock breaks returns"),
     ):
         if error.startswith(prefix):
             return kind

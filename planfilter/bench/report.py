@@ -26,7 +26,7 @@ from .traces import TRACES_FILE, read_traces
 
 CSV_COLUMNS = ("model", "method", "tasks", "success", "clean_success", "wrong_tools", "premature",
                "tools_per_step", "steps", "input_tokens", "output_tokens", "tokens",
-               "gold_visible", "risky_off_path", "csr")
+               "gold_visible", "risky_off_path", "csr", "goal_accuracy", "invented")
 #: (column, header, format) of the report tables.
 TABLE_COLUMNS = (
     ("tasks", "Runs", "{:.0f}"),
@@ -41,6 +41,8 @@ TABLE_COLUMNS = (
     ("tokens", "Tokens", "{:.0f}"),
     ("gold_visible", "Gold visible", "{:.2f}"),
     ("risky_off_path", "Risky off-path", "{:.2f}"),
+    ("invented", "Invented args", "{:.2f}"),
+    ("goal_accuracy", "Goal accuracy", "{:.2f}"),
 )
 LABELS = {"model": "Model", "method": "Method", "domain": "Domain"}
 
@@ -111,12 +113,14 @@ def report_markdown(runs: Sequence[RunMetrics],
         f"- Methods: {', '.join(methods)}",
         f"- Seeds: {', '.join(map(str, seeds))}\n",
         "Success is the share of runs that reached the goal, and success, no premature the "
-        "share that did so without a premature action (the mocked environment accepts an "
-        "invented id, a real one would not); wrong tools and premature "
+        "share that did so without a premature action; wrong tools and premature "
         "actions are per run; tools/step is the mean number of visible tools at a step; "
         "tokens are per run; gold visible is the share of steps whose gold next tool was "
         "visible; risky off-path is the number of high-risk tools shown at a step while not on "
-        "the minimal causal path from that step's state, per run.\n",
+        "the minimal causal path from that step's state, per run; invented args counts calls "
+        "refused for an argument value no tool returned (strict environment), per run; goal "
+        "accuracy is the share of runs whose goal (resolved from the request under "
+        "--goal resolve) was the task's goal.\n",
         "## By method\n", markdown_table(group_by(runs, ("method",))),
         "## Retrieval: CSR@k\n", _csr(runs, setups or {}),
         "## By model and method\n", markdown_table(group_by(runs, ("model", "method"))),

@@ -22,7 +22,7 @@ from ..core.tasks import Suite
 from ..filters import PAPER_METHODS, FilterOptions, get_filter
 from ..filters.risk import check_policy
 from ..models import DEFAULT_MODELS, CallOptions, check_model, in_process, load_litellm
-from .agent import MAX_STEPS, AgentOptions, RunOutcome, run_task
+from .agent import ENV_MODES, GOAL_MODES, MAX_STEPS, AgentOptions, RunOutcome, run_task
 from .report import ReportFiles, build_report
 from .traces import TRACES_FILE, RunKey, TraceWriter, prepare_resume
 
@@ -50,6 +50,10 @@ class RunConfig:
     #: Approval of high-risk tools (planfilter.risk): always, never, or ask the on-path
     #: stand-in reviewer.
     approve_risky: str = "always"
+    #: given: the task's goal (the paper); resolve: each run's model resolves it first.
+    goal: str = "given"
+    #: strict: invented argument values are refused; lenient: the paper artifact's behaviour.
+    env: str = "strict"
 
 
 @dataclass(frozen=True)
@@ -83,6 +87,10 @@ def check_config(config: RunConfig) -> None:
     if config.concurrency < 1:
         raise PlanfilterError(f"concurrency must be at least 1, not {config.concurrency}")
     check_policy(config.approve_risky)
+    if config.goal not in GOAL_MODES:
+        raise PlanfilterError(f"goal {config.goal!r}: choose {' or '.join(GOAL_MODES)}")
+    if config.env not in ENV_MODES:
+        raise PlanfilterError(f"env {config.env!r}: choose {' or '.join(ENV_MODES)}")
     if config.max_steps < 1:
         raise PlanfilterError(f"max_steps must be at least 1, not {config.max_steps}")
     if not len(config.suite):
@@ -125,6 +133,8 @@ def run_benchmark(config: RunConfig, progress: ProgressFn | None = None) -> RunR
         filter=FilterOptions(planner=config.planner),
         call=replace(config.call, api_base=config.api_base or config.call.api_base),
         approve_risky=check_policy(config.approve_risky),
+        goal=config.goal,  # type: ignore[arg-type]
+        env=config.env,  # type: ignore[arg-type]
     )
     if todo:
         if progress is not None:

@@ -73,6 +73,8 @@ class StepRecord:
     risky_off_path: tuple[str, ...] = ()
     #: Model faults of this step, by kind: retried provider errors, then a faulty answer.
     faults: tuple[str, ...] = ()
+    #: The environment refused the call because an argument's value was invented.
+    invented: bool = False
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -89,6 +91,13 @@ class RunRecord:
     error: str | None
     input_tokens: int
     output_tokens: int
+    #: The goal the run pursued, who set it (given, model, retrieval), whether it equals the
+    #: task's goal, the values the resolver read out of the request, and its notes.
+    goal: tuple[str, ...] = ()
+    goal_by: str = "given"
+    goal_correct: bool = True
+    goal_known: Mapping[str, Any] = field(default_factory=dict)
+    goal_notes: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)

@@ -89,6 +89,15 @@ def summary_table(rows: Sequence[Any], title: str) -> Any:
 @click.option("--embedder", type=click.Choice(["minilm", "hashing", "none"]),
               help="Dense embedder of the toolscope-k methods (default: $PLANFILTER_EMBEDDER, "
                    "else minilm when the toolscope extra is installed); none = BM25 only.")
+@click.option("--goal", "goal_mode", type=click.Choice(["given", "resolve"]), default="given",
+              show_default=True,
+              help="given: each task's goal (the paper's setting); resolve: each run's model "
+                   "first resolves the goal from the request (reported as goal accuracy).")
+@click.option("--env", "env_mode", type=click.Choice(["strict", "lenient"]), default="strict",
+              show_default=True,
+              help="strict: the mocked tools refuse invented argument values (an id no tool "
+                   "returned); lenient: they accept any value of the right type (the paper "
+                   "artifact).")
 @click.option("--sample", type=int, default=None,
               help="Run a stratified sample of N tasks (by domain and family) instead of the "
                    "whole suite; deterministic, so --resume continues it.")
@@ -96,7 +105,7 @@ def run(registry_path: tuple[Path, ...], tasks_path: tuple[Path, ...], methods: 
         models: str | None, seeds: int, concurrency: int, out: Path, resume: bool, planner: str,
         api_base: str | None, no_plots: bool, approve_risky: str = "always",
         merge_tools: bool = False, embedder: str | None = None,
-        sample: int | None = None) -> None:
+        sample: int | None = None, goal_mode: str = "given", env_mode: str = "strict") -> None:
     """Run the benchmark: tasks x filter methods x models, traced, then reported.
 
     \b
@@ -142,6 +151,7 @@ def run(registry_path: tuple[Path, ...], tasks_path: tuple[Path, ...], methods: 
             models=_names(models, "--models") or DEFAULT_MODELS,
             seeds=seeds, concurrency=concurrency, out=out, resume=resume, planner=planner,
             api_base=api_base, plots=not no_plots, approve_risky=approve_risky,
+            goal=goal_mode, env=env_mode,
         )
         console = Console()
         traces = out / "traces.jsonl"

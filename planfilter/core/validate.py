@@ -10,9 +10,11 @@ from typing import Literal
 from .contracts import Registry
 from .errors import ContractError
 from .frontier import plan_is_valid
+from .frozen import thaw
 from .loading import PathLike, expand, load_registry, load_suite, read_document
 from .planners.native import NativePlanner, index_for, unreachable_reason
 from .resources import default_registry
+from .schemas import result_errors
 from .tasks import Suite, Task
 
 
@@ -82,6 +84,14 @@ def check_suite(registry: Registry, suite: Suite) -> list[Problem]:
             if extra:
                 problems.append(Problem("error", f"{at} field 'mocks.{name}': sets {extra}, "
                                                  f"which {name} does not produce"))
+                continue
+            tool = registry.tool(name)
+            # What the mocked environment returns: every produced variable, the mock's values
+            # over True; it must fit the tool's `returns` schema.
+            returned = {**{v: True for v in tool.produces}, **thaw(values)}
+            for broken in result_errors(tool, returned):
+                problems.append(Problem("error", f"{at} field 'mocks.{name}': {broken} "
+                                                 f"(the 'returns' schema of {name})"))
         for name in dict.fromkeys(task.gold):
             if name in registry and name not in task.mocks:
                 problems.append(Problem("error", f"{at} field 'mocks': no mocked output for "

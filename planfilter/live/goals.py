@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Mapping
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Literal
@@ -30,8 +31,10 @@ from ..models import CallOptions, ModelError, complete
 SET_GOAL = "set_goal"
 Resolver = Literal["model", "retrieval"]
 RESOLVERS: tuple[str, ...] = ("model", "retrieval")
-#: Characters of a tool description kept in an option's description.
-_DESCRIPTION_CHARS = 160
+#: Characters of a tool description kept in an option's description: the option list is
+#: part of every resolution prompt, so it is kept short.
+_DESCRIPTION_CHARS = 100
+_CLAUSE_END = re.compile(r"[.;](\s|$)")
 
 
 @dataclass(frozen=True)
@@ -70,12 +73,17 @@ def goal_vocabulary(registry: Registry) -> tuple[GoalOption, ...]:
             if variable in seen:
                 continue
             seen.add(variable)
-            producers = [t for t in registry if variable in t.produces]
-            what = producers[0].description[:_DESCRIPTION_CHARS].rstrip()
-            by = ", ".join(t.name for t in producers[:3])
             options.append(GoalOption(variable, frozenset({variable}),
-                                      f"{variable.replace('_', ' ')}, by {by}: {what}"))
+                                      f"{tool.name}: {first_clause(tool.description)}"))
     return tuple(options)
+
+
+def first_clause(text: str) -> str:
+    """The description up to its first full stop or semicolon, at most 100 characters."""
+    match = _CLAUSE_END.search(text)
+    clause = (text[: match.start()] if match else text).strip()
+    return clause if len(clause) <= _DESCRIPTION_CHARS else \
+        clause[: _DESCRIPTION_CHARS - 3].rstrip() + "..."
 
 
 @lru_cache(maxsize=16)
@@ -119,12 +127,17 @@ def set_goal_tool(registry: Registry) -> dict[str, Any]:
     }}
 
 
-def _messages(request: str, problem: str | None) -> list[dict[str, str]]:
+def _messages(request: str, problem: str | None,
+              context: Mapping[str, Any] | None) -> list[dict[str, str]]:
     system = ("You map a user's request to the goal it asks for. Call set_goal exactly once: "
               "choose the goal that, once reached, means the request is done, and copy into "
               "known the values the request states.")
-    messages = [{"role": "system", "content": system},
-                {"role": "user", "content": f"Request: {request}"}]
+    user = f"Request: {request}"
+    if context:
+        user += "\n\nKnown state:\n" + "\n".join(
+            f"- {name}: {json.dumps(value, ensure_ascii=False, default=str)}"
+            for name, value in context.items())
+    messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
     if problem:
         messages.append({"role": "user", "content": f"Your last answer was not valid: "
                                                     f"{problem}. Call set_goal again."})
@@ -156,7 +169,7 @@ def check_answer(registry: Registry, arguments: Any) -> tuple[Resolution | None,
 
 
 def resolve_with_model(registry: Registry, request: str, model: str, *,
-                       seed: int | None = None, context: Iterable[str] = (),
+                       seed: int | None = None, context: Mapping[str, Any] | None = None,
                        options: CallOptions | None = None) -> Resolution:
     """The ``model`` resolver; falls back to ``retrieval`` after two invalid answers."""
     tool = set_goal_tool(registry)
@@ -165,7 +178,7 @@ def resolve_with_model(registry: Registry, request: str, model: str, *,
     notes: list[str] = []
     for _ in range(2):
         try:
-            reply = complete(model, _messages(request, problem), [tool], seed=seed,
+            reply = complete(model, _messages(request, problem, context), [tool], seed=seed,
                              options=options or CallOptions())
         except ModelError as exc:
             notes.append(f"model error: {exc}")
@@ -215,10 +228,10 @@ def _index(registry: Registry, embedder_name: str) -> tuple[Any, Any, Any, str]:
 
 
 def resolve_with_retrieval(registry: Registry, request: str,
-                           context: Iterable[str] = ()) -> Resolution:
+                           context: Mapping[str, Any] | None = None) -> Resolution:
     """The ``retrieval`` resolver: the best-scoring vocabulary option for the request.
 
-    ``context``: names of the variables already known, read beside the request (as the
+    ``context``: the values already known; their names are read beside the request (as the
     toolscope filters read the state): "event description" and "new time" point to events."""
     import numpy as np
 
@@ -230,7 +243,7 @@ def resolve_with_retrieval(registry: Registry, request: str,
                               "(every produced variable is also required by some tool)")
     bm25, embedder, vectors, note = _index(
         registry, os.environ.get(EMBEDDER_ENV) or DEFAULT_EMBEDDER)
-    query = " ".join([request, *context]).replace("_", " ")
+    query = " ".join([request, *(context or {})]).replace("_", " ")
     tokens = words(query)
     sparse = np.asarray(bm25.get_scores(tokens), dtype=np.float64) if tokens else \
         np.zeros(len(options))
@@ -245,9 +258,9 @@ def resolve_with_retrieval(registry: Registry, request: str,
 def resolve_goal(registry: Registry, request: str, *, resolver: str = "model",
                  model: str | None = None, seed: int | None = None,
                  options: CallOptions | None = None,
-                 context: Iterable[str] = ()) -> Resolution:
-    """Resolve ``request`` with ``resolver`` (``model`` needs ``model``); ``context`` names
-    the variables already known."""
+                 context: Mapping[str, Any] | None = None) -> Resolution:
+    """Resolve ``request`` with ``resolver`` (``model`` needs ``model``); ``context`` holds
+    the values already known (the model sees them as the agent does)."""
     if resolver == "retrieval":
         return resolve_with_retrieval(registry, request, context)
     if resolver != "model":

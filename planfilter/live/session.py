@@ -116,7 +116,7 @@ class Session:
                                           model=self.model, seed=self.seed,
                                           options=self.call_options, context=given)
             else:
-                variables = self._goal_variables(goal, given)
+                variables = self._goal_variables(goal)
                 resolution = Resolution(variables, ",".join(sorted(variables)))
             for name, value in given.items():
                 self._facts[name] = [Fact(value, "user")]
@@ -130,18 +130,16 @@ class Session:
                                     provenance=self.provenance)
             return resolution
 
-    def _goal_variables(self, goal: Iterable[str] | str,
-                        given: Mapping[str, Any]) -> frozenset[str]:
+    def _goal_variables(self, goal: Iterable[str] | str) -> frozenset[str]:
+        """A registry goal's variables, or the variables named. A goal no tool can reach is
+        kept: the frontier is then empty and says why, as for any unreachable goal."""
         if isinstance(goal, str):
             named = {g.name: g.variables for g in self.registry.goals}
-            variables = named.get(goal, frozenset({goal}))
-        else:
-            variables = frozenset(goal)
-        unknown = sorted(variables - self.registry.produced - set(given))
-        if not variables or unknown:
-            raise PlanfilterError(f"goal {sorted(variables)}: no tool produces {unknown}"
-                                  if unknown else "the goal names no variable")
-        return frozenset(variables)
+            return named.get(goal, frozenset({goal}))
+        variables = frozenset(goal)
+        if not variables:
+            raise PlanfilterError("the goal names no variable")
+        return variables
 
     # -- what the session knows ------------------------------------------------------------
 

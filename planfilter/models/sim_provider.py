@@ -31,6 +31,8 @@ from litellm.types.utils import (
 
 from .faults import PROVIDER_KINDS, UNKNOWN_TOOL, draw_fault, parse_sim_name, raise_provider_fault
 from .sim import decide, get_profile
+from .sim_goal import GOAL_TOOL, is_goal_call
+from .sim_goal import resolve as resolve_goal
 from .sim_judge import JUDGE_NAME, judge
 
 
@@ -80,8 +82,14 @@ class SimLLM(CustomLLM):
         fault = draw_fault(messages, tools, seed, int(metadata.get("attempt") or 1), rate)
         if fault in PROVIDER_KINDS:
             raise_provider_fault(fault, full_name)
-        decision = decide(messages, tools, profile, seed)
         prompt_tokens = count_prompt_tokens(full_name, messages, tools)
+        if is_goal_call(tools) and fault is None:
+            arguments = json.dumps(resolve_goal(messages, tools[0], profile, seed), sort_keys=True)
+            return build_response(full_name, calls=[(GOAL_TOOL, arguments)],
+                                  prompt_tokens=prompt_tokens,
+                                  completion_tokens=litellm.token_counter(model=full_name,
+                                                                          text=arguments))
+        decision = decide(messages, tools, profile, seed)
         if decision is None or fault in ("empty", "text"):
             text = {"empty": "", "text": "You should look up the event first, then update it."
                     }.get(fault or "", "I have no tool to call.")

@@ -1,0 +1,79 @@
+"""Provenance and results into state, stated as properties over generated registries."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from strategies import VARIABLES, registries
+
+from planfilter import Session
+from planfilter.core.contracts import Registry, Tool
+from planfilter.core.provenance import held_values, invented_arguments
+from planfilter.core.results import extract
+
+scalars = st.one_of(st.text(max_size=8), st.integers(-5, 5), st.booleans())
+values = st.dictionaries(st.sampled_from(VARIABLES), scalars, max_size=6)
+
+
+@settings(max_examples=200, deadline=None)
+@given(registries(), values, st.sampled_from(VARIABLES), scalars)
+def test_a_value_the_state_does_not_hold_for_a_produced_variable_is_refused(
+        registry, state, variable, value):
+    held = held_values(state)
+    problems = invented_arguments(registry, {variable: value}, held)
+    is_held = variable in state and str(state[variable]) == str(value) and \
+        isinstance(state[variable], bool) == isinstance(value, bool)
+    if variable in registry.produced and not is_held:
+        assert problems and f"argument '{variable}'" in problems[0]
+    else:
+        assert problems == []
+
+
+@settings(max_examples=200, deadline=None)
+@given(registries(), values)
+def test_every_value_the_state_holds_is_accepted(registry, state):
+    assert invented_arguments(registry, dict(state), held_values(state)) == []
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sets(st.sampled_from(VARIABLES), min_size=1, max_size=3),
+       st.dictionaries(st.sampled_from([*VARIABLES, "other", "id", "score"]), scalars,
+                       max_size=6))
+def test_a_json_result_sets_exactly_the_produced_variables_it_gives(produces, result):
+    tool = Tool(name="t", produces=produces)
+    session = Session(Registry(tools=(tool,)), method="all")
+    session.start("r", goal=produces)
+    call = session.record("t", {}, result)
+    assert set(call.produced) == produces & set(result)
+    assert all(session.state[k] == result[k] for k in call.produced)
+    assert set(session.state) == produces & set(result)
+    assert set(extract(tool, result).missing) == produces - set(result)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sets(st.sampled_from(VARIABLES), min_size=1, max_size=3), st.text(max_size=20))
+def test_a_text_result_sets_every_produced_variable_to_the_text(produces, text):
+    tool = Tool(name="t", produces=produces)
+    got = extract(tool, text)
+    if text.strip()[:1] in ("{", "["):
+        return  # JSON text is read as JSON
+    assert got.values == {v: text for v in produces}
+
+
+@settings(max_examples=100, deadline=None)
+@given(registries(), values, st.data())
+def test_session_check_refuses_exactly_the_invented_values(registry, state, data):
+    # Every tool takes every variable as an optional string argument, and all are shown, so
+    # provenance is the only check that can refuse.
+    params = {"type": "object", "properties": {v: {} for v in VARIABLES}}
+    registry = Registry(tools=tuple(t.model_copy(update={"parameters": params})
+                                    for t in registry))
+    session = Session(registry, method="all")
+    session.start("r", goal=["v0"], known=state)
+    tool = data.draw(st.sampled_from(registry.names))
+    variable = data.draw(st.sampled_from(VARIABLES))
+    value = data.draw(scalars)
+    decision = session.check(tool, {variable: value})
+    expected = invented_arguments(registry, {variable: value}, held_values(state))
+    assert decision.allowed == (not expected)
+    assert (decision.kind == "invented") == bool(expected)

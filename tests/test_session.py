@@ -1,0 +1,191 @@
+"""planfilter.Session: goal given or resolved, checks, results into state, recovery."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from test_agent import script  # noqa: F401  (the scripted litellm provider fixture)
+
+from planfilter import Session
+from planfilter.core.contracts import Registry, Tool
+from planfilter.core.errors import PlanfilterError
+from planfilter.core.loading import load_registry, load_suite
+from planfilter.core.resources import default_registry, default_suite
+from planfilter.live import goal_vocabulary, input_variables, resolve_goal
+from planfilter.live.goals import SET_GOAL, set_goal_tool
+
+REGISTRY = load_registry(default_registry())
+SUITE = load_suite(default_suite())
+MOVE = SUITE.task("calendar-move-001")
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def started(**kwargs) -> Session:
+    session = Session(REGISTRY, **kwargs)
+    session.start(MOVE.query, goal=MOVE.goal, known=dict(MOVE.state))
+    return session
+
+
+def test_given_goal_shows_the_frontier_and_records_results_with_their_source():
+    session = started()
+    assert session.resolution.resolver == "given"
+    assert session.visible().tools == ("search_events",)
+    assert [t["function"]["name"] for t in session.tool_schemas()] == ["search_events"]
+    args = {"date": MOVE.state["date"], "event_description": MOVE.state["event_description"]}
+    assert session.check("search_events", args).allowed
+    call = session.record("search_events", args, {"event_id": "evt_123", "score": 0.9})
+    assert call.ok and call.produced == {"event_id": "evt_123"} and call.new == {"event_id"}
+    assert "score" not in session.state  # a result sets only what the contract produces
+    assert session.facts["event_id"][0].source == "call 1"
+    assert session.facts["date"][0].source == "user"
+    assert session.visible().tools == ("update_event",)
+    assert not session.done
+    session.record("update_event", {"event_id": "evt_123", "new_time": "16:00"},
+                   '{"event_updated": true}')
+    assert session.done and session.state["event_updated"] is True
+    assert [c.tool for c in session.history] == ["search_events", "update_event"]
+
+
+def test_hidden_tools_and_invented_values_are_refused_with_reasons():
+    session = started()
+    hidden = session.check("update_event", {"event_id": "evt_123", "new_time": "16:00"})
+    assert not hidden.allowed and hidden.kind == "hidden"
+    session.record("search_events", {}, {"event_id": "evt_123"})
+    invented = session.check("update_event", {"event_id": "evt_999", "new_time": "16:00"})
+    assert not invented.allowed and invented.kind == "invented"
+    assert "argument 'event_id'" in invented.reason and '"evt_123"' in invented.reason
+    # user inputs (no tool produces new_time) are taken as written
+    assert session.check("update_event", {"event_id": "evt_123", "new_time": "17:30"}).allowed
+    assert Session(REGISTRY, provenance=False).start(
+        MOVE.query, goal=MOVE.goal, known={"event_id": "x"}).goal == MOVE.goal
+
+
+def test_results_as_text_pointers_and_schemas():
+    tool = Tool(name="srv.find", produces=["event_id", "title"], outputs={"event_id": "/event/id"},
+                returns={"type": "object", "required": ["event"],
+                         "properties": {"event": {"type": "object"}}})
+    reader = Tool(name="srv.read", requires=["event_id"], produces=["text"])
+    registry = Registry(tools=(tool, reader))
+    session = Session(registry)
+    session.start("read it", goal=["text"])
+    call = session.record("srv.find", {}, {"event": {"id": "e1"}, "title": "Lunch"})
+    assert call.produced == {"event_id": "e1", "title": "Lunch"} and not call.problems
+    bad = session.record("srv.find", {}, {"event_id": "e2"})
+    assert bad.missing == ("event_id", "title") and bad.problems  # breaks `returns`
+    assert session.record("srv.read", {"event_id": "e1"}, "Dear team, ...").produced == {
+        "text": "Dear team, ..."}
+    assert session.done
+
+
+def test_a_failed_call_changes_nothing_and_feeds_cmtf_recover():
+    task = load_suite(Path(default_suite()).parent / "recovery.yaml").tasks[0]
+    session = Session(REGISTRY, method="cmtf-recover")
+    session.start(task.query, goal=task.goal, known=dict(task.state))
+    first = session.visible().tools
+    before = session.state
+    failed = first[0]
+    call = session.record(failed, {}, error="service unavailable")
+    assert not call.ok and session.state == before
+    assert failed not in session.visible().tools
+
+
+def test_unknown_tools_and_unstarted_sessions_are_clear_errors():
+    session = Session(REGISTRY)
+    with pytest.raises(PlanfilterError, match="start"):
+        session.visible()
+    session.start("x", goal=["event_updated"])
+    assert not session.record("no_such_tool", {}, {}).ok
+    with pytest.raises(PlanfilterError, match="model"):
+        Session(REGISTRY, model=None).start("move my meeting")
+
+
+# -- goal resolution --------------------------------------------------------------------------
+
+def test_the_vocabulary_covers_every_bundled_task_goal():
+    goals = {o.variables for o in goal_vocabulary(REGISTRY)}
+    assert all(task.goal in goals for task in SUITE)
+    required = frozenset().union(*(t.requires for t in REGISTRY))
+    assert not set(input_variables(REGISTRY)) & REGISTRY.produced
+    assert set(input_variables(REGISTRY)) == required - REGISTRY.produced
+    schema = set_goal_tool(REGISTRY)["function"]["parameters"]
+    assert schema["properties"]["goal"]["enum"] == [o.name for o in goal_vocabulary(REGISTRY)]
+
+
+def _option(goal: frozenset[str]) -> str:
+    return next(o.name for o in goal_vocabulary(REGISTRY) if o.variables == goal)
+
+
+def test_model_resolver_takes_a_valid_answer_and_extracts_inputs(script):  # noqa: F811
+    script.call(SET_GOAL, goal=_option(MOVE.goal), known={"new_time": "16:00", "bogus": 1})
+    resolution = resolve_goal(REGISTRY, MOVE.query, model="script/m")
+    assert resolution.goal == MOVE.goal and resolution.resolver == "model"
+    assert resolution.known == {"new_time": "16:00"}
+    assert any("bogus" in note for note in resolution.notes)
+    assert script.seen[0]["tools"][0]["function"]["name"] == SET_GOAL
+
+
+def test_model_resolver_retries_once_then_falls_back_to_retrieval(script):  # noqa: F811
+    script.call(SET_GOAL, goal="not_a_goal")
+    script.call(SET_GOAL, goal=_option(MOVE.goal))
+    assert resolve_goal(REGISTRY, MOVE.query, model="script/m").resolver == "model"
+    assert "not_a_goal" in script.seen[1]["messages"][-1]["content"]  # told what was wrong
+    script.text("I think you want to move a meeting")
+    script.call(SET_GOAL, goal=42)
+    fallback = resolve_goal(REGISTRY, MOVE.query, model="script/m")
+    assert fallback.resolver == "retrieval"
+    assert any("fell back" in n for n in fallback.notes)
+
+
+def test_session_start_uses_the_resolved_goal_and_keeps_user_values_first(script):  # noqa: F811
+    script.call(SET_GOAL, goal=_option(MOVE.goal), known={"new_time": "18:00", "date": "x"})
+    session = Session(REGISTRY, model="script/m")
+    session.start(MOVE.query, known={"date": "2026-12-01", "event_description": "dentist"})
+    assert session.goal == MOVE.goal
+    assert session.facts["date"][0] == session.facts["date"][-1]
+    assert session.state["date"] == "2026-12-01"
+    assert session.facts["new_time"][0].source == "request"
+
+
+def test_retrieval_resolver_needs_no_model():
+    resolution = resolve_goal(REGISTRY, "Archive the receipt email and label it Expenses",
+                              resolver="retrieval")
+    assert resolution.resolver == "retrieval" and resolution.goal
+    with pytest.raises(PlanfilterError, match="resolver"):
+        resolve_goal(REGISTRY, "x", resolver="guess")
+
+
+# -- the README's "In your own agent" code, run as printed ----------------------------------
+
+def readme_agent_code() -> str:
+    text = README.read_text(encoding="utf-8")
+    section = text.split("## In your own agent", 1)[1].split("\n## ", 1)[0]
+    return re.search(r"```python\n(.*?)```", section, re.S).group(1)
+
+
+@pytest.mark.parametrize("task_id", ["calendar-move-001", "calendar-invite-030",
+                                     "email-draft-003", "files-section-004"])
+def test_the_readme_agent_reaches_the_goal_with_a_scripted_model(script, task_id):  # noqa: F811
+    task = SUITE.task(task_id)
+    # The script: set_goal with the task's goal, then the gold chain, arguments from state.
+    script.call(SET_GOAL, goal=_option(task.goal))
+    state = dict(task.state)
+    for name in task.gold:
+        params = REGISTRY.tool(name).parameters.get("properties", {})
+        script.call(name, **{k: v for k, v in state.items() if k in params})
+        state.update({v: True for v in REGISTRY.tool(name).produces})
+        state.update(task.mocks.get(name, {}))
+    ran: list[str] = []
+
+    def run_tool(name, arguments):
+        ran.append(name)
+        return json.dumps(dict(task.mocks[name]))
+
+    namespace: dict = {}
+    exec(compile(readme_agent_code(), str(README), "exec"), namespace)
+    session = namespace["run_agent"]("script/m", task.query, dict(task.state), run_tool,
+                                     REGISTRY)
+    assert session.done and ran == list(task.gold)
+    assert session.goal == task.goal

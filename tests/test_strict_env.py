@@ -1,0 +1,74 @@
+"""The strict mocked environment refuses invented values; mocks fit the `returns` schemas."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+from test_agent import script  # noqa: F401  (the scripted litellm provider fixture)
+
+from planfilter.bench.agent import AgentOptions, run_task
+from planfilter.bench.environment import execute
+from planfilter.cli import cli
+from planfilter.core.loading import load_registry, load_suite
+from planfilter.core.resources import default_registry, default_suite
+from planfilter.core.validate import validate_paths
+from planfilter.live.goals import SET_GOAL
+from planfilter.models import CallOptions
+
+REGISTRY = load_registry(default_registry())
+SUITE = load_suite(default_suite())
+MOVE = SUITE.task("calendar-move-001")
+OPTIONS = AgentOptions(call=CallOptions(sleep=lambda s: None))
+
+
+def test_strict_refuses_an_id_no_tool_returned_and_lenient_takes_it():
+    args = {"event_id": "evt_invented", "new_time": "16:00"}
+    strict = execute(REGISTRY, MOVE, MOVE.state, "update_event", args)
+    assert not strict.ok and strict.invented and "argument 'event_id'" in strict.error
+    lenient = execute(REGISTRY, MOVE, MOVE.state, "update_event", args, strict=False)
+    assert lenient.ok and lenient.produced["event_updated"] is True
+    known = {**MOVE.state, "event_id": MOVE.mocks["search_events"]["event_id"]}
+    fine = execute(REGISTRY, MOVE, known, "update_event", {**args, "event_id": known["event_id"]})
+    assert fine.ok
+
+
+def test_a_run_that_invents_an_id_fails_under_strict_only(script):  # noqa: F811
+    for env, success in (("strict", False), ("lenient", True)):
+        script.call("update_event", event_id="evt_123", new_time="16:00")
+        outcome = run_task(REGISTRY, MOVE, method="all", model="script/m",
+                           options=AgentOptions(call=OPTIONS.call, env=env))
+        assert outcome.run.success is success, env
+        assert outcome.steps[0].invented is (not success)
+
+
+def test_every_bundled_mock_fits_its_tools_returns_schema(tmp_path):
+    assert validate_paths([default_registry(), default_suite()]).ok
+    broken = tmp_path / "tasks.yaml"
+    task = json.loads(MOVE.model_dump_json())
+    task["mocks"]["search_events"] = {"event_id": 123}
+    broken.write_text(json.dumps({"tasks": [task]}))
+    report = validate_paths([default_registry(), broken])
+    assert any("mocks.search_events" in str(p) and "returns" in str(p) for p in report.problems)
+    run = run_task(REGISTRY, load_suite(broken).tasks[0], method="cmtf", model="sim/careful",
+                   options=OPTIONS)
+    assert not run.run.success and "breaks its returns schema" in run.run.error
+
+
+def test_run_resolves_goals_and_reports_goal_accuracy(script, tmp_path):  # noqa: F811
+    script.call(SET_GOAL, goal="event_updated")
+    script.call("search_events", date=MOVE.state["date"],
+                event_description=MOVE.state["event_description"])
+    script.call("update_event", event_id="evt_123", new_time="16:00")
+    out = tmp_path / "run"
+    result = CliRunner().invoke(cli, [
+        "run", "--tasks", str(default_suite() / "calendar.yaml"), "--sample", "1",
+        "--models", "script/m", "--methods", "cmtf", "--goal", "resolve", "--no-plots",
+        "--out", str(out)], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    lines = [json.loads(line) for line in (out / "traces.jsonl").read_text().splitlines()]
+    run = next(line for line in lines if line["type"] == "run")
+    assert run["goal"] == ["event_updated"] and run["goal_by"] == "model"
+    assert run["goal_correct"] is True and run["success"] is True
+    assert "Goal accuracy" in (out / "report.md").read_text()
+    assert "goal_accuracy" in (out / "summary.csv").read_text()
