@@ -234,7 +234,8 @@ def _step(registry: Registry, task: Task, pursued: Task, key: RunKey, session: S
     outcome = execute(registry, task, state, call.name, arguments, strict=options.env == "strict")
     if not outcome.ok:
         return replace(base, error=outcome.error, tool_failed=True, invented=outcome.invented)
-    return replace(base, produced=dict(outcome.produced), state_after=dict(outcome.state))
+    return replace(base, produced=dict(outcome.produced), state_after=dict(outcome.state),
+                   invented=outcome.invented)
 
 
 def _premature(registry: Registry, name: str, known: frozenset[str]) -> dict[str, Any]:

@@ -30,7 +30,8 @@ class StepOutcome:
     #: The state after the call (the state before it, unchanged, on error).
     state: Mapping[str, Any] = field(default_factory=dict)
     error: str | None = None
-    #: The call was refused because an argument's value was invented (strict mode).
+    #: An argument's value was invented: the call was refused (strict) or taken anyway
+    #: (lenient, which flags what strict would refuse).
     invented: bool = False
 
 
@@ -40,7 +41,8 @@ def execute(registry: Registry, task: Task, state: Mapping[str, Any], tool_name:
 
     ``strict``: refuse an argument whose value was invented, as a real service rejects an
     id it never issued (planfilter.core.provenance); ``strict=False`` is the paper
-    artifact's environment, which takes any value of the right type."""
+    artifact's environment, which takes any value of the right type but flags the call
+    (``invented``), so one lenient run also tells what strict would have refused."""
     before = dict(state)
     if tool_name not in registry:
         return StepOutcome(False, state=before, error=f"unknown tool {tool_name!r}")
@@ -49,11 +51,10 @@ def execute(registry: Registry, task: Task, state: Mapping[str, Any], tool_name:
     if problems:
         return StepOutcome(False, state=before,
                            error=f"invalid arguments for {tool_name}: " + "; ".join(problems))
-    if strict:
-        invented = invented_arguments(registry, arguments, held_values(state))
-        if invented:
-            return StepOutcome(False, state=before, invented=True,
-                               error=f"invented argument for {tool_name}: " + "; ".join(invented))
+    invented = invented_arguments(registry, arguments, held_values(state))
+    if invented and strict:
+        return StepOutcome(False, state=before, invented=True,
+                           error=f"invented argument for {tool_name}: " + "; ".join(invented))
     failure = task.failures.get(tool_name)
     if failure is not None:
         return StepOutcome(False, state=before, error=f"tool {tool_name} failed: {failure}")
@@ -68,4 +69,5 @@ def execute(registry: Registry, task: Task, state: Mapping[str, Any], tool_name:
         return StepOutcome(False, state=before,
                            error=f"mocked output of {tool_name} in task {task.id} breaks its "
                                  "returns schema: " + "; ".join(broken))
-    return StepOutcome(True, produced=produced, state={**before, **produced})
+    return StepOutcome(True, produced=produced, state={**before, **produced},
+                       invented=bool(invented))

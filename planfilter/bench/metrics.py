@@ -47,7 +47,7 @@ class RunMetrics:
     #: Who set the goal (given, model, retrieval) and whether it was the task's goal.
     goal_by: str = "given"
     goal_correct: bool = True
-    #: Calls the environment refused for an invented argument value.
+    #: Calls with an invented argument value (refused under strict, flagged under lenient).
     invented: int = 0
 
     @property
@@ -122,8 +122,12 @@ class Summary:
     clean_success: float = 0.0
     #: Share of runs whose goal was the task's goal (1.0 when goals were given).
     goal_accuracy: float = 1.0
-    #: Calls refused for an invented argument value, per run.
+    #: Calls with an invented argument value, per run.
     invented: float = 0.0
+    #: Share of runs that succeeded without any invented argument value: what --env strict
+    #: gives (a strict run ends at its first invented value, and a lenient run is the same
+    #: run up to that step).
+    strict_success: float = 0.0
 
     @property
     def tokens(self) -> float:
@@ -147,13 +151,13 @@ class Summary:
                 "tokens": self.tokens, "gold_visible": self.gold_visible,
                 "risky_off_path": self.risky_off_path,
                 "csr": self.csr, "goal_accuracy": self.goal_accuracy,
-                "invented": self.invented}
+                "invented": self.invented, "strict_success": self.strict_success}
 
 
 METRIC_COLUMNS = ("tasks", "success", "clean_success", "wrong_tools", "premature",
                   "tools_per_step", "steps",
                   "input_tokens", "output_tokens", "tokens", "gold_visible", "risky_off_path",
-                  "csr", "goal_accuracy", "invented")
+                  "csr", "goal_accuracy", "invented", "strict_success")
 
 
 def _ratio(num: float, den: float) -> float:
@@ -181,6 +185,7 @@ def summarize(runs: Sequence[RunMetrics]) -> Summary:
         clean_success=_mean([float(r.success and not r.premature) for r in runs]),
         goal_accuracy=_mean([float(r.goal_correct) for r in runs]) if runs else 1.0,
         invented=_mean([r.invented for r in runs]),
+        strict_success=_mean([float(r.success and not r.invented) for r in runs]),
     )
 
 

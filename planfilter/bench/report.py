@@ -26,7 +26,8 @@ from .traces import TRACES_FILE, read_traces
 
 CSV_COLUMNS = ("model", "method", "tasks", "success", "clean_success", "wrong_tools", "premature",
                "tools_per_step", "steps", "input_tokens", "output_tokens", "tokens",
-               "gold_visible", "risky_off_path", "csr", "goal_accuracy", "invented")
+               "gold_visible", "risky_off_path", "csr", "goal_accuracy", "invented",
+               "strict_success")
 #: (column, header, format) of the report tables.
 TABLE_COLUMNS = (
     ("tasks", "Runs", "{:.0f}"),
@@ -42,6 +43,7 @@ TABLE_COLUMNS = (
     ("gold_visible", "Gold visible", "{:.2f}"),
     ("risky_off_path", "Risky off-path", "{:.2f}"),
     ("invented", "Invented args", "{:.2f}"),
+    ("strict_success", "Success, no invented", "{:.2f}"),
     ("goal_accuracy", "Goal accuracy", "{:.2f}"),
 )
 LABELS = {"model": "Model", "method": "Method", "domain": "Domain"}
@@ -118,7 +120,9 @@ def report_markdown(runs: Sequence[RunMetrics],
         "tokens are per run; gold visible is the share of steps whose gold next tool was "
         "visible; risky off-path is the number of high-risk tools shown at a step while not on "
         "the minimal causal path from that step's state, per run; invented args counts calls "
-        "refused for an argument value no tool returned (strict environment), per run; goal "
+        "with an argument value no tool returned and the user did not give (refused by "
+        "--env strict, flagged by --env lenient), per run, and success, no invented is the "
+        "share of runs that succeeded without one (under lenient: what strict gives); goal "
         "accuracy is the share of runs whose goal (resolved from the request under "
         "--goal resolve) was the task's goal.\n",
         "## By method\n", markdown_table(group_by(runs, ("method",))),

@@ -73,7 +73,8 @@ class StepRecord:
     risky_off_path: tuple[str, ...] = ()
     #: Model faults of this step, by kind: retried provider errors, then a faulty answer.
     faults: tuple[str, ...] = ()
-    #: The environment refused the call because an argument's value was invented.
+    #: An argument's value was invented: refused under --env strict, flagged and run under
+    #: --env lenient.
     invented: bool = False
 
     def to_json(self) -> dict[str, Any]:

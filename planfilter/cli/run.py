@@ -34,22 +34,26 @@ CAPTION = ("per run: success rate, wrong-tool calls, premature actions, steps, t
 
 
 def summary_table(rows: Sequence[Any], title: str) -> Any:
-    """A rich table of model x method rows that fits 80 columns."""
+    """A rich table of model x method rows that fits 80 columns; a Goal column (goal
+    accuracy) joins when some run resolved its goal."""
     from rich import box
     from rich.table import Table
 
     from ..bench.report import format_value
 
+    columns = list(CONSOLE_COLUMNS)
+    if any(row.goal_accuracy < 1.0 for row in rows):
+        columns.append(("goal_accuracy", "Goal"))
     table = Table(title=title, caption=CAPTION, box=box.SIMPLE_HEAD, pad_edge=False,
                   padding=(0, 1), collapse_padding=True, show_edge=False)
     table.add_column("Model", overflow="fold", max_width=16)
     table.add_column("Method", no_wrap=True)
-    for _, header in CONSOLE_COLUMNS:
+    for _, header in columns:
         table.add_column(header, justify="right", no_wrap=True)
     for row in rows:
         data = row.row()
         table.add_row(data["model"], data["method"],
-                      *(format_value(c, data[c]) for c, _ in CONSOLE_COLUMNS))
+                      *(format_value(c, data[c]) for c, _ in columns))
     return table
 
 
