@@ -162,7 +162,7 @@ def run_task(registry: Registry, task: Task, *, method: str, model: str, seed: i
         sum(r.output_tokens for r in records) + resolution.output_tokens,
         goal=tuple(sorted(resolution.goal)), goal_by=options.goal if options.goal == "given"
         else resolution.resolver, goal_correct=resolution.goal == task.goal,
-        goal_known=dict(resolution.known), goal_notes=resolution.notes,
+        goal_known=dict(resolution.known), goal_notes=resolution.notes, query=task.query,
     )
     return RunOutcome(tuple(records), run)
 

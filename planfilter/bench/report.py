@@ -11,8 +11,10 @@ import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ..core.errors import PlanfilterError
+from .html import report_html
 from .metrics import (
     RunMetrics,
     Summary,
@@ -55,15 +57,21 @@ class ReportFiles:
     report_md: Path
     plots: tuple[Path, ...]
     rows: tuple[Summary, ...]
+    #: report.html, every step of every run (None when the trace lines were not given).
+    report_html: Path | None = None
 
 
-def load_runs(out_dir: Path) -> list[RunMetrics]:
+def load_lines(out_dir: Path) -> tuple[Mapping[str, Any], ...]:
     path = out_dir / TRACES_FILE
     if not path.is_file():
         raise PlanfilterError(f"{path}: no traces here (run `planfilter run --out {out_dir}`)")
-    runs = runs_from_lines(read_traces(path).lines)
+    return read_traces(path).lines
+
+
+def load_runs(out_dir: Path) -> list[RunMetrics]:
+    runs = runs_from_lines(load_lines(out_dir))
     if not runs:
-        raise PlanfilterError(f"{path}: holds no complete run")
+        raise PlanfilterError(f"{out_dir / TRACES_FILE}: holds no complete run")
     return runs
 
 
@@ -198,8 +206,10 @@ def _faults(runs: Sequence[RunMetrics]) -> str:
     return _count_table(runs, "model", "faults", "No model faults.")
 
 
-def write_report(out_dir: Path, runs: Sequence[RunMetrics], *, plots: bool = True) -> ReportFiles:
-    """Write summary.csv, report.md and (unless ``plots`` is false) the PNG charts."""
+def write_report(out_dir: Path, runs: Sequence[RunMetrics], *, plots: bool = True,
+                 lines: Sequence[Mapping[str, Any]] | None = None) -> ReportFiles:
+    """Write summary.csv, report.md, (unless ``plots`` is false) the PNG charts and, given
+    the trace ``lines``, report.html."""
     out_dir.mkdir(parents=True, exist_ok=True)
     rows = group_by(runs, ("model", "method"))
     csv_path = out_dir / "summary.csv"
@@ -207,12 +217,20 @@ def write_report(out_dir: Path, runs: Sequence[RunMetrics], *, plots: bool = Tru
     md_path = out_dir / "report.md"
     md_path.write_text(report_markdown(runs, retrieval_setups(out_dir)), encoding="utf-8")
     written = draw_plots(out_dir, runs) if plots else ()
-    return ReportFiles(csv_path, md_path, written, tuple(rows))
+    html_path = None
+    if lines is not None:
+        html_path = out_dir / "report.html"
+        html_path.write_text(report_html(lines, rows), encoding="utf-8")
+    return ReportFiles(csv_path, md_path, written, tuple(rows), html_path)
 
 
 def build_report(out_dir: Path, *, plots: bool = True) -> ReportFiles:
-    """Rebuild every report file of ``out_dir`` from its traces."""
-    return write_report(out_dir, load_runs(out_dir), plots=plots)
+    """Rebuild every report file of ``out_dir`` from its traces (read once)."""
+    lines = load_lines(out_dir)
+    runs = runs_from_lines(lines)
+    if not runs:
+        raise PlanfilterError(f"{out_dir / TRACES_FILE}: holds no complete run")
+    return write_report(out_dir, runs, plots=plots, lines=lines)
 
 
 def draw_plots(out_dir: Path, runs: Sequence[RunMetrics]) -> tuple[Path, ...]:

@@ -99,6 +99,8 @@ class RunRecord:
     goal_correct: bool = True
     goal_known: Mapping[str, Any] = field(default_factory=dict)
     goal_notes: tuple[str, ...] = ()
+    #: The task's request, so that a report can show it without the suite.
+    query: str = ""
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)

@@ -186,13 +186,16 @@ def run(registry_path: tuple[Path, ...], tasks_path: tuple[Path, ...], methods: 
 def _where(console: Any, traces: Path, report: Any) -> None:
     files = [traces, report.summary_csv, report.report_md, *report.plots]
     console.print("wrote " + ", ".join(str(f) for f in files), soft_wrap=True)
+    if report.report_html is not None:
+        console.print(f"open {report.report_html} in a browser to see every step of every run",
+                      soft_wrap=True)
 
 
 @click.command()
 @click.argument("directory", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--no-plots", is_flag=True, help="Skip the PNG charts.")
 def report(directory: Path, no_plots: bool) -> None:
-    """Rebuild summary.csv, report.md and the charts from DIRECTORY/traces.jsonl.
+    """Rebuild summary.csv, report.md, report.html and the charts from DIRECTORY/traces.jsonl.
 
     \b
     Example:

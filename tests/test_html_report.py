@@ -1,0 +1,148 @@
+"""report.html in a real headless browser: Chromium from the system packages, driven by Selenium.
+
+Skipped, with the reason, when Chromium, ChromeDriver or selenium is missing (.ci/run installs
+them). Screenshots are kept under $PLANFILTER_SCREENSHOT_DIR when it is set (the README's
+picture is made this way), else in the test's temporary folder.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from planfilter.bench.report import build_report
+from planfilter.bench.traces import TRACES_FILE
+from planfilter.cli import cli
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+DRIVER = shutil.which("chromedriver")
+webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed "
+                                "(pip install '.[test]')")
+pytestmark = pytest.mark.skipif(not (CHROMIUM and DRIVER), reason=(
+    "no headless browser: install Debian's chromium and chromium-driver "
+    "(apt-get install chromium chromium-driver)"))
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+
+    options = Options()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--window-size=1400,1800",
+                 f"--user-data-dir={tmp_path_factory.mktemp('chromium')}"):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("run")
+    result = CliRunner().invoke(cli, ["run", "--methods", "all,cmtf", "--sample", "12",
+                                      "--no-plots", "--out", str(out)], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert "report.html" in result.output
+    return out / "report.html"
+
+
+def shot(driver, tmp_path: Path, name: str) -> Path:
+    folder = Path(os.environ.get("PLANFILTER_SCREENSHOT_DIR") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    driver.save_screenshot(str(path))
+    return path
+
+
+def severe(driver) -> list[str]:
+    return [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+
+
+def rows(driver) -> list:
+    return driver.find_elements("css selector", "#list .row.run")
+
+
+def test_page_loads_filters_opens_a_run_and_compares_two_methods(browser, report, tmp_path):
+    from selenium.webdriver.support.ui import Select
+
+    browser.get(report.as_uri())
+    assert severe(browser) == []
+    summary = browser.find_elements("css selector", "#summary tbody tr")
+    assert len(summary) == 4  # 2 models x 2 methods
+    total = len(rows(browser))
+    assert total > 0 and "48 of 48 runs" in browser.find_element("id", "count").text
+
+    Select(browser.find_element("id", "f-method")).select_by_value("cmtf")
+    methods = {r.find_elements("css selector", "span")[2].text for r in rows(browser)}
+    assert methods == {"cmtf"} and "24 of 48 runs" in browser.find_element("id", "count").text
+    Select(browser.find_element("id", "f-outcome")).select_by_value("wrong tool")
+    assert rows(browser) == []  # cmtf never picks a wrong tool with the simulated models
+    Select(browser.find_element("id", "f-outcome")).select_by_value("")
+    Select(browser.find_element("id", "f-method")).select_by_value("all")
+    assert {r.find_elements("css selector", "span")[2].text for r in rows(browser)} == {"all"}
+
+    rows(browser)[0].click()
+    detail = browser.find_element("id", "detail")
+    assert detail.is_displayed()
+    steps = detail.find_elements("css selector", ".step")
+    assert steps and "Visible" in steps[0].text and "Gold next" in steps[0].text
+    assert "#" in browser.current_url and "run=" in browser.current_url
+
+    browser.find_element("id", "open-compare").click()
+    sides = browser.find_elements("css selector", "#detail .compare .side")
+    assert [s.get_attribute("data-method") for s in sides] == ["all", "cmtf"]
+    assert all(s.find_elements("css selector", ".trajectory .step") for s in sides)
+    assert severe(browser) == []
+    assert shot(browser, tmp_path, "report-html.png").stat().st_size > 10_000
+
+
+def test_sorting_the_summary_by_success(browser, report):
+    browser.get(report.as_uri())
+    header = next(th for th in browser.find_elements("css selector", "#summary th")
+                  if th.text.startswith("Success"))
+    header.click()
+    values = [float(r.find_elements("css selector", "td")[3].text)
+              for r in browser.find_elements("css selector", "#summary tbody tr")]
+    assert values == sorted(values, reverse=True)
+
+
+@pytest.mark.slow
+def test_ten_thousand_runs_stay_responsive(browser, report, tmp_path):
+    lines = [json.loads(x) for x in (report.parent / TRACES_FILE).read_text().splitlines()]
+    copies = -(-10_000 // sum(1 for x in lines if x["type"] == "run"))
+    big = tmp_path / "big"
+    big.mkdir()
+    with (big / TRACES_FILE).open("w") as out:
+        for seed in range(1, copies + 1):
+            for line in lines:
+                out.write(json.dumps({**line, "seed": seed}) + "\n")
+    start = time.perf_counter()
+    files = build_report(big, plots=False)
+    built = time.perf_counter() - start
+    browser.get(files.report_html.as_uri())
+    loaded = browser.execute_script(
+        "return performance.getEntriesByType('navigation')[0].loadEventEnd")
+    count = browser.find_element("id", "count").text
+    assert count.startswith(f"{copies * 48:,} of")
+    assert 0 < len(rows(browser)) < 100  # only the rows in view are in the page
+    browser.execute_script("document.getElementById('list').scrollTop = 1e9")
+    time.sleep(0.3)
+    last = rows(browser)
+    assert last and int(last[-1].get_attribute("data-run")) >= copies * 48 - 100
+    last[-1].click()
+    assert browser.find_elements("css selector", "#detail .step")
+    assert severe(browser) == []
+    size_mb = files.report_html.stat().st_size / 1e6
+    print(f"\n{copies * 48} runs: report.html {size_mb:.1f} MB, built in {built:.1f} s, "
+          f"loaded in {loaded / 1000:.2f} s")
