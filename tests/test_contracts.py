@@ -149,3 +149,38 @@ def test_name_map_is_injective_and_round_trips(raw):
         pddl = mapping.to_pddl[name]
         assert mapping.user(pddl) == name
         assert pddl[0].isalpha() and pddl == pddl.lower()
+
+
+def test_the_readme_registry_example_loads(tmp_path):
+    import re
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    block = re.search(r"## File formats.*?```yaml\n(.*?)```", readme, re.S).group(1)
+    (tmp_path / "registry.yaml").write_text(block)
+    registry = load_registry(tmp_path)
+    assert registry.tools[0].returns is not None and registry.tools[0].outputs
+    assert [g.name for g in registry.goals] == ["find_event"]
+
+
+def test_mcp_style_names_and_their_pddl_spelling():
+    from planfilter.core.compile import compile_domain
+    from planfilter.core.errors import CompileError
+
+    tool = Tool(name="git.git_add", requires=["repo_path"], produces=["git.staged"])
+    domain = compile_domain(Registry(tools=(tool,)))
+    assert "git--git_add" in domain.text and domain.actions.user("git--git_add") == "git.git_add"
+    with pytest.raises(ValueError):
+        Tool(name=".hidden", produces=["x"])
+    with pytest.raises(ValueError):
+        Tool(name="x" * 129, produces=["x"])
+    clash = (tool, Tool(name="git--git_add", produces=["y"]))
+    with pytest.raises(CompileError, match="both map"):
+        compile_domain(Registry(tools=clash))
+
+
+def test_outputs_must_name_produced_variables_and_be_pointers():
+    with pytest.raises(ValueError, match="does not produce"):
+        Tool(name="t", produces=["a"], outputs={"b": "/b"})
+    with pytest.raises(ValueError, match="JSON Pointer"):
+        Tool(name="t", produces=["a"], outputs={"a": "a/b"})
