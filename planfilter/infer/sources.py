@@ -14,6 +14,7 @@ A SOURCE is a JSON or YAML file holding one of:
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -150,37 +151,45 @@ def read_servers(doc: Mapping[str, Any], where: str) -> tuple[ServerConfig, ...]
 
 
 def list_server_tools(server: ServerConfig, timeout: float = 30.0) -> list[dict[str, Any]]:
-    """``tools/list`` of one server, as plain dicts in wire (camelCase) shape."""
+    """``tools/list`` of one server, as plain dicts in wire (camelCase) shape.
+
+    A stdio server's stderr goes to a temporary file, not to ours (the library prints
+    nothing); its last lines are quoted when the server fails.
+    """
     try:
         import anyio
-        from mcp import Client, StdioServerParameters
+        from mcp import Client
+        from mcp.client.stdio import StdioServerParameters, stdio_client
     except ImportError as exc:
         raise PlanfilterError(f"server '{server.name}': reading an MCP config needs the mcp "
                               f"package (pip install 'planfilter[mcp]'): {exc}") from None
 
-    async def fetch() -> list[dict[str, Any]]:
-        target: Any = server.url
-        if server.command:
-            target = StdioServerParameters(command=server.command, args=list(server.args),
-                                           env=dict(server.env) or None)
-        with anyio.fail_after(timeout):
-            async with Client(target, mode="legacy") as client:
-                result = await client.list_tools()
-                tools = list(result.tools)
-                cursor = getattr(result, "next_cursor", None)
-                while cursor:  # every server seen so far answers in one page; be general
-                    result = await client.list_tools(cursor=cursor)
-                    tools += list(result.tools)
+    with tempfile.TemporaryFile("w+", encoding="utf-8") as errlog:
+        async def fetch() -> list[dict[str, Any]]:
+            target: Any = server.url
+            if server.command:
+                params = StdioServerParameters(command=server.command, args=list(server.args),
+                                               env=dict(server.env) or None)
+                target = stdio_client(params, errlog=errlog)
+            with anyio.fail_after(timeout):
+                async with Client(target, mode="legacy") as client:
+                    result = await client.list_tools()
+                    tools = list(result.tools)
                     cursor = getattr(result, "next_cursor", None)
-        return [t.model_dump(by_alias=True, mode="json", exclude_none=True) for t in tools]
+                    while cursor:  # the servers seen so far answer in one page; be general
+                        result = await client.list_tools(cursor=cursor)
+                        tools += list(result.tools)
+                        cursor = getattr(result, "next_cursor", None)
+            return [t.model_dump(by_alias=True, mode="json", exclude_none=True) for t in tools]
 
-    try:
-        return anyio.run(fetch)
-    except PlanfilterError:
-        raise
-    except Exception as exc:  # a server that does not start or answer: say which
-        raise PlanfilterError(f"server '{server.name}': tools/list failed: "
-                              f"{type(exc).__name__}: {exc}") from None
+        try:
+            return anyio.run(fetch)
+        except Exception as exc:  # a server that does not start or answer: say which, and why
+            errlog.seek(0)
+            tail = " | ".join(errlog.read().strip().splitlines()[-3:])
+            said = f" (its stderr: {tail})" if tail else ""
+            raise PlanfilterError(f"server '{server.name}': tools/list failed: "
+                                  f"{type(exc).__name__}: {exc}{said}") from None
 
 
 def read_source(path: Path) -> tuple[ToolSpec, ...]:
