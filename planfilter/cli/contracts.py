@@ -139,18 +139,19 @@ def evaluate(registry_path: tuple[Path, ...], tasks_path: tuple[Path, ...], mode
         hand = load_registry(list(registry_path) or default_registry())
         suite = load_suite(list(tasks_path) or default_suite())
         emb = _embedder(embedder)
-        runs: list[tuple[str, bool, Proposer | None]] = [
-            ("parameters + returns + descriptions", True, None),
-                ("parameters + descriptions", False, None)]
+        runs: list[tuple[str, bool, bool, Proposer | None]] = [
+            ("parameters + returns + descriptions", True, False, None),
+            ("the same, every other tool in camelCase", True, True, None),
+            ("parameters + descriptions", False, False, None)]
         if model:
             from ..infer.model import model_proposer
 
-            runs.append((f"parameters + descriptions + {model}", False,
+            runs.append((f"parameters + descriptions + {model}", False, False,
                          model_proposer(model)))
-        results = [run_eval(hand, suite, with_returns=wr, label=label,
+        results = [run_eval(hand, suite, with_returns=wr, label=label, mixed_spelling=mixed,
                             options=InferOptions(embedder=emb,  # type: ignore[arg-type]
                                                  proposer=proposer))
-                   for label, wr, proposer in runs]
+                   for label, wr, mixed, proposer in runs]
     except PlanfilterError as exc:
         raise click.ClickException(str(exc)) from None
     click.echo(f"{len(hand)} tools, {len(results[0].tasks)} tasks")

@@ -136,9 +136,10 @@ def compare_task(hand: Registry, inferred: Registry, task: Task,
 
 
 def evaluate(hand: Registry, suite: Suite | None, *, with_returns: bool,
-             options: InferOptions | None = None, label: str = "") -> EvalResult:
-    inference = infer_contracts(specs_of(hand.tools, with_returns=with_returns),
-                                options or InferOptions())
+             options: InferOptions | None = None, label: str = "",
+             mixed_spelling: bool = False) -> EvalResult:
+    specs = specs_of(hand.tools, with_returns=with_returns, mixed_spelling=mixed_spelling)
+    inference = infer_contracts(specs, options or InferOptions())
     inferred = inference.registry
     rename = inference.vocabulary.of_name
     requires = _score(_pairs(inferred, "requires", str), _pairs(hand, "requires", rename))

@@ -223,9 +223,33 @@ def read_sources(paths: Iterable[Path | str]) -> tuple[ToolSpec, ...]:
     return tuple(specs)
 
 
-def specs_of(tools: Sequence[Any], *, with_returns: bool = True) -> tuple[ToolSpec, ...]:
-    """ToolSpecs of registry tools with every contract field stripped (for evaluation)."""
-    return tuple(ToolSpec(name=t.name, description=t.description,
-                          input_schema=t.parameters,
-                          output_schema=t.returns if with_returns else None,
-                          origin="<registry>") for t in tools)
+def camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(w[:1].upper() + w[1:] for w in rest)
+
+
+def _camel_schema(schema: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
+    if not schema:
+        return schema
+    data = dict(schema)
+    data["properties"] = {camel(k): v for k, v in (schema.get("properties") or {}).items()}
+    if "required" in schema:
+        data["required"] = [camel(r) for r in schema["required"]]
+    return freeze(data)
+
+
+def specs_of(tools: Sequence[Any], *, with_returns: bool = True,
+             mixed_spelling: bool = False) -> tuple[ToolSpec, ...]:
+    """ToolSpecs of registry tools with every contract field stripped (for evaluation).
+
+    With ``mixed_spelling`` every other tool spells its properties in camelCase, as APIs
+    written by different teams do, so that one meaning has two spellings.
+    """
+    out = []
+    for i, t in enumerate(tools):
+        params, returns = t.parameters, t.returns if with_returns else None
+        if mixed_spelling and i % 2:
+            params, returns = _camel_schema(params), _camel_schema(returns)
+        out.append(ToolSpec(name=t.name, description=t.description, input_schema=params,
+                            output_schema=returns, origin="<registry>"))
+    return tuple(out)

@@ -159,8 +159,11 @@ def build_vocabulary(specs: Sequence[ToolSpec], embedder: Encoder | None = None,
         by_type: dict[str | None, list[Occurrence]] = defaultdict(list)
         for o in group:
             by_type[o.type].append(o)
+        # The type most tools use keeps the name; on a tie, the one tools take as input
+        # (what a user or an earlier tool must supply is the name people read).
         typed = sorted((t for t in by_type if t is not None),
-                       key=lambda t: (-len({o.tool for o in by_type[t]}), t))
+                       key=lambda t: (-len({o.tool for o in by_type[t]}),
+                                      -sum(o.side == "in" for o in by_type[t]), t))
         main = typed[0] if typed else None
         for o in group:
             if o.type is not None and o.type != main:
