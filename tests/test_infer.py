@@ -225,22 +225,42 @@ def test_model_proposals_only_for_open_tools_and_only_known_names(monkeypatch):
     from planfilter.infer import model
 
     class Reply:
-        content = '{"produces": ["ticket_id", "made_up"]}'
+        content = ('Sure: {"produces": ["ticket_id", "made_up"], '
+                   '"aliases": {"summary": "ticket_text", "nope": "ticket_id", '
+                   '"case_ref": "invented"}}')
 
     asked = []
     monkeypatch.setattr(model, "complete",
                         lambda m, msgs, tools, **kw: asked.append(msgs) or Reply())
-    specs = [spec("escalate_case", required=("summary",)),
-             spec("close_ticket", required=("ticket_id",)),
-             spec("read_ticket", required=("ticket_id",))]
+    specs = [spec("escalate_case", required=("summary", "case_ref")),
+             spec("read_ticket", required=("ticket_id",)),
+             spec("note", required=("ticket_text",))]
     inference = infer_contracts(specs, InferOptions(proposer=model.model_proposer("sim/x")))
     tool = inference.registry.tool("escalate_case")
     assert tool.produces == {"ticket_id"}
-    assert tool.inferred["produces"].startswith("model: sim/x")
-    assert inference.produce_rules["read_ticket"] != "model"
-    # close_ticket was asked too (candidates: summary); neither proposed name is a candidate
+    assert tool.requires == {"ticket_text", "case_ref"}  # only the valid alias applied
+    assert tool.inferred["produces"].startswith("model: sim/x proposed produces ticket_id")
+    assert "model: sim/x" in tool.inferred["requires"] and "summary -> ticket_text" in \
+        tool.inferred["requires"]
+    assert inference.produce_rules["escalate_case"] == "model"
+    assert inference.produce_rules["read_ticket"] == "read-content"
+    # `note` was open too and was asked; nothing it was told is among its candidates
     assert len(asked) == 2
-    assert inference.produce_rules["close_ticket"] == "effect"
+    assert inference.registry.tool("note").requires == {"ticket_text"}
+
+
+def test_a_model_error_leaves_the_rules_draft(monkeypatch):
+    from planfilter.infer import model
+    from planfilter.models.client import ModelError
+
+    def fail(*args, **kwargs):
+        raise ModelError("down")
+
+    monkeypatch.setattr(model, "complete", fail)
+    s = spec("ping_server", required=("host",))
+    other = spec("scan", required=("port",))
+    inference = infer_contracts([s, other], InferOptions(proposer=model.model_proposer("m")))
+    assert inference.registry.tool("ping_server").produces == {"ping_server_done"}
 
 
 # --- round trip ------------------------------------------------------------------------------

@@ -13,8 +13,20 @@ from .rules import Context, Drafted, consumers_of, produces_of, requires_of
 from .sources import ToolSpec
 from .vocabulary import Encoder, Merge, Vocabulary, build_vocabulary
 
-#: (tool spec, candidate variables) -> (proposed variables, note) or None; see ``model.py``.
-Proposer = Callable[[ToolSpec, Sequence[str]], tuple[frozenset[str], str] | None]
+
+@dataclass(frozen=True)
+class Proposal:
+    """What a model proposed for an open tool, already checked against the candidates."""
+
+    produces: frozenset[str]
+    #: required input property -> the existing variable it is
+    aliases: Mapping[str, str]
+    note: str
+
+
+#: (tool spec, variables it may produce, variables its inputs may be) -> Proposal or None;
+#: see ``model.py``.
+Proposer = Callable[[ToolSpec, Sequence[str], Sequence[str]], Proposal | None]
 
 
 @dataclass(frozen=True)
@@ -49,23 +61,31 @@ def _alias_note(tool: str, props: Sequence[str], side: str, vocab: Vocabulary) -
     return f"; alias: {', '.join(renamed)}" if renamed else ""
 
 
-def infer_contracts(specs: Sequence[ToolSpec], options: InferOptions = InferOptions()
+def infer_contracts(specs: Sequence[ToolSpec], options: InferOptions | None = None
                     ) -> Inference:
     """Draft a contract for every tool of ``specs``; every drafted field notes its source."""
+    options = options or InferOptions()
     vocab = build_vocabulary(specs, options.embedder)
     ctx = Context(vocab, consumers_of(specs, vocab))
     tools, rules, problems = [], {}, []
+    everything = frozenset(vocab.mapping.values())
     for spec in specs:
         req = requires_of(spec, vocab)
+        req_note = req.note + _alias_note(spec.name, spec.required, "in", vocab)
         drafted, rule = produces_of(spec, ctx)
         if rule == "effect" and options.proposer is not None:
-            candidates = sorted(ctx.consumed_by_others(spec.name) - req.variables)
-            proposed = options.proposer(spec, candidates)
-            if proposed is not None:
-                drafted, rule = Drafted(proposed[0], proposed[1]), "model"
+            proposal = options.proposer(
+                spec, sorted(ctx.consumed_by_others(spec.name) - req.variables),
+                sorted(everything - req.variables))
+            if proposal is not None and proposal.produces:
+                drafted, rule = Drafted(proposal.produces, proposal.note), "model"
+            if proposal is not None and proposal.aliases:
+                req = Drafted(frozenset(proposal.aliases.get(p, vocab.variable(spec.name, p))
+                                        for p in spec.required), req.note)
+                req_note += "; " + proposal.note
         risk = risk_of(spec)
         inferred = {
-            "requires": req.note + _alias_note(spec.name, spec.required, "in", vocab),
+            "requires": req_note,
             "produces": drafted.note + (_alias_note(spec.name, list(spec.output_properties),
                                                     "out", vocab)
                                         if rule == "output-schema" else ""),

@@ -12,11 +12,12 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from pydantic import ValidationError
 
 from ..core.contracts import Registry, Tool
 from ..core.errors import ContractError
 from ..core.frozen import thaw
-from ..core.loading import read_document
+from ..core.loading import describe_errors, read_document
 from .infer import Inference
 
 #: Field order of a written tool: the contract first, the schemas after, the notes last.
@@ -67,7 +68,7 @@ def merge_into(existing: Path, inference: Inference) -> list[dict[str, Any]]:
     if problems:
         raise ContractError(problems)
     out.extend(drafted.values())
-    return [dict(dict.fromkeys(t)) | t for t in out]
+    return out
 
 
 def render(tools: Sequence[Mapping[str, Any]], inference: Inference, sources: Sequence[str],
@@ -91,10 +92,6 @@ def render(tools: Sequence[Mapping[str, Any]], inference: Inference, sources: Se
 
 def check_written(text: str, where: str) -> Registry:
     """Load written text back as a registry (what ``planfilter validate`` will do)."""
-    from pydantic import ValidationError
-
-    from ..core.loading import describe_errors
-
     doc = yaml.safe_load(text)
     tools = []
     problems = []
