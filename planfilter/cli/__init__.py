@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from .app import cli, main
 from .bench import bench, local_models
+from .contracts import contracts
 from .merge import merge
 from .plan import export, frontier, planners, validate
 from .run import report, run
 
-for _command in (frontier, export, validate, planners, bench, local_models, run, report, merge):
+for _command in (frontier, export, validate, planners, bench, local_models, run, report, merge,
+                 contracts):
     cli.add_command(_command)
 
 __all__ = ["cli", "main"]

@@ -1,0 +1,171 @@
+"""``planfilter contracts infer|check|eval``: draft contracts from tool schemas, check them
+against run traces, and measure the drafting on a hand-written registry."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from ..core.errors import PlanfilterError
+
+
+@click.group()
+def contracts() -> None:
+    """Draft contracts from what tools declare, and check them against traces."""
+
+
+def _embedder(name: str) -> object | None:
+    if name == "none":
+        return None
+    from ..retrieval.embedders import try_embedder
+
+    embedder, why = try_embedder("minilm")
+    if embedder is None and name == "minilm":
+        raise click.ClickException(why)
+    return embedder
+
+
+@contracts.command()
+@click.argument("sources", nargs=-1, required=True,
+                type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
+              help="Registry file to write. Default: print it.")
+@click.option("--merge", "merge_path", type=click.Path(exists=True, dir_okay=False,
+                                                       path_type=Path),
+              help="Existing registry: keep its hand-written fields, fill the rest.")
+@click.option("--model", help="litellm model that proposes produces where the rules leave a "
+                              "tool open (llamacpp/... and sim/... too).")
+@click.option("--embedder", type=click.Choice(["auto", "minilm", "none"]), default="auto",
+              show_default=True, help="Dense embedder for vocabulary merges (auto: minilm "
+                                      "when installed).")
+@click.option("--domain", help="Domain written on every tool.")
+def infer(sources: tuple[Path, ...], out: Path | None, merge_path: Path | None,
+          model: str | None, embedder: str, domain: str | None) -> None:
+    """Draft a registry from SOURCES: MCP configs (mcpServers), saved tools/list results,
+    OpenAI tools arrays, or function docs with parameters and response.
+
+    Every drafted field is noted under the tool's `inferred` (schema, rule, alias, model).
+
+    \b
+    Examples:
+      planfilter contracts infer mcp.json --out contracts.yaml
+      planfilter contracts infer openai_tools.json --merge contracts.yaml --out contracts.yaml
+    """
+    from ..infer.infer import InferOptions, infer_contracts
+    from ..infer.sources import read_sources
+    from ..infer.write import check_written, merge_into, render, tool_data
+
+    try:
+        specs = read_sources(sources)
+        proposer = None
+        if model:
+            from ..infer.model import model_proposer
+            from ..models import check_model
+
+            check_model(model)
+            proposer = model_proposer(model)
+        options = InferOptions(embedder=_embedder(embedder),  # type: ignore[arg-type]
+                               proposer=proposer, domain=domain)
+        inference = infer_contracts(specs, options)
+        tools = (merge_into(merge_path, inference) if merge_path
+                 else [tool_data(t) for t in inference.registry])
+        text = render(tools, inference, [str(s) for s in sources])
+        check_written(text, str(out or "<output>"))
+    except PlanfilterError as exc:
+        raise click.ClickException(str(exc)) from None
+    if out is None:
+        click.echo(text, nl=False)
+        return
+    out.write_text(text, encoding="utf-8")
+    rules: dict[str, int] = {}
+    for rule in inference.produce_rules.values():
+        rules[rule] = rules.get(rule, 0) + 1
+    click.echo(f"{len(tools)} tools -> {out} ({len(inference.merges)} vocabulary merges; "
+               f"produces by {', '.join(f'{k} {v}' for k, v in sorted(rules.items()))})",
+               err=True)
+
+
+@contracts.command()
+@click.argument("registry_path", metavar="CONTRACTS",
+                type=click.Path(exists=True, path_type=Path))
+@click.argument("traces", nargs=-1, required=True,
+                type=click.Path(exists=True, dir_okay=False, path_type=Path))
+def check(registry_path: Path, traces: tuple[Path, ...]) -> None:
+    """Report where CONTRACTS and the behaviour in TRACES disagree (exit 1 when they do).
+
+    \b
+    Example:
+      planfilter contracts check domains runs/cmtf/traces.jsonl
+    """
+    from ..core.loading import load_registry
+    from ..infer.check import check_traces
+
+    try:
+        report = check_traces(load_registry(registry_path), traces)
+    except PlanfilterError as exc:
+        raise click.ClickException(str(exc)) from None
+    for finding in report.findings:
+        click.echo(str(finding))
+    click.echo(f"{report.files} trace files, {report.steps} steps: "
+               f"{len(report.findings)} findings")
+    if not report.ok:
+        sys.exit(1)
+
+
+@contracts.command("eval")
+@click.option("--registry", "registry_path", type=click.Path(exists=True, path_type=Path),
+              multiple=True, help="Hand-written registry (repeatable). Default: bundled.")
+@click.option("--tasks", "tasks_path", type=click.Path(exists=True, path_type=Path),
+              multiple=True, help="Tasks with gold chains. Default: the bundled benchmark.")
+@click.option("--model", help="Also measure with this model proposing for open tools.")
+@click.option("--embedder", type=click.Choice(["auto", "minilm", "none"]), default="none",
+              show_default=True)
+@click.option("--details", is_flag=True, help="List the tasks whose frontier changed.")
+def evaluate(registry_path: tuple[Path, ...], tasks_path: tuple[Path, ...], model: str | None,
+             embedder: str, details: bool) -> None:
+    """Strip a registry's contracts, infer them back, and score the draft.
+
+    Prints precision and recall of requires, produces and risk, and the share of tasks
+    whose CMTF frontier is unchanged at every step of the gold chain.
+    """
+    from ..core.loading import load_registry, load_suite
+    from ..core.resources import default_registry, default_suite
+    from ..infer.evaluate import evaluate as run_eval
+    from ..infer.infer import InferOptions, Proposer
+
+    try:
+        hand = load_registry(list(registry_path) or default_registry())
+        suite = load_suite(list(tasks_path) or default_suite())
+        emb = _embedder(embedder)
+        runs: list[tuple[str, bool, bool, Proposer | None]] = [
+            ("parameters + returns + descriptions", True, False, None),
+            ("the same, every other tool in camelCase", True, True, None),
+            ("parameters + descriptions", False, False, None)]
+        if model:
+            from ..infer.model import model_proposer
+
+            runs.append((f"parameters + descriptions + {model}", False, False,
+                         model_proposer(model)))
+        results = [run_eval(hand, suite, with_returns=wr, label=label, mixed_spelling=mixed,
+                            options=InferOptions(embedder=emb,  # type: ignore[arg-type]
+                                                 proposer=proposer))
+                   for label, wr, mixed, proposer in runs]
+    except PlanfilterError as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"{len(hand)} tools, {len(results[0].tasks)} tasks")
+    click.echo("| from | requires P/R | produces P/R | risk accuracy | risk high P/R | "
+               "frontier unchanged | merges | open tools |")
+    click.echo("|---|---|---|---|---|---|---|---|")
+    for r in results:
+        high = r.risk["high"]
+        click.echo(f"| {r.label} | {r.requires.precision:.2f} / {r.requires.recall:.2f} | "
+                   f"{r.produces.precision:.2f} / {r.produces.recall:.2f} | "
+                   f"{r.risk_accuracy:.2f} | {high.precision:.2f} / {high.recall:.2f} | "
+                   f"{sum(t.unchanged for t in r.tasks)}/{len(r.tasks)} = "
+                   f"{r.unchanged_share:.3f} | {r.merges} | {r.open_tools} |")
+        if details:
+            for t in r.tasks:
+                if not t.unchanged:
+                    click.echo(f"    {t.task}: {t.difference}")

@@ -1,0 +1,36 @@
+"""Name handling shared by the rules: normalised variable names, tokens, singular nouns."""
+
+from __future__ import annotations
+
+import re
+
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_SEPARATORS = re.compile(r"[^A-Za-z0-9]+")
+
+
+def normalise(name: str) -> str:
+    """``eventId``, ``event-id``, ``Event ID`` -> ``event_id`` (one spelling per meaning)."""
+    spaced = _CAMEL.sub("_", name)
+    return "_".join(t for t in _SEPARATORS.split(spaced.lower()) if t) or name
+
+
+def tokens(name: str) -> tuple[str, ...]:
+    return tuple(t for t in normalise(name).split("_") if t)
+
+
+def local_name(tool_name: str) -> str:
+    """A tool's name without a ``server.`` prefix."""
+    return tool_name.rpartition(".")[2]
+
+
+def singular(word: str) -> str:
+    """A plain English singular, good enough for entity nouns (``emails`` -> ``email``)."""
+    if len(word) <= 3 or word.endswith(("ss", "us", "is")):
+        return word
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    if word.endswith(("sses", "shes", "ches", "xes")):
+        return word[:-2]
+    if word.endswith("s"):
+        return word[:-1]
+    return word

@@ -1,0 +1,88 @@
+"""Risk and action from MCP annotations, else from the action verb.
+
+``destructiveHint: true`` -> high and ``readOnlyHint: true`` -> low, when the server says so;
+otherwise the verb of the tool's name: sending, deleting, paying, buying, sharing -> high;
+creating and changing -> medium; anything else -> low. A description that says the action
+cannot be undone or moves money makes it high too. Cost is 1 unless told.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from .names import local_name, tokens
+from .sources import ToolSpec
+
+#: verb -> the canonical action the rest of planfilter knows.
+ACTIONS: Mapping[str, str] = {
+    **dict.fromkeys(("search", "find", "lookup", "query", "locate", "match"), "search"),
+    **dict.fromkeys(("list", "browse", "enumerate"), "list"),
+    **dict.fromkeys(("read", "get", "fetch", "open", "view", "show", "load", "cat", "check",
+                     "count", "describe", "retrieve", "inspect", "status", "log", "diff",
+                     "convert", "export", "download", "preview"), "read"),
+    **dict.fromkeys(("summarize", "summarise"), "summarize"),
+    **dict.fromkeys(("extract", "parse"), "extract"),
+    **dict.fromkeys(("write", "draft", "comment", "annotate"), "write"),
+    **dict.fromkeys(("create", "add", "new", "make", "generate", "insert", "upload",
+                     "register", "build", "backup", "run", "start", "commit"), "create"),
+    **dict.fromkeys(("update", "edit", "modify", "set", "change", "rename", "move", "apply",
+                     "reschedule", "invite", "archive", "label", "tag", "mark", "approve",
+                     "reset", "checkout", "escalate", "assign", "patch", "put", "block",
+                     "cancel", "revoke", "remove", "stage", "unstage"), "update"),
+    **dict.fromkeys(("send", "reply", "forward", "post", "publish", "notify", "email",
+                     "message", "respond"), "send"),
+    **dict.fromkeys(("delete", "erase", "destroy", "drop", "purge", "wipe", "unlink"),
+                    "delete"),
+    **dict.fromkeys(("share", "grant"), "share"),
+    **dict.fromkeys(("pay", "purchase", "buy", "order", "transfer", "charge", "refund"),
+                    "purchase"),
+}
+HIGH_ACTIONS = frozenset({"send", "delete", "share", "purchase"})
+MEDIUM_ACTIONS = frozenset({"create", "update"})
+#: Description phrases that make any action high risk.
+HIGH_PHRASES = re.compile(
+    r"cannot be undone|can't be undone|irreversib|permanently|cannot be recovered|"
+    r"\bcharged\b|\bpaid out\b|money|funds", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class RiskDraft:
+    risk: str
+    action: str | None
+    note: str
+    action_note: str
+
+
+def action_of(spec: ToolSpec) -> tuple[str | None, str]:
+    """(canonical action, verb it came from): the first verb in the name, else the first word
+    of the description."""
+    for word in tokens(local_name(spec.name)):
+        if word in ACTIONS:
+            return ACTIONS[word], word
+    first = tokens(spec.description.split(" ", 1)[0]) if spec.description.strip() else ()
+    if first and first[0] in ACTIONS:
+        return ACTIONS[first[0]], first[0]
+    return None, ""
+
+
+def risk_of(spec: ToolSpec) -> RiskDraft:
+    action, verb = action_of(spec)
+    action_note = f"rule: verb '{verb}'" if action else "rule: no known verb"
+    hints = spec.annotations
+    if hints.get("destructiveHint") is True:
+        return RiskDraft("high", action, "schema: annotations.destructiveHint", action_note)
+    if hints.get("readOnlyHint") is True:
+        return RiskDraft("low", action or "read", "schema: annotations.readOnlyHint",
+                         action_note if action else "schema: annotations.readOnlyHint")
+    phrase = HIGH_PHRASES.search(spec.description)
+    if phrase:
+        return RiskDraft("high", action, f"rule: description says {phrase.group(0)!r}",
+                         action_note)
+    if action in HIGH_ACTIONS:
+        return RiskDraft("high", action, f"rule: {action} verb '{verb}'", action_note)
+    if action in MEDIUM_ACTIONS:
+        return RiskDraft("medium", action, f"rule: {action} verb '{verb}'", action_note)
+    why = f"rule: {action} verb '{verb}'" if action else "rule: no risky verb"
+    return RiskDraft("low", action, why, action_note)

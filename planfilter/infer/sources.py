@@ -1,0 +1,255 @@
+"""Tool declarations in, one shape out.
+
+A SOURCE is a JSON or YAML file holding one of:
+
+- an MCP config (``{"mcpServers": {name: {command, args, env} | {url}}}``): each server is
+  started (or reached) with the official ``mcp`` client and asked for ``tools/list``; its
+  tools are named ``<server>.<tool>``, as a gateway in front of several servers names them;
+- a saved ``tools/list`` result (``{"tools": [{name, inputSchema, outputSchema?,
+  annotations?}]}``, also nested under ``tools_list_result``);
+- an OpenAI ``tools`` array (``[{"type": "function", "function": {name, description,
+  parameters}}]``, or ``{"tools": [...]}``);
+- a list of function docs (``[{name, description, parameters, response?}]``).
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import ContractError, PlanfilterError
+from ..core.frozen import freeze
+from ..core.loading import read_document
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """One tool as declared: what inference starts from. Schemas are deep-frozen."""
+
+    name: str
+    description: str = ""
+    input_schema: Mapping[str, Any] = field(
+        default_factory=lambda: freeze({"type": "object", "properties": {}}))
+    output_schema: Mapping[str, Any] | None = None
+    annotations: Mapping[str, Any] = field(default_factory=lambda: freeze({}))
+    #: Where it was read from (file, or file#server), for messages.
+    origin: str = ""
+
+    @property
+    def properties(self) -> Mapping[str, Any]:
+        props = self.input_schema.get("properties") or {}
+        return props if isinstance(props, Mapping) else {}
+
+    @property
+    def required(self) -> tuple[str, ...]:
+        req = self.input_schema.get("required") or ()
+        return tuple(r for r in req if isinstance(r, str) and r in self.properties)
+
+    @property
+    def output_properties(self) -> Mapping[str, Any]:
+        if not self.output_schema:
+            return {}
+        props = self.output_schema.get("properties") or {}
+        return props if isinstance(props, Mapping) else {}
+
+
+class SourceError(ContractError):
+    """A source file is not in any of the shapes ``contracts infer`` reads."""
+
+
+def _schema(value: Any, where: str, what: str) -> Mapping[str, Any]:
+    if value is None:
+        return freeze({"type": "object", "properties": {}})
+    if not isinstance(value, Mapping):
+        raise SourceError(f"{where}: field '{what}' must be a JSON Schema object "
+                          f"(got {type(value).__name__})")
+    schema = dict(value)
+    schema.setdefault("type", "object")
+    schema.setdefault("properties", {})
+    return freeze(schema)
+
+
+def spec_from_item(item: Any, where: str, prefix: str = "") -> ToolSpec:
+    """One tool declaration in any of the supported shapes -> ToolSpec."""
+    if not isinstance(item, Mapping):
+        raise SourceError(f"{where}: expected a tool object, got {type(item).__name__}")
+    if item.get("type") == "function" and isinstance(item.get("function"), Mapping):
+        item = item["function"]
+    name = item.get("name")
+    if not isinstance(name, str) or not name:
+        raise SourceError(f"{where}: a tool has no 'name'")
+    here = f"{where}: tool '{name}'"
+    if "inputSchema" in item or "input_schema" in item:
+        params = item.get("inputSchema", item.get("input_schema"))
+        output = item.get("outputSchema", item.get("output_schema"))
+    else:
+        params = item.get("parameters")
+        output = item.get("response", item.get("returns"))
+    out = None if output is None else _schema(output, here, "output schema")
+    annotations = item.get("annotations") or {}
+    if not isinstance(annotations, Mapping):
+        raise SourceError(f"{here}: field 'annotations' must be an object")
+    description = item.get("description") or ""
+    return ToolSpec(name=f"{prefix}{name}", description=str(description),
+                    input_schema=_schema(params, here, "parameters"), output_schema=out,
+                    annotations=freeze(dict(annotations)), origin=where)
+
+
+def specs_from_document(doc: Any, where: str) -> tuple[ToolSpec, ...]:
+    """Tools of a parsed document that is not an MCP config."""
+    if isinstance(doc, Mapping):
+        if isinstance(doc.get("tools_list_result"), Mapping):
+            doc = doc["tools_list_result"]
+        if isinstance(doc.get("result"), Mapping):  # a raw JSON-RPC response
+            doc = doc["result"]
+        items = doc.get("tools")
+        if not isinstance(items, list):
+            raise SourceError(f"{where}: expected 'mcpServers', a 'tools' list, or a list of "
+                              "tools at the top level")
+    elif isinstance(doc, list):
+        items = doc
+    else:
+        raise SourceError(f"{where}: expected a JSON object or list, got {type(doc).__name__}")
+    return tuple(spec_from_item(item, f"{where}#{i + 1}") for i, item in enumerate(items))
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    """One entry of an ``mcpServers`` config: a stdio command, or a URL."""
+
+    name: str
+    command: str | None = None
+    args: tuple[str, ...] = ()
+    env: Mapping[str, str] = field(default_factory=lambda: freeze({}))
+    url: str | None = None
+
+
+def read_servers(doc: Mapping[str, Any], where: str) -> tuple[ServerConfig, ...]:
+    servers = doc.get("mcpServers")
+    if not isinstance(servers, Mapping) or not servers:
+        raise SourceError(f"{where}: field 'mcpServers' must be a non-empty object")
+    out = []
+    for name, raw in servers.items():
+        here = f"{where}: server '{name}'"
+        if not isinstance(raw, Mapping):
+            raise SourceError(f"{here}: expected an object with 'command' or 'url'")
+        command, url = raw.get("command"), raw.get("url")
+        if bool(command) == bool(url):
+            raise SourceError(f"{here}: give exactly one of 'command' and 'url'")
+        args = raw.get("args") or []
+        env = raw.get("env") or {}
+        if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
+            raise SourceError(f"{here}: field 'args' must be a list of strings")
+        if not isinstance(env, Mapping):
+            raise SourceError(f"{here}: field 'env' must be an object")
+        out.append(ServerConfig(str(name), command, tuple(args),
+                                freeze({str(k): str(v) for k, v in env.items()}), url))
+    return tuple(out)
+
+
+def list_server_tools(server: ServerConfig, timeout: float = 30.0) -> list[dict[str, Any]]:
+    """``tools/list`` of one server, as plain dicts in wire (camelCase) shape.
+
+    A stdio server's stderr goes to a temporary file, not to ours (the library prints
+    nothing); its last lines are quoted when the server fails.
+    """
+    try:
+        import anyio
+        from mcp import Client
+        from mcp.client.stdio import StdioServerParameters, stdio_client
+    except ImportError as exc:
+        raise PlanfilterError(f"server '{server.name}': reading an MCP config needs the mcp "
+                              f"package (pip install 'planfilter[mcp]'): {exc}") from None
+
+    with tempfile.TemporaryFile("w+", encoding="utf-8") as errlog:
+        async def fetch() -> list[dict[str, Any]]:
+            target: Any = server.url
+            if server.command:
+                params = StdioServerParameters(command=server.command, args=list(server.args),
+                                               env=dict(server.env) or None)
+                target = stdio_client(params, errlog=errlog)
+            with anyio.fail_after(timeout):
+                async with Client(target, mode="legacy") as client:
+                    result = await client.list_tools()
+                    tools = list(result.tools)
+                    cursor = getattr(result, "next_cursor", None)
+                    while cursor:  # the servers seen so far answer in one page; be general
+                        result = await client.list_tools(cursor=cursor)
+                        tools += list(result.tools)
+                        cursor = getattr(result, "next_cursor", None)
+            return [t.model_dump(by_alias=True, mode="json", exclude_none=True) for t in tools]
+
+        try:
+            return anyio.run(fetch)
+        except Exception as exc:  # a server that does not start or answer: say which, and why
+            errlog.seek(0)
+            tail = " | ".join(errlog.read().strip().splitlines()[-3:])
+            said = f" (its stderr: {tail})" if tail else ""
+            raise PlanfilterError(f"server '{server.name}': tools/list failed: "
+                                  f"{type(exc).__name__}: {exc}{said}") from None
+
+
+def read_source(path: Path) -> tuple[ToolSpec, ...]:
+    doc = read_document(path)
+    if isinstance(doc, Mapping) and "mcpServers" in doc:
+        specs: list[ToolSpec] = []
+        for server in read_servers(doc, str(path)):
+            items = list_server_tools(server)
+            where = f"{path}#{server.name}"
+            specs += [spec_from_item(item, f"{where}#{i + 1}", prefix=f"{server.name}.")
+                      for i, item in enumerate(items)]
+        return tuple(specs)
+    return specs_from_document(doc, str(path))
+
+
+def read_sources(paths: Iterable[Path | str]) -> tuple[ToolSpec, ...]:
+    """Every tool of every source, in order; two tools of one name are an error naming both."""
+    specs: list[ToolSpec] = []
+    seen: dict[str, str] = {}
+    problems = []
+    for raw in paths:
+        for spec in read_source(Path(raw)):
+            if spec.name in seen:
+                problems.append(f"{spec.origin}: tool '{spec.name}' has the same name as "
+                                f"{seen[spec.name]}")
+                continue
+            seen[spec.name] = spec.origin
+            specs.append(spec)
+    if problems:
+        raise SourceError(problems)
+    return tuple(specs)
+
+
+def camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(w[:1].upper() + w[1:] for w in rest)
+
+
+def _camel_schema(schema: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
+    if not schema:
+        return schema
+    data = dict(schema)
+    data["properties"] = {camel(k): v for k, v in (schema.get("properties") or {}).items()}
+    if "required" in schema:
+        data["required"] = [camel(r) for r in schema["required"]]
+    return freeze(data)
+
+
+def specs_of(tools: Sequence[Any], *, with_returns: bool = True,
+             mixed_spelling: bool = False) -> tuple[ToolSpec, ...]:
+    """ToolSpecs of registry tools with every contract field stripped (for evaluation).
+
+    With ``mixed_spelling`` every other tool spells its properties in camelCase, as APIs
+    written by different teams do, so that one meaning has two spellings.
+    """
+    out = []
+    for i, t in enumerate(tools):
+        params, returns = t.parameters, t.returns if with_returns else None
+        if mixed_spelling and i % 2:
+            params, returns = _camel_schema(params), _camel_schema(returns)
+        out.append(ToolSpec(name=t.name, description=t.description, input_schema=params,
+                            output_schema=returns, origin="<registry>"))
+    return tuple(out)
