@@ -22,7 +22,8 @@ LAYERS: dict[str, frozenset[str]] = {
     "filters": frozenset({"core", "retrieval"}),
     "live": frozenset({"core", "models", "retrieval", "filters"}),
     "bench": frozenset({"core", "models", "retrieval", "filters", "live"}),
-    "cli": frozenset({"core", "models", "retrieval", "filters", "live", "bench"}),
+    "gateway": frozenset({"core", "models", "retrieval", "filters", "live"}),
+    "cli": frozenset({"core", "models", "retrieval", "filters", "live", "bench", "gateway"}),
 }
 #: Filter methods never import the table that registers them (nor what sits above it).
 METHOD_MODULES = ("base", "relevance", "causal", "recovery", "toolscope")

@@ -11,8 +11,10 @@ from .bench import bench, local_models
 from .merge import merge
 from .plan import export, frontier, planners, validate
 from .run import report, run
+from .serve import serve
 
-for _command in (frontier, export, validate, planners, bench, local_models, run, report, merge):
+for _command in (frontier, export, validate, planners, bench, local_models, run, report, merge,
+                 serve):
     cli.add_command(_command)
 
 __all__ = ["cli", "main"]
