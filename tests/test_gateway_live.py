@@ -368,3 +368,22 @@ def test_example_agent_reaches_the_goal_with_sim(workspace: dict[str, str]) -> N
     assert out.returncode == 0, out.stdout + out.stderr
     assert "goal reached in 2 steps" in out.stdout
     assert git(Path(repo), "log", "-1", "--format=%s").strip() == "Add notes"
+
+
+async def test_measurements_run(workspace: dict[str, str]) -> None:
+    from planfilter.gateway.measure import list_tokens, overhead
+
+    time_spec, = specs(workspace, "time")
+    upstreams = Upstreams(specs(workspace))
+    async with anyio.create_task_group() as tg:
+        await upstreams.start(tg)
+        tools = upstreams.tools
+        await upstreams.close()
+    tokens = list_tokens(tools)
+    assert tokens["upstream_tools"] == 18 and tokens["meta_tools"] == 3
+    assert tokens["meta_tokens"] < 600 < tokens["upstream_tokens"]
+    timing = await overhead(time_spec, CONTRACTS.subset(["time.get_current_time"]),
+                            "get_current_time", {"timezone": "UTC"}, "current_time",
+                            {"timezone": "UTC"}, calls=5, warmup=1)
+    assert timing["direct"]["n"] == timing["gateway_stdio"]["n"] == 5
+    assert timing["gateway_in_process"]["p50_ms"] > 0

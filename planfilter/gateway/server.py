@@ -279,6 +279,8 @@ def _dynamic_result(payload: dict[str, Any]) -> types.CallToolResult:
     blocks: list[types.ContentBlock] = []
     if "text" in payload:
         blocks.append(types.TextContent(text=payload["text"]))
+    elif payload.get("structuredContent") is not None:
+        blocks.append(types.TextContent(text=_json(payload["structuredContent"])))
     note = {k: v for k, v in payload.items() if k not in ("text", "structuredContent")}
     blocks.append(types.TextContent(text=_json(note)))
     return types.CallToolResult(content=blocks,

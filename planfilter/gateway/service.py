@@ -179,7 +179,7 @@ class Gateway:
         answer: dict[str, Any] = {"task": task.handle, "tool": checked.tool, "ok": outcome.ok}
         if outcome.structured is not None:
             answer["structuredContent"] = outcome.structured
-        if outcome.text:
+        if outcome.text and outcome.structured is None:  # else the text repeats it as JSON
             answer["text"] = outcome.text[:RESULT_CHARS]
         if outcome.error is not None:
             answer["error"] = outcome.error
