@@ -387,3 +387,101 @@ async def test_measurements_run(workspace: dict[str, str]) -> None:
                             {"timezone": "UTC"}, calls=5, warmup=1)
     assert timing["direct"]["n"] == timing["gateway_stdio"]["n"] == 5
     assert timing["gateway_in_process"]["p50_ms"] > 0
+
+
+async def test_nothing_a_client_sends_ends_the_gateway(workspace: dict[str, str]) -> None:
+    bad = [("plan", {}), ("plan", {"request": None}), ("plan", {"request": "x", "known": "y"}),
+           ("plan", {"request": "x", "goal": "nonexistent"}), ("plan", {"request": "x", "goal": 5}),
+           ("call", {}), ("call", {"task": None, "tool": 3}), ("status", {"task": ["a"]}),
+           ("call", {"task": "x", "tool": "git.git_add", "arguments": "not json"})]
+    async with gateway(workspace, "git") as (c, holder):
+        for name, arguments in bad:
+            result = await c.call_tool(name, arguments)
+            assert result.is_error and result.content[0].text.startswith(f"{name}: ")
+        task = (await c.call_tool("plan", {**COMMIT, "known": known(workspace)})
+                ).structured_content["task"]
+        for arguments in ("{not json", [1], {"repo_path": 3, "files": []}):
+            r = await c.call_tool("call", {"task": task, "tool": "git.git_add",
+                                           "arguments": arguments})
+            assert r.structured_content["refused"]["kind"] == "arguments"
+        assert received(holder, "git") == 0
+        assert (await c.call_tool("status", {"task": task})).structured_content["tools"] == \
+            ["git.git_add"]
+
+
+def test_hostile_bytes_over_stdio(workspace: dict[str, str]) -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "planfilter.cli", "serve", "--config",
+         str(EXAMPLE / "servers.json"), "--contracts", str(EXAMPLE / "contracts.yaml")],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+        env={**os.environ, **workspace})
+    assert proc.stdin is not None and proc.stdout is not None
+
+    def send(message: Any) -> None:
+        assert proc.stdin is not None
+        proc.stdin.write((message if isinstance(message, str) else json.dumps(message)) + "\n")
+        proc.stdin.flush()
+
+    def answer() -> dict[str, Any]:
+        assert proc.stdout is not None
+        line = ""
+        while not line.strip():
+            line = proc.stdout.readline()
+        return json.loads(line)
+
+    try:
+        send("garbage {{{")
+        send("\x00\x01\x02")
+        send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "0"}}})
+        assert answer()["id"] == 1
+        send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        send({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+              "params": {"name": "call", "arguments": [1, 2]}})
+        assert "error" in answer()
+        send({"jsonrpc": "2.0", "id": 3, "method": "no/such/method"})
+        assert answer()["error"]["code"] == -32601
+        send({"jsonrpc": "2.0", "id": 4, "method": "tools/list"})
+        listed = answer()
+        assert [t["name"] for t in listed["result"]["tools"]] == ["plan", "call", "status"]
+        assert proc.poll() is None
+    finally:
+        proc.stdin.close()
+        proc.wait(20)
+    assert proc.returncode == 0
+
+
+async def test_an_http_upstream_behind_the_gateway(workspace: dict[str, str],
+                                                   tmp_path: Path) -> None:
+    """A streamable-HTTP upstream (`url` in the servers file): here another planfilter
+    gateway serving the time server, whose meta tools become inner.plan/call/status."""
+    from planfilter.core.contracts import Registry, Tool
+
+    port = free_port()
+    inner = build_server(specs(workspace, "time"), CONTRACTS, timeout=20)
+    config = tmp_path / "servers.json"
+    config.write_text(json.dumps({"mcpServers": {"inner": {"url": "${INNER_URL}"}}}))
+    outer_specs = load_config(config, environ={"INNER_URL": f"http://127.0.0.1:{port}/mcp"})
+    contracts = Registry(tools=(Tool(name="inner.plan", requires=frozenset({"request"}),
+                                     produces=frozenset({"task"})),))
+    ready = anyio.Event()
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(serve_http, inner, "127.0.0.1", port, ready)
+        with anyio.fail_after(60):
+            await ready.wait()
+            holder: dict[str, Any] = {}
+            outer = build_server(outer_specs, contracts, timeout=20, holder=holder)
+            async with Client(outer, mode="legacy") as c:
+                coverage = holder["state"].coverage
+                assert coverage.contracted == ("inner.plan",)
+                assert coverage.uncontracted == ("inner.call", "inner.status")
+                plan = (await c.call_tool("plan", {"request": "start", "goal": "task",
+                                                   "known": {"request": "what time"}})
+                        ).structured_content
+                assert [t["name"] for t in plan["tools"]] == ["inner.plan"]
+                r = await c.call_tool("call", {"task": plan["task"], "tool": "inner.plan",
+                                               "arguments": {"request": "what time",
+                                                             "goal": "current_time"}})
+                assert r.structured_content["done"], r.content[0].text
+        tg.cancel_scope.cancel()

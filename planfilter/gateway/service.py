@@ -88,15 +88,15 @@ class Gateway:
     def plan(self, owner: str, request: Any, goal: Any = None, known: Any = None) -> dict:
         """Start a task: resolve the goal, return the handle and the frontier."""
         if not isinstance(request, str) or not request.strip():
-            raise PlanfilterError("plan: 'request' must be the user's request in words")
+            raise PlanfilterError("'request' must be the user's request in words")
         if known is not None and not isinstance(known, Mapping):
-            raise PlanfilterError("plan: 'known' must be an object of variable -> value")
+            raise PlanfilterError("'known' must be an object of variable -> value")
         if goal is not None and not (isinstance(goal, str) or
                                      (isinstance(goal, list) and
                                       all(isinstance(g, str) for g in goal))):
-            raise PlanfilterError("plan: 'goal' must be a goal name or a list of variables")
+            raise PlanfilterError("'goal' must be a goal name or a list of variables")
         if goal is None and self.options.resolver == "model" and not self.options.model:
-            raise PlanfilterError("plan: give 'goal', or start the gateway with --model")
+            raise PlanfilterError("give 'goal', or start the gateway with --model")
         session = Session(self.registry, method=self.options.method, model=self.options.model,
                           resolver=self.options.resolver, policy="always")
         resolution = session.start(request, goal=goal, known=dict(known or {}))
@@ -142,7 +142,7 @@ class Gateway:
     def check(self, owner: str, handle: Any, tool: Any, arguments: Any) -> Checked:
         task = self.tasks.get(owner, handle)
         if not isinstance(tool, str):
-            raise PlanfilterError("call: 'tool' must be a tool name")
+            raise PlanfilterError("'tool' must be a tool name")
         parsed = parse_arguments({} if arguments is None else arguments)
         if tool in self.exposed:
             if isinstance(parsed, str):
