@@ -485,3 +485,31 @@ async def test_an_http_upstream_behind_the_gateway(workspace: dict[str, str],
                                                              "goal": "current_time"}})
                 assert r.structured_content["done"], r.content[0].text
         tg.cancel_scope.cancel()
+
+
+async def test_faulty_upstream_answers_are_clear_errors_and_a_second_crash_stays_down(
+        ) -> None:
+    from planfilter.gateway.config import ServerSpec
+
+    faulty = ServerSpec("faulty", command=sys.executable,
+                        args=(str(Path(__file__).parent / "fixtures" / "faulty_mcp_server.py"),))
+    upstreams = Upstreams([faulty], timeout=20)
+    async with anyio.create_task_group() as tg:
+        with anyio.fail_after(60):
+            await upstreams.start(tg)
+            assert (await upstreams.call("faulty.ok", {})).structured == {"n": 1}
+            bad = await upstreams.call("faulty.bad_shape", {})
+            assert bad.failure and bad.failure.startswith(
+                "upstream 'faulty': malformed answer to bad_shape:")
+            refused = await upstreams.call("faulty.protocol_error", {})
+            assert refused.failure and "protocol error -32603 from protocol_error: it broke" \
+                in refused.failure
+            died = await upstreams.call("faulty.die", {})
+            assert died.failure and "crashed during die" in died.failure
+            assert "restarted" in died.failure
+            assert (await upstreams.call("faulty.ok", {})).ok  # restarted once
+            again = await upstreams.call("faulty.die", {})
+            assert again.failure and "not restarted again" in again.failure
+            down = await upstreams.call("faulty.ok", {})
+            assert down.failure and "is down" in down.failure
+        await upstreams.close()

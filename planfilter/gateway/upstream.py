@@ -161,8 +161,8 @@ class Upstreams:
                 note = await self._restart(up, client)
                 return Outcome(server, name, failure=f"upstream '{server}' crashed during "
                                                      f"{name} ({_why(exc)}); {note}")
-            return Outcome(server, name, failure=f"upstream '{server}': {name} failed: "
-                                                 f"{_why(exc)}")
+            return Outcome(server, name, failure=f"upstream '{server}': {_kind(exc)} "
+                                                 f"{name}: {_why(exc)}")
         return _outcome(server, name, result)
 
     # -- connection lifecycle -------------------------------------------------------------
@@ -272,6 +272,18 @@ def _closed(exc: BaseException) -> bool:
         return exc.error.code == CONNECTION_CLOSED
     return isinstance(exc, anyio.ClosedResourceError | anyio.BrokenResourceError |
                       anyio.EndOfStream | BrokenPipeError | ConnectionError)
+
+
+def _kind(exc: BaseException) -> str:
+    """How a call that got no usable answer failed, in words."""
+    from mcp.shared.exceptions import MCPError
+    from pydantic import ValidationError
+
+    if isinstance(exc, MCPError):
+        return f"protocol error {exc.error.code} from"
+    if isinstance(exc, ValidationError | RuntimeError | ValueError):
+        return "malformed answer to"
+    return "failure in"
 
 
 def _why(exc: BaseException) -> str:
