@@ -513,3 +513,42 @@ async def test_faulty_upstream_answers_are_clear_errors_and_a_second_crash_stays
             down = await upstreams.call("faulty.ok", {})
             assert down.failure and "is down" in down.failure
         await upstreams.close()
+
+
+@pytest.mark.parametrize("mode", ["meta", "dynamic"])
+async def test_uncontracted_tools_exposed_outside_the_plan(workspace: dict[str, str],
+                                                           mode: str) -> None:
+    contracts = CONTRACTS.subset(["time.get_current_time"])
+    holder: dict[str, Any] = {}
+    server = build_server(specs(workspace, "time"), contracts,
+                          GatewayOptions(mode=mode, uncontracted="expose"),  # type: ignore[arg-type]
+                          holder=holder)
+    convert = {"source_timezone": "UTC", "time": "12:00", "target_timezone": "Asia/Tokyo"}
+    with anyio.fail_after(60):
+        async with Client(server, mode="legacy") as c:
+            assert holder["state"].coverage.uncontracted == ("time.convert_time",)
+            listed = [t.name for t in (await c.list_tools()).tools]
+            plan = (await c.call_tool("plan", {"request": "time", "goal": "current_time",
+                                               "known": {"timezone": "UTC"}})
+                    ).structured_content
+            if mode == "meta":
+                assert listed == ["plan", "call", "status"]
+                assert [t["name"] for t in plan["outside_plan"]] == ["time.convert_time"]
+                r = await c.call_tool("call", {"task": plan["task"],
+                                               "tool": "time.convert_time",
+                                               "arguments": convert})
+                assert r.structured_content["ok"]
+                assert r.structured_content["structuredContent"]["target"]["timezone"] == \
+                    "Asia/Tokyo"
+                status = (await c.call_tool("status", {"task": plan["task"]})
+                          ).structured_content
+                assert status["outside_plan_calls"] == [{"tool": "time.convert_time",
+                                                         "ok": True}]
+                assert "time.convert_time" not in status["state"] and not status["history"]
+            else:
+                assert listed == ["plan", "time.convert_time"]
+                assert [t.name for t in (await c.list_tools()).tools] == \
+                    ["plan", "time.get_current_time", "time.convert_time"]
+                r = await c.call_tool("time.convert_time", convert)
+                assert not r.is_error and r.structured_content["target"]["timezone"] == \
+                    "Asia/Tokyo"

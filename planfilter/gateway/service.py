@@ -181,15 +181,17 @@ class Gateway:
             answer["structuredContent"] = outcome.structured
         if outcome.text and outcome.structured is None:  # else the text repeats it as JSON
             answer["text"] = outcome.text[:RESULT_CHARS]
+        other = [b for b in outcome.content if b.get("type") != "text"]
+        if other:  # images, resources: passed on as the server sent them
+            answer["content"] = other
         if outcome.error is not None:
             answer["error"] = outcome.error
         if checked.outside:
             task.outside.append((checked.tool, outcome.ok))
         else:
-            async with task.lock:
-                call = task.session.record(checked.tool, checked.arguments,
-                                           outcome.value if outcome.ok else None,
-                                           error=outcome.error)
+            call = task.session.record(checked.tool, checked.arguments,
+                                       outcome.value if outcome.ok else None,
+                                       error=outcome.error)
             if call.ok:
                 answer["learned"] = sorted(call.produced)
                 if call.problems:

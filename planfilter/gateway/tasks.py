@@ -33,7 +33,6 @@ class Task:
     outside: list[tuple[str, bool]] = field(default_factory=list)
     #: Upstream calls this task made.
     upstream_calls: int = 0
-    lock: Any = None
 
 
 class TaskTable:
@@ -43,9 +42,7 @@ class TaskTable:
         self._lock = threading.Lock()
 
     def add(self, owner: str, session: Session) -> Task:
-        import anyio
-
-        task = Task(secrets.token_urlsafe(24), owner, session, lock=anyio.Lock())
+        task = Task(secrets.token_urlsafe(24), owner, session)
         with self._lock:
             self._tasks[task.handle] = task
             while len(self._tasks) > self.max_tasks:
