@@ -141,3 +141,21 @@ def test_import_planfilter_does_not_import_mcp() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_serve_errors_are_messages_not_tracebacks(tmp_path: Path) -> None:
+    pytest.importorskip("mcp")
+    args = ["serve", "--config", str(EXAMPLE / "servers.json"),
+            "--contracts", str(EXAMPLE / "contracts.yaml")]
+    bad_address = CliRunner().invoke(cli, [*args, "--http", "localhost"])
+    assert bad_address.exit_code == 2 and "expected HOST:PORT" in bad_address.output
+    unset = CliRunner().invoke(cli, args, env={"PLANFILTER_GIT_REPO": None})
+    assert unset.exit_code == 1
+    assert "server 'git' field 'args[1]': environment variable PLANFILTER_GIT_REPO is not " \
+           "set" in unset.output
+    broken = tmp_path / "servers.json"
+    broken.write_text(json.dumps({"mcpServers": {"x": {"command": "/no/such/binary"}}}))
+    failed = CliRunner().invoke(cli, ["serve", "--config", str(broken), "--contracts",
+                                      str(EXAMPLE / "contracts.yaml")])
+    assert failed.exit_code == 1 and "upstream 'x': cannot start" in failed.output
+    assert "Traceback" not in failed.output

@@ -61,7 +61,13 @@ def serve(config_path: Path, contracts_path: tuple[Path, ...], mode: str, http: 
           uncontracted: str, approve_risky: str, timeout: float, model: str | None,
           resolver: str | None, method: str) -> None:
     """Run the MCP gateway: upstream MCP servers behind it, and a client shown only the
-    tools the plan needs next. The start-up report goes to stderr."""
+    tools the plan needs next. The start-up report goes to stderr.
+
+    \b
+    Example:
+      planfilter serve --config examples/mcp/servers.json \\
+                       --contracts examples/mcp/contracts.yaml --http 127.0.0.1:8765
+    """
     from ..gateway import mcp_missing
 
     missing = mcp_missing()
