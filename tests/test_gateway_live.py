@@ -210,11 +210,7 @@ async def test_upstream_killed_mid_task_is_restarted_and_the_task_goes_on(
                 ).structured_content["task"]
         await c.call_tool("call", {"task": task, "tool": "git.git_add",
                                    "arguments": {"repo_path": repo, "files": ["notes.txt"]}})
-        ps = subprocess.run(["ps", "-ww", "-o", "pid=,args=", "--ppid", str(os.getpid())],
-                            capture_output=True, text=True).stdout
-        pid = next((int(line.split()[0]) for line in ps.splitlines()
-                    if "mcp-server-git" in line), None)
-        assert pid is not None, ps
+        pid = child_pid("mcp-server-git")
         os.kill(pid, signal.SIGKILL)
         await anyio.sleep(0.3)
         commit = {"task": task, "tool": "git.git_commit",
@@ -272,6 +268,23 @@ async def test_high_risk_call_needs_the_users_approval(workspace: dict[str, str]
         assert written.structured_content["done"], written.content[0].text
         assert answers and "fs.write_file is high-risk" in answers[0]
     assert target.read_text() == "x"
+
+
+def child_pid(marker: str) -> int:
+    """A child process of this one whose command line holds ``marker`` (read from /proc, so
+    no procps is needed)."""
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            continue
+        ppid = int(stat.rpartition(")")[2].split()[1])
+        if ppid == os.getpid() and marker in cmdline:
+            return int(entry.name)
+    raise AssertionError(f"no child process runs {marker}")
 
 
 def free_port() -> int:
