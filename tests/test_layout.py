@@ -23,7 +23,9 @@ LAYERS: dict[str, frozenset[str]] = {
     "live": frozenset({"core", "models", "retrieval", "filters"}),
     "bench": frozenset({"core", "models", "retrieval", "filters", "live"}),
     "infer": frozenset({"core", "models", "retrieval"}),
-    "cli": frozenset({"core", "models", "retrieval", "filters", "live", "bench", "infer"}),
+    "gateway": frozenset({"core", "models", "retrieval", "filters", "live"}),
+    "cli": frozenset({"core", "models", "retrieval", "filters", "live", "bench", "infer",
+                      "gateway"}),
 }
 #: Filter methods never import the table that registers them (nor what sits above it).
 METHOD_MODULES = ("base", "relevance", "causal", "recovery", "toolscope")

@@ -12,9 +12,10 @@ from .contracts import contracts
 from .merge import merge
 from .plan import export, frontier, planners, validate
 from .run import report, run
+from .serve import serve
 
 for _command in (frontier, export, validate, planners, bench, local_models, run, report, merge,
-                 contracts):
+                 contracts, serve):
     cli.add_command(_command)
 
 __all__ = ["cli", "main"]

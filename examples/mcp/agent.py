@@ -1,0 +1,108 @@
+"""An agent through the planfilter MCP gateway: a litellm model, the MCP SDK client, and
+`planfilter serve` (meta mode) in front of real MCP servers.
+
+    PLANFILTER_GIT_REPO=/path/to/repo PLANFILTER_FS_ROOT=/tmp \
+    python examples/mcp/agent.py --model sim/careful --goal committed \
+        --request "Commit notes.txt" \
+        --known '{"repo_path": "/path/to/repo", "files": ["notes.txt"], "message": "Add notes"}'
+
+The model sees only what `plan` and `call` return: the tools the plan needs next. Each turn
+it gets the request, the known state and the steps so far (the prompt format the offline
+`sim/...` models read), picks one tool, and the gateway checks and runs it. A real model
+works the same way: `--model llamacpp/qwen2.5-coder-0.5b` or `openai/gpt-4o-mini`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import anyio
+from mcp import Client, StdioServerParameters
+
+from planfilter.models import complete
+
+HERE = Path(__file__).resolve().parent
+SYSTEM = ("You are an agent. Call exactly one of the tools offered to move the user's request "
+          "forward, filling arguments from the known state.")
+
+
+def model_name(tool: str) -> str:
+    """Tool names for the model: OpenAI-style names allow no '.'."""
+    return tool.replace(".", "__")
+
+
+def prompt(request: str, state: dict[str, Any], steps: list[str]) -> list[dict[str, str]]:
+    lines = [f"Request: {request}", "", "Known state:"]
+    lines += [f"- {name}: {json.dumps(value, ensure_ascii=False)}"
+              for name, value in sorted(state.items())]
+    if steps:
+        lines += ["", "Steps so far:", *steps]
+    return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": "\n".join(lines)}]
+
+
+def openai_tools(tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{"type": "function", "function": {"name": model_name(t["name"]),
+                                              "description": t.get("description", ""),
+                                              "parameters": t["inputSchema"]}} for t in tools]
+
+
+async def run(args: argparse.Namespace) -> int:
+    server = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "planfilter.cli", "serve", "--config", str(args.config),
+              "--contracts", str(args.contracts)],
+        env={k: v for k, v in os.environ.items() if k.startswith("PLANFILTER_")})
+    async with Client(server, mode="legacy") as client:
+        started = await client.call_tool("plan", {"request": args.request, "goal": args.goal,
+                                                  "known": json.loads(args.known)})
+        answer = started.structured_content or {}
+        if started.is_error or "task" not in answer:
+            print(f"plan failed: {started.content[0].text}")  # type: ignore[union-attr]
+            return 1
+        task, state, steps = answer["task"], json.loads(args.known), []
+        print(f"task started; goal {answer['goal']}; plan {answer['plan']}")
+        for step in range(1, args.max_steps + 1):
+            if answer.get("done"):
+                print(f"goal reached in {step - 1} steps")
+                return 0
+            offered = {model_name(t["name"]): t["name"] for t in answer["tools"]}
+            reply = complete(args.model, prompt(args.request, state, steps),
+                             openai_tools(answer["tools"]))
+            if not reply.calls:
+                print(f"step {step}: the model called no tool")
+                return 1
+            name = offered.get(reply.calls[0].name, reply.calls[0].name)
+            arguments = json.loads(reply.calls[0].arguments or "{}")
+            result = await client.call_tool("call", {"task": task, "tool": name,
+                                                     "arguments": arguments})
+            answer = result.structured_content or {}
+            status = "ok" if answer.get("ok") else \
+                f"refused/failed: {answer.get('refused') or answer.get('error')}"
+            print(f"step {step}: {name} {json.dumps(arguments)} -> {status}")
+            learned = answer.get("learned", [])
+            steps.append(f"{step}. {model_name(name)} -> {', '.join(learned)}")
+            current = await client.call_tool("status", {"task": task})
+            state = {k: v["value"] for k, v in (current.structured_content or {})["state"].items()}
+        print("step budget spent before the goal")
+        return 1
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--config", type=Path, default=HERE / "servers.json")
+    parser.add_argument("--contracts", type=Path, default=HERE / "contracts.yaml")
+    parser.add_argument("--model", default="sim/careful")
+    parser.add_argument("--request", required=True)
+    parser.add_argument("--goal", default=None)
+    parser.add_argument("--known", default="{}", help="JSON object of values the user gives")
+    parser.add_argument("--max-steps", type=int, default=8)
+    sys.exit(anyio.run(run, parser.parse_args()))
+
+
+if __name__ == "__main__":
+    main()
