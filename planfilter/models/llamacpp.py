@@ -12,7 +12,8 @@ default 16384), ``threads`` (default: every core), e.g. ``llamacpp/model.gguf?n_
 The litellm side is planfilter.models.llamacpp_provider; this module does not import litellm.
 Each call renders the model's own chat template with the tools (:func:`.toolcall.render_chat`);
 with ``tool_choice="required"`` decoding is constrained to one call of a visible tool
-(:func:`.toolcall.tool_call_grammar`), otherwise tool calls are parsed leniently from the text.
+(:func:`.toolcall.tool_call_grammar`; a required enum parameter is held to its values),
+otherwise tool calls are parsed leniently from the text.
 Usage is llama.cpp's own token count. One model instance serves all calls, one at a time;
 llama.cpp keeps the KV cache of the previous prompt and evaluates only what follows the
 prefix a new prompt shares with it, so consecutive prompts with the same tools (which the
@@ -31,7 +32,13 @@ from urllib.parse import parse_qsl
 
 from ..core.errors import PlanfilterError
 from .local_models import model_path
-from .toolcall import ParsedCall, parse_tool_calls, render_chat, tool_call_grammar
+from .toolcall import (
+    ParsedCall,
+    parse_tool_calls,
+    render_chat,
+    required_enums,
+    tool_call_grammar,
+)
 
 PROVIDER = "llamacpp"
 DEFAULT_N_CTX = 16384
@@ -107,7 +114,7 @@ class LocalModel:
         self.bos = self._token_text(self.llama.token_bos())
         self.eos = self._token_text(self.llama.token_eos())
         self._grammar_type = llama_cpp.LlamaGrammar
-        self._grammars: dict[tuple[str, ...], Any] = {}
+        self._grammars: dict[tuple[Any, ...], Any] = {}
         self._lock = threading.Lock()
         #: Prompt tokens asked for, and those llama.cpp had to evaluate (not reused).
         self.prompt_tokens = 0
@@ -118,11 +125,14 @@ class LocalModel:
             return ""
         return bytes(self.llama.detokenize([token], special=True)).decode("utf-8", "replace")
 
-    def _grammar(self, names: tuple[str, ...]) -> Any:
-        if names not in self._grammars:
-            self._grammars[names] = self._grammar_type.from_string(tool_call_grammar(names),
-                                                                   verbose=False)
-        return self._grammars[names]
+    def _grammar(self, tools: list[dict[str, Any]]) -> Any:
+        names = tuple(tool_name(t) for t in tools)
+        enums = required_enums(tools)
+        key = (names, tuple(sorted(enums.items())))
+        if key not in self._grammars:
+            self._grammars[key] = self._grammar_type.from_string(
+                tool_call_grammar(names, enums), verbose=False)
+        return self._grammars[key]
 
     def prompt(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> str:
         return render_chat(self.template, messages, tools, bos_token=self.bos,
@@ -139,7 +149,7 @@ class LocalModel:
                 f"raise it with {self.spec.name}?n_ctx=...")
         names = tuple(tool_name(t) for t in tools)
         with self._lock:
-            grammar = self._grammar(names) if required and names else None
+            grammar = self._grammar(tools) if required and names else None
             reused = self.llama.longest_token_prefix(self.llama._input_ids.tolist(), tokens)
             out = self.llama.create_completion(
                 prompt=tokens, max_tokens=max_tokens, temperature=0.0, top_k=1,

@@ -128,20 +128,55 @@ def gbnf_literal(text: str) -> str:
     return f'"{escaped}"'
 
 
-def tool_call_grammar(names: Iterable[str]) -> str:
+def tool_call_grammar(names: Iterable[str],
+                      enums: Mapping[str, tuple[str, tuple[str, ...]]] | None = None) -> str:
     """A GBNF grammar for exactly one ``<tool_call>`` naming one of ``names``.
 
     The sentence is ``<tool_call>\\n{"name": "<name>", "arguments": {...}}\\n</tool_call>``,
-    the shape Qwen2.5 and Hermes-style templates teach their models.
+    the shape Qwen2.5 and Hermes-style templates teach their models. ``enums`` maps a tool to
+    one of its required string parameters and the values its schema allows (see
+    :func:`required_enums`): that tool's arguments then open with that parameter set to one
+    of those values, as a provider's strict mode would hold it.
     """
     unique = list(dict.fromkeys(names))
     if not unique:
         raise PlanfilterError("a tool-call grammar needs at least one tool name")
     head = gbnf_literal(f'{TOOL_CALL_OPEN}\n{{"name": "')
     tail = gbnf_literal(f"}}\n{TOOL_CALL_CLOSE}")
-    root = f'root ::= {head} name "\\", \\"arguments\\": " object {tail}'
-    name = "name ::= " + " | ".join(gbnf_literal(n) for n in unique)
-    return "\n".join((root, name, _JSON_RULES)) + "\n"
+    constrained = {n: e for n, e in (enums or {}).items() if n in unique and e[1]}
+    plain = [n for n in unique if n not in constrained]
+    if not constrained:
+        root = f'root ::= {head} name "\\", \\"arguments\\": " object {tail}'
+        name = "name ::= " + " | ".join(gbnf_literal(n) for n in unique)
+        return "\n".join((root, name, _JSON_RULES)) + "\n"
+    rules = [f"root ::= {head} call {tail}"]
+    calls = ['name "\\", \\"arguments\\": " object'] if plain else []
+    if plain:
+        rules.append("name ::= " + " | ".join(gbnf_literal(n) for n in plain))
+    for i, (tool, (param, values)) in enumerate(constrained.items()):
+        opening = gbnf_literal(f'{tool}", "arguments": ')
+        calls.append(f"{opening} args{i}")
+        choices = " | ".join(gbnf_literal(json.dumps(v)) for v in values)
+        rules.append(f'args{i} ::= "{{" ws {gbnf_literal(json.dumps(param))} ws ":" ws '
+                     f'( {choices} ) ws ( "," ws string ":" ws value )* "}}"')
+    rules.insert(1, "call ::= " + " | ".join(calls))
+    return "\n".join((*rules, _JSON_RULES)) + "\n"
+
+
+def required_enums(tools: Iterable[Mapping[str, Any]]) -> dict[str, tuple[str, tuple[str, ...]]]:
+    """Per tool (OpenAI shape), its first required parameter whose schema is an enum of
+    strings, with the allowed values."""
+    found: dict[str, tuple[str, tuple[str, ...]]] = {}
+    for tool in tools:
+        function = tool.get("function", tool)
+        params = function.get("parameters") or {}
+        props = params.get("properties") or {}
+        for param in params.get("required") or ():
+            values = (props.get(param) or {}).get("enum")
+            if isinstance(values, list) and values and all(isinstance(v, str) for v in values):
+                found[str(function.get("name"))] = (param, tuple(values))
+                break
+    return found
 
 
 # ---------------------------------------------------------------- parser
