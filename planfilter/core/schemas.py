@@ -1,4 +1,5 @@
-"""Tool arguments checked against the tool's JSON Schema, each problem naming the argument."""
+"""Tool arguments and results checked against the tool's JSON Schemas (``parameters`` and
+``returns``), each problem naming the argument or the place in the result."""
 
 from __future__ import annotations
 
@@ -12,9 +13,10 @@ from .contracts import Tool
 from .frozen import thaw
 
 
-@lru_cache(maxsize=1024)
-def _validator(tool: Tool) -> Any:
-    schema = thaw(tool.parameters)
+@lru_cache(maxsize=2048)
+def _validator(tool: Tool, field: str = "parameters") -> Any:
+    """The compiled validator of one of the tool's schemas (tools hash by name and are frozen)."""
+    schema = thaw(getattr(tool, field))
     cls = jsonschema.validators.validator_for(schema)
     return cls(schema)
 
@@ -30,19 +32,12 @@ def argument_errors(tool: Tool, arguments: Any) -> list[str]:
     return problems
 
 
-@lru_cache(maxsize=1024)
-def _result_validator(tool: Tool) -> Any:
-    schema = thaw(tool.returns)
-    cls = jsonschema.validators.validator_for(schema)
-    return cls(schema)
-
-
 def result_errors(tool: Tool, result: Any) -> list[str]:
     """Every way a result breaks the tool's ``returns`` schema (none when it declares none)."""
     if tool.returns is None:
         return []
     problems = []
-    for err in sorted(_result_validator(tool).iter_errors(result), key=lambda e: e.json_path):
+    for err in sorted(_validator(tool, "returns").iter_errors(result), key=lambda e: e.json_path):
         where = "/" + "/".join(str(p) for p in err.absolute_path)
         problems.append(f"result {where}: {err.message}" if err.absolute_path else
                         f"result: {err.message}")
