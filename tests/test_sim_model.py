@@ -135,3 +135,13 @@ def test_careful_succeeds_with_cmtf_on_every_fixture_task(registry, suite):
                                options=AgentOptions())
             assert outcome.run.success, (task.id, model, outcome.run.error)
             assert all(len(s.visible) == 1 for s in outcome.steps)
+
+
+def test_the_prompt_reader_takes_mcp_style_dotted_names():
+    from planfilter.models.sim import parse_prompt
+
+    prompt = parse_prompt([{"role": "user", "content":
+                            "Request: commit\n\nKnown state:\n- git.repo_path: \"/r\"\n\n"
+                            "Steps so far:\n1. git.git_add -> git.staged\n"}])
+    assert prompt.state == {"git.repo_path": "/r"}
+    assert prompt.called == {"git.git_add"} and prompt.learned == {"git.staged"}

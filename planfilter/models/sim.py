@@ -62,8 +62,8 @@ FEATURES = ("lex", "fill", "new", "verb", "repeat")
 _SIGN = {"repeat": -1.0}
 
 _WORD = re.compile(r"[a-z0-9]+")
-_STATE_LINE = re.compile(r"^\s*-\s*([A-Za-z0-9_][A-Za-z0-9_-]*):\s?(.*)$")
-_STEP_LINE = re.compile(r"^\s*\d+\.\s*([A-Za-z0-9_][A-Za-z0-9_-]*)\s*(?:->\s*(.*))?$")
+_STATE_LINE = re.compile(r"^\s*-\s*([A-Za-z0-9_][A-Za-z0-9_.-]*):\s?(.*)$")
+_STEP_LINE = re.compile(r"^\s*\d+\.\s*([A-Za-z0-9_][A-Za-z0-9_.-]*)\s*(?:->\s*(.*))?$")
 STOP_WORDS = frozenset(
     "a an and are as at be by for from given has have i in is it its me my of on one or our "
     "s that the their this to was we what when which who whose will with you your".split()
