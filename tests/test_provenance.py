@@ -21,7 +21,7 @@ def test_a_value_the_state_does_not_hold_for_a_produced_variable_is_refused(
         registry, state, variable, value):
     held = held_values(state)
     problems = invented_arguments(registry, {variable: value}, held)
-    is_held = variable in state and str(state[variable]) == str(value) and \
+    is_held = variable in state and str(state[variable]).strip() == str(value).strip() and \
         isinstance(state[variable], bool) == isinstance(value, bool)
     if variable in registry.produced and not is_held:
         assert problems and f"argument '{variable}'" in problems[0]
@@ -77,3 +77,10 @@ def test_session_check_refuses_exactly_the_invented_values(registry, state, data
     expected = invented_arguments(registry, {variable: value}, held_values(state))
     assert decision.allowed == (not expected)
     assert (decision.kind == "invented") == bool(expected)
+
+
+def test_text_is_compared_without_surrounding_whitespace():
+    registry = Registry(tools=(Tool(name="read", produces=["content"]),))
+    held = held_values({"content": "Atlas PRD ... 6 Milestones ..."})
+    assert invented_arguments(registry, {"content": "Atlas PRD ... 6 Milestones ... "}, held) == []
+    assert invented_arguments(registry, {"content": "file_42"}, held)

@@ -33,13 +33,17 @@ def accepted(value: Any) -> tuple[Any, ...]:
 
 
 def same_value(a: Any, b: Any) -> bool:
-    """Equal as JSON values; a number and its decimal text count as one (``42`` and ``"42"``)."""
+    """Equal as JSON values; a number and its decimal text count as one (``42`` and ``"42"``),
+    and text is compared without surrounding whitespace (a model that copies a long text
+    back often drops or adds a trailing space)."""
     if a == b and type(a) is type(b):
         return True
+    if isinstance(a, str) and isinstance(b, str):
+        return a.strip() == b.strip()
     if isinstance(a, bool) or isinstance(b, bool):
         return False
     if isinstance(a, int | float | str) and isinstance(b, int | float | str):
-        return str(a) == str(b)
+        return str(a).strip() == str(b).strip()
     return _canonical(a) == _canonical(b)
 
 
