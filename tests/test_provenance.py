@@ -21,7 +21,10 @@ def test_a_value_the_state_does_not_hold_for_a_produced_variable_is_refused(
         registry, state, variable, value):
     held = held_values(state)
     problems = invented_arguments(registry, {variable: value}, held)
-    is_held = variable in state and str(state[variable]).strip() == str(value).strip() and \
+    def squeezed(v):
+        return "".join(str(v).split())
+
+    is_held = variable in state and squeezed(state[variable]) == squeezed(value) and \
         isinstance(state[variable], bool) == isinstance(value, bool)
     if variable in registry.produced and not is_held:
         assert problems and f"argument '{variable}'" in problems[0]
@@ -79,8 +82,8 @@ def test_session_check_refuses_exactly_the_invented_values(registry, state, data
     assert (decision.kind == "invented") == bool(expected)
 
 
-def test_text_is_compared_without_surrounding_whitespace():
+def test_text_is_compared_without_its_whitespace():
     registry = Registry(tools=(Tool(name="read", produces=["content"]),))
     held = held_values({"content": "Atlas PRD ... 6 Milestones ..."})
-    assert invented_arguments(registry, {"content": "Atlas PRD ... 6 Milestones ... "}, held) == []
+    assert invented_arguments(registry, {"content": "Atlas PRD ... 6 Milestones... "}, held) == []
     assert invented_arguments(registry, {"content": "file_42"}, held)
