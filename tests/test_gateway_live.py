@@ -134,6 +134,31 @@ async def test_meta_git_task_reaches_the_goal_and_the_list_never_changes(
     assert "notes.txt" in git(Path(repo), "show", "--name-only", "--format=", "HEAD")
 
 
+async def test_two_calls_at_once_on_one_task_run_one_after_the_other(
+        workspace: dict[str, str]) -> None:
+    """Both calls see the frontier [git_add]; run one after the other, the second is checked
+    against the frontier the first left ([git_commit]) and never reaches git."""
+    repo = workspace["PLANFILTER_GIT_REPO"]
+    async with gateway(workspace, "git") as (c, holder):
+        task = (await c.call_tool("plan", {**COMMIT, "known": known(workspace)})
+                ).structured_content["task"]
+        answers: list[Any] = []
+
+        async def add() -> None:
+            answers.append(await c.call_tool("call", {
+                "task": task, "tool": "git.git_add",
+                "arguments": {"repo_path": repo, "files": ["notes.txt"]}}))
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(add)
+            tg.start_soon(add)
+        assert received(holder, "git") == 1
+        ok = [a for a in answers if not a.is_error]
+        refused = [a for a in answers if a.is_error]
+        assert len(ok) == 1 and ok[0].structured_content["learned"] == ["staged"]
+        assert len(refused) == 1 and refused[0].structured_content["refused"]["kind"] == "hidden"
+
+
 async def test_invented_value_and_bad_handle_are_refused_before_upstream(
         workspace: dict[str, str], tmp_path: Path) -> None:
     root = Path(workspace["PLANFILTER_FS_ROOT"])

@@ -259,8 +259,28 @@ def test_a_model_error_leaves_the_rules_draft(monkeypatch):
     monkeypatch.setattr(model, "complete", fail)
     s = spec("ping_server", required=("host",))
     other = spec("scan", required=("port",))
-    inference = infer_contracts([s, other], InferOptions(proposer=model.model_proposer("m")))
-    assert inference.registry.tool("ping_server").produces == {"ping_server_done"}
+    heard: list[str] = []
+    proposer = model.model_proposer("m", progress=heard.append)
+    inference = infer_contracts([s, other], InferOptions(proposer=proposer))
+    tool = inference.registry.tool("ping_server")
+    assert tool.produces == {"ping_server_done"}
+    assert "model: m failed (down); rule draft kept" in tool.inferred["produces"]
+    assert inference.produce_rules["ping_server"] == "effect"
+    assert heard and all(line.startswith("model: asking m about open tool") for line in heard)
+
+
+def test_a_model_answering_nothing_usable_is_noted(monkeypatch):
+    from planfilter.infer import model
+
+    class Reply:
+        content = "I cannot tell."
+
+    monkeypatch.setattr(model, "complete", lambda *a, **kw: Reply())
+    specs = [spec("ping_server", required=("host",)), spec("scan", required=("port",))]
+    inference = infer_contracts(specs, InferOptions(proposer=model.model_proposer("m")))
+    tool = inference.registry.tool("ping_server")
+    assert tool.produces == {"ping_server_done"}
+    assert tool.inferred["produces"].endswith("model: m proposed nothing usable")
 
 
 # --- round trip ------------------------------------------------------------------------------

@@ -27,6 +27,10 @@ def _embedder(name: str) -> object | None:
     return embedder
 
 
+def _progress(line: str) -> None:
+    click.echo(line, err=True)
+
+
 @contracts.command()
 @click.argument("sources", nargs=-1, required=True,
                 type=click.Path(exists=True, dir_okay=False, path_type=Path))
@@ -65,7 +69,7 @@ def infer(sources: tuple[Path, ...], out: Path | None, merge_path: Path | None,
             from ..models import check_model
 
             check_model(model)
-            proposer = model_proposer(model)
+            proposer = model_proposer(model, progress=_progress)
         options = InferOptions(embedder=_embedder(embedder),  # type: ignore[arg-type]
                                proposer=proposer, domain=domain)
         inference = infer_contracts(specs, options)
@@ -145,9 +149,11 @@ def evaluate(registry_path: tuple[Path, ...], tasks_path: tuple[Path, ...], mode
             ("parameters + descriptions", False, False, None)]
         if model:
             from ..infer.model import model_proposer
+            from ..models import check_model
 
+            check_model(model)
             runs.append((f"parameters + descriptions + {model}", False, False,
-                         model_proposer(model)))
+                         model_proposer(model, progress=_progress)))
         results = [run_eval(hand, suite, with_returns=wr, label=label, mixed_spelling=mixed,
                             options=InferOptions(embedder=emb,  # type: ignore[arg-type]
                                                  proposer=proposer))

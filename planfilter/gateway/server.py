@@ -189,22 +189,24 @@ def build_server(specs: tuple[ServerSpec, ...], contracts: Registry,
             if not dynamic and params.name == "status":
                 return _result(gw.status(owner, args.get("task")))
             if not dynamic and params.name == "call":
-                checked = gw.check(owner, args.get("task"), args.get("tool"),
-                                   args.get("arguments"))
+                task = gw.tasks.get(owner, args.get("task"))
+                tool, arguments = args.get("tool"), args.get("arguments")
             elif dynamic and (params.name in gw.tools):
-                task = gw.tasks.latest(owner)
-                if task is None:
+                latest = gw.tasks.latest(owner)
+                if latest is None:
                     return _error(f"{params.name}: no task yet; call plan first")
-                checked = gw.check(owner, task.handle, params.name, args)
+                task, tool, arguments = latest, params.name, args
             else:
                 raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {params.name}")
-            verdict = await approval(ctx, params, gw, checked)
-            if isinstance(verdict, types.InputRequiredResult):
-                return verdict
-            if verdict is not None:
-                payload = gw.refuse(checked, "approval", verdict)
-            else:
-                payload = await gw.execute(checked)
+            async with task.lock:  # one call of a task at a time, from check to state
+                checked = gw.check(owner, task.handle, tool, arguments)
+                verdict = await approval(ctx, params, gw, checked)
+                if isinstance(verdict, types.InputRequiredResult):
+                    return verdict
+                if verdict is not None:
+                    payload = gw.refuse(checked, "approval", verdict)
+                else:
+                    payload = await gw.execute(checked)
             if dynamic and checked.refused is None:
                 await notify(ctx)
             return _dynamic_result(payload) if dynamic else _result(payload)

@@ -2,7 +2,9 @@
 
 A handle is ``secrets.token_urlsafe`` (unguessable), and a task answers only the client that
 started it: another client's handle and a handle that never existed get the same refusal, so
-handles cannot be probed. The table is bounded; the oldest task goes first.
+handles cannot be probed. The table is bounded; the oldest task goes first. Each task has a
+lock, held from a call's check to its result in the state, so two calls sent at once on one
+task run one after the other and the second is checked against the state the first left.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
+
+import anyio
 
 from ..core.errors import PlanfilterError
 from ..live import Session
@@ -33,6 +37,8 @@ class Task:
     outside: list[tuple[str, bool]] = field(default_factory=list)
     #: Upstream calls this task made.
     upstream_calls: int = 0
+    #: Held from a call's check to its result in the state (see the module docstring).
+    lock: anyio.Lock = field(default_factory=anyio.Lock)
 
 
 class TaskTable:

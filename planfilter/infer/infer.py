@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..core.contracts import Registry, Tool
 from ..core.errors import ContractError
@@ -79,6 +79,8 @@ def infer_contracts(specs: Sequence[ToolSpec], options: InferOptions | None = No
                 sorted(everything - req.variables))
             if proposal is not None and proposal.produces:
                 drafted, rule = Drafted(proposal.produces, proposal.note), "model"
+            elif proposal is not None and not proposal.aliases:
+                drafted = replace(drafted, note=f"{drafted.note}; {proposal.note}")
             if proposal is not None and proposal.aliases:
                 req = Drafted(frozenset(proposal.aliases.get(p, vocab.variable(spec.name, p))
                                         for p in spec.required), req.note)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..core.frozen import thaw
@@ -66,22 +66,32 @@ def parse(content: str, spec: ToolSpec, produce: Sequence[str], alias: Sequence[
     return produces, aliases
 
 
-def model_proposer(model: str, options: CallOptions | None = None) -> Proposer:
-    """A proposer asking ``model`` (any litellm name, ``llamacpp/...`` and ``sim/...`` too)."""
+def model_proposer(model: str, options: CallOptions | None = None,
+                   progress: Callable[[str], None] | None = None) -> Proposer:
+    """A proposer asking ``model`` (any litellm name, ``llamacpp/...`` and ``sim/...`` too).
+
+    A model that errors or answers nothing usable leaves the rules' draft; the proposal then
+    carries no names and a note saying why. ``progress`` hears of every question asked.
+    """
+    asked = 0
 
     def propose(spec: ToolSpec, produce: Sequence[str], alias: Sequence[str]
                 ) -> Proposal | None:
+        nonlocal asked
         if not produce and not (alias and spec.required):
             return None
+        asked += 1
+        if progress is not None:
+            progress(f"model: asking {model} about open tool {asked}: {spec.name}")
         messages = [{"role": "system", "content": SYSTEM},
                     {"role": "user", "content": prompt(spec, produce, alias)}]
         try:
             reply = complete(model, messages, [], seed=1, options=options or CallOptions())
-        except ModelError:
-            return None  # the rules' draft stands
+        except ModelError as exc:
+            return Proposal(frozenset(), {}, f"model: {model} failed ({exc}); rule draft kept")
         produces, aliases = parse(reply.content or "", spec, produce, alias)
         if not produces and not aliases:
-            return None
+            return Proposal(frozenset(), {}, f"model: {model} proposed nothing usable")
         said = []
         if produces:
             said.append(f"produces {', '.join(sorted(produces))}")
