@@ -15,7 +15,7 @@ from planfilter.core.errors import PlanfilterError
 from planfilter.core.loading import load_registry, load_suite
 from planfilter.core.resources import default_registry, default_suite
 from planfilter.live import goal_vocabulary, input_variables, resolve_goal
-from planfilter.live.goals import SET_GOAL, set_goal_tool
+from planfilter.live.goals import SET_GOAL, set_goal_tool, why_unreachable
 
 REGISTRY = load_registry(default_registry())
 SUITE = load_suite(default_suite())
@@ -147,6 +147,64 @@ def test_session_start_uses_the_resolved_goal_and_keeps_user_values_first(script
     assert session.facts["date"][0] == session.facts["date"][-1]
     assert session.state["date"] == "2026-12-01"
     assert session.facts["new_time"][0].source == "request"
+
+
+def _reaches(state, option: str) -> bool:
+    goal = next(o.variables for o in goal_vocabulary(REGISTRY) if o.name == option)
+    return not why_unreachable(REGISTRY, state, goal)
+
+
+def test_with_known_values_the_menu_lists_the_goals_they_reach_first(script):  # noqa: F811
+    script.call(SET_GOAL, goal=_option(MOVE.goal))
+    resolve_goal(REGISTRY, MOVE.query, model="script/m", context=dict(MOVE.state))
+    enum = script.seen[0]["tools"][0]["function"]["parameters"]["properties"]["goal"]["enum"]
+    reach = [_reaches(MOVE.state, name) for name in enum]
+    assert len(enum) == 20 and sum(reach) == 17  # every goal the state reaches, then others
+    assert reach == sorted(reach, reverse=True)
+    assert "event_rescheduled" not in enum[:17]
+
+
+def test_an_answer_the_known_values_cannot_reach_is_asked_again(script):  # noqa: F811
+    def menu(seen: dict) -> list[str]:
+        return seen["tools"][0]["function"]["parameters"]["properties"]["goal"]["enum"]
+
+    script.call(SET_GOAL, goal=_option(MOVE.goal))
+    resolve_goal(REGISTRY, MOVE.query, model="script/m", context=dict(MOVE.state))
+    far = menu(script.seen.pop())[17]  # offered, and the state cannot reach it
+    assert not _reaches(MOVE.state, far)
+    script.call(SET_GOAL, goal=far)
+    script.call(SET_GOAL, goal=_option(MOVE.goal))
+    resolution = resolve_goal(REGISTRY, MOVE.query, model="script/m", context=dict(MOVE.state))
+    assert resolution.goal == MOVE.goal and resolution.resolver == "model"
+    told = script.seen[1]["messages"][-1]["content"]
+    assert "cannot be reached" in told and far in told
+    assert far in menu(script.seen[0]) and far not in menu(script.seen[1])
+    assert len(menu(script.seen[1])) == 19
+    # the second answer stands, reachable or not
+    script.seen.clear()
+    script.call(SET_GOAL, goal=far)
+    script.call(SET_GOAL, goal="event_rescheduled")  # needs a new_date, not on the menu
+    insisted = resolve_goal(REGISTRY, MOVE.query, model="script/m", context=dict(MOVE.state))
+    assert insisted.goal == {"event_rescheduled"} and insisted.resolver == "model"
+    # the missing value given in `known`: reachable, taken at once
+    script.seen.clear()
+    script.call(SET_GOAL, goal="event_rescheduled", known={"new_date": "2026-12-02"})
+    given = resolve_goal(REGISTRY, MOVE.query, model="script/m", context=dict(MOVE.state))
+    assert given.goal == {"event_rescheduled"} and given.known == {"new_date": "2026-12-02"}
+    assert len(script.seen) == 1
+    # no known values: reachability is not used (almost nothing is reachable then)
+    script.call(SET_GOAL, goal="event_rescheduled")
+    assert resolve_goal(REGISTRY, MOVE.query, model="script/m").goal == {"event_rescheduled"}
+
+
+def test_retrieval_takes_the_best_goal_the_known_values_reach():
+    moved = 0
+    for task in SUITE:
+        resolution = resolve_goal(REGISTRY, task.query, resolver="retrieval",
+                                  context=dict(task.state))
+        assert _reaches(task.state, resolution.name)
+        moved += any("cannot reach it" in note for note in resolution.notes)
+    assert moved  # the rule changed some answers
 
 
 def test_retrieval_resolver_needs_no_model():

@@ -13,6 +13,18 @@ requires (an end result, such as ``event_updated``), plus the registry's ``goals
 - ``retrieval``: BM25 (and, when installed, the dense embedder, mixed as ToolScope mixes
   them) over each option's name and description and the descriptions of the tools that
   produce it. It cannot read values out of the request, so it extracts none.
+
+When the caller gives known values, they describe the state, and a goal they cannot reach is
+most likely the wrong one of two near names (``event_rescheduled`` needs a ``new_date``;
+``event_updated`` takes the ``new_time`` the user gave). So with known values:
+
+- the model's menu lists the goals they reach first (in retrieval's order), then the others;
+- a model answer whose goal cannot be reached from the known values and the values it read
+  from the request (a model may give the missing ``new_date`` in ``known``) is told what is
+  missing and asked once more, with that goal taken off the menu; the second answer stands;
+- ``retrieval`` takes the best-ranked goal they reach.
+
+Without known values almost nothing is reachable, and reachability is not used.
 """
 
 from __future__ import annotations
@@ -20,13 +32,14 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Literal
 
 from ..core.contracts import Registry
 from ..core.errors import PlanfilterError
+from ..core.planners.native import index_for, unreachable_reason
 from ..models import CallOptions, ModelError, complete
 
 SET_GOAL = "set_goal"
@@ -105,6 +118,19 @@ def input_variables(registry: Registry) -> dict[str, str]:
                 break
         inputs[name] = described or name.replace("_", " ")
     return inputs
+
+
+def why_unreachable(registry: Registry, known: Iterable[str], goal: frozenset[str]) -> str:
+    """Why no plan reaches ``goal`` from the variables ``known`` ("" when one does)."""
+    return unreachable_reason(index_for(registry), frozenset(known), goal)
+
+
+def reachable_first(registry: Registry, order: Sequence[int], known: Iterable[str]
+                    ) -> list[int]:
+    """Vocabulary positions in ``order``, those whose goal ``known`` reaches first (stable)."""
+    options, have = goal_vocabulary(registry), frozenset(known)
+    reach = {i: not why_unreachable(registry, have, options[i].variables) for i in order}
+    return [i for i in order if reach[i]] + [i for i in order if not reach[i]]
 
 
 def set_goal_tool(registry: Registry,
@@ -189,13 +215,16 @@ def resolve_with_model(registry: Registry, request: str, model: str, *,
     notes: list[str] = []
     if shortlist is not None and len(offered) > shortlist:
         order, _, note = rank_goals(registry, request, context)
+        if context:
+            order = reachable_first(registry, order, context)
+            note += "; goals the known values reach first"
         offered = tuple(offered[i] for i in order[:shortlist])
         notes.append(f"offered the {shortlist} of {len(order)} goals retrieval ranks highest "
                      f"({note})")
     tool = set_goal_tool(registry, offered)
     problem: str | None = None
     spent_in = spent_out = 0
-    for _ in range(2):
+    for attempt in range(2):
         try:
             reply = complete(model, _messages(request, problem, context), [tool], seed=seed,
                              options=options or CallOptions())
@@ -209,6 +238,14 @@ def resolve_with_model(registry: Registry, request: str, model: str, *,
             problem = "no call to set_goal"
         else:
             found, problem = check_answer(registry, calls[0].arguments)
+            if found is not None and attempt == 0 and context:
+                why = why_unreachable(registry, {*context, *found.known}, found.goal)
+                if why:  # asked once more, without it; the second answer stands
+                    far = found.name
+                    offered = tuple(o for o in offered if o.name != far)
+                    tool = set_goal_tool(registry, offered)
+                    found, problem = None, (f"goal {far!r} cannot be reached from the known "
+                                            f"values: {why}. Choose another goal")
             if found is not None:
                 return Resolution(found.goal, found.name, found.known, "model",
                                   (*notes, *found.notes), spent_in, spent_out)
@@ -275,11 +312,17 @@ def rank_goals(registry: Registry, request: str, context: Mapping[str, Any] | No
 
 def resolve_with_retrieval(registry: Registry, request: str,
                            context: Mapping[str, Any] | None = None) -> Resolution:
-    """The ``retrieval`` resolver: the best-scoring vocabulary option for the request."""
+    """The ``retrieval`` resolver: the best-scoring vocabulary option for the request; with
+    known values in ``context``, the best-scoring one they can reach (when one can)."""
     order, scores, note = rank_goals(registry, request, context)
-    chosen = goal_vocabulary(registry)[order[0]]
+    options = goal_vocabulary(registry)
+    best = reachable_first(registry, order, context)[0] if context else order[0]
+    if best != order[0]:
+        note += f"; {options[order[0]].name} ranked higher and the known values cannot " \
+                "reach it"
+    chosen = options[best]
     return Resolution(chosen.variables, chosen.name, {}, "retrieval",
-                      (f"retrieval: {note}; score {scores[order[0]]:.2f}",))
+                      (f"retrieval: {note}; score {scores[best]:.2f}",))
 
 
 def resolve_goal(registry: Registry, request: str, *, resolver: str = "model",
