@@ -247,3 +247,17 @@ def test_the_readme_agent_reaches_the_goal_with_a_scripted_model(script, task_id
                                      REGISTRY)
     assert session.done and ran == list(task.gold)
     assert session.goal == task.goal
+
+
+def test_the_goal_accuracy_example_runs():
+    import subprocess
+    import sys
+
+    example = Path(__file__).resolve().parent.parent / "examples" / "goal_accuracy.py"
+    out = subprocess.run([sys.executable, str(example), "retrieval", "--sample", "3"],
+                         capture_output=True, text=True, check=True, timeout=300).stdout
+    lines = out.splitlines()
+    rows = [json.loads(line) for line in lines[:-1]]
+    assert len(rows) == 3 and all(r["by"] == "retrieval" for r in rows)
+    assert re.fullmatch(r"# retrieval: goal accuracy \d/3 = [01]\.\d\d; 0 tokens; \d+ s",
+                        lines[-1])

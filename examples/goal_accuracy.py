@@ -1,0 +1,50 @@
+"""Goal accuracy of a resolver alone: each bundled task's request and state, no agent run.
+
+    python examples/goal_accuracy.py llamacpp/qwen2.5-coder-1.5b      # all 102 tasks
+    python examples/goal_accuracy.py sim/careful --sample 18
+    python examples/goal_accuracy.py retrieval
+
+Prints one JSON line per task (chosen goal, the task's goal, who answered, the notes), then
+the accuracy. `planfilter run --goal resolve` measures the same inside full runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+from planfilter.bench.sampling import stratified_sample
+from planfilter.core.loading import load_registry, load_suite
+from planfilter.core.resources import default_registry, default_suite
+from planfilter.live.goals import resolve_goal
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("model", help="a litellm model name, or 'retrieval'")
+    parser.add_argument("--sample", type=int, help="the stratified sample of this size")
+    args = parser.parse_args()
+    registry = load_registry(default_registry())
+    suite = load_suite(default_suite())
+    tasks = stratified_sample(suite, args.sample) if args.sample else suite
+    right = tokens = 0
+    start = time.monotonic()
+    for task in tasks:
+        retrieval = args.model == "retrieval"
+        resolution = resolve_goal(registry, task.query, seed=1, context=dict(task.state),
+                                  resolver="retrieval" if retrieval else "model",
+                                  model=None if retrieval else args.model)
+        ok = resolution.goal == task.goal
+        right += ok
+        tokens += resolution.input_tokens + resolution.output_tokens
+        print(json.dumps({"task": task.id, "ok": ok, "chose": resolution.name,
+                          "gold": sorted(task.goal), "by": resolution.resolver,
+                          "notes": list(resolution.notes)}), flush=True)
+    count = len(tuple(tasks))
+    print(f"# {args.model}: goal accuracy {right}/{count} = {right / max(count, 1):.2f}; "
+          f"{tokens} tokens; {time.monotonic() - start:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
