@@ -27,11 +27,11 @@ def main() -> None:
     args = parser.parse_args()
     registry = load_registry(default_registry())
     suite = load_suite(default_suite())
-    tasks = stratified_sample(suite, args.sample) if args.sample else suite
+    tasks = tuple(stratified_sample(suite, args.sample) if args.sample else suite)
+    retrieval = args.model == "retrieval"
     right = tokens = 0
     start = time.monotonic()
     for task in tasks:
-        retrieval = args.model == "retrieval"
         resolution = resolve_goal(registry, task.query, seed=1, context=dict(task.state),
                                   resolver="retrieval" if retrieval else "model",
                                   model=None if retrieval else args.model)
@@ -41,7 +41,7 @@ def main() -> None:
         print(json.dumps({"task": task.id, "ok": ok, "chose": resolution.name,
                           "gold": sorted(task.goal), "by": resolution.resolver,
                           "notes": list(resolution.notes)}), flush=True)
-    count = len(tuple(tasks))
+    count = len(tasks)
     print(f"# {args.model}: goal accuracy {right}/{count} = {right / max(count, 1):.2f}; "
           f"{tokens} tokens; {time.monotonic() - start:.0f} s")
 

@@ -261,3 +261,13 @@ def test_the_goal_accuracy_example_runs():
     assert len(rows) == 3 and all(r["by"] == "retrieval" for r in rows)
     assert re.fullmatch(r"# retrieval: goal accuracy \d/3 = [01]\.\d\d; 0 tokens; \d+ s",
                         lines[-1])
+
+
+def test_reachable_agrees_with_the_unreachable_reason():
+    from planfilter.core.planners.native import index_for, reachable
+
+    for task in SUITE:
+        reach = reachable(index_for(REGISTRY), frozenset(task.state))
+        for option in goal_vocabulary(REGISTRY):
+            assert (option.variables <= reach) == \
+                (not why_unreachable(REGISTRY, task.state, option.variables))

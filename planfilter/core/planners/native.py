@@ -120,6 +120,20 @@ def reduce_problem(index: NativeIndex, known: frozenset[str], goal: frozenset[st
     return Problem(index, known_mask, goal_mask, need, tools, req, add)
 
 
+def reachable(index: NativeIndex, known: frozenset[str]) -> frozenset[str]:
+    """Every variable some sequence of tools can obtain from ``known``, and ``known`` itself
+    (delete-free: a goal is reachable exactly when it is a subset of this)."""
+    reach = index.mask(known)
+    changed = True
+    while changed:
+        changed = False
+        for req, add in zip(index.req, index.add, strict=True):
+            if not req & ~reach and add & ~reach:
+                reach |= add
+                changed = True
+    return known | frozenset(index.names_of(reach))
+
+
 def unreachable_reason(index: NativeIndex, known: frozenset[str], goal: frozenset[str]) -> str:
     """Why ``goal`` cannot be reached from ``known``, or "" when it can (delete-free)."""
     missing = sorted(
