@@ -5,8 +5,19 @@ its arguments. Executable at state ``s`` when ``R <= s``; applying it gives ``s 
 
 For live use a tool may also say what its result looks like: ``returns`` (the output JSON
 Schema, MCP's ``outputSchema``) and ``outputs`` (variable -> JSON Pointer into the result,
-for a produced variable whose value is not under a key of its own name). A registry may name
-``goals``: several variables that together are one thing a user asks for.
+for a produced variable whose value is not under a key of its own name; ``*`` stands for
+every item of a list, ``/*/id``). A registry may name ``goals``: several variables that
+together are one thing a user asks for, or an ordered list of such steps.
+
+How arguments relate to variables, for the data-flow checks (planfilter.core.provenance):
+
+- ``inputs``: parameter -> the variable it carries, where the names differ (``receiver_id``
+  carries ``user_id``); any other parameter carries the variable of its own name.
+- ``authored``: parameters the model writes (a message body, a subject, a date). They are
+  never a precondition of the plan and their values are not checked for provenance.
+- ``sensitive``: parameters whose value must not come from outside content unless the user
+  gave it or approves (a recipient, an amount, a URL).
+- ``untrusted``: the tool's results carry outside content (messages, files, web pages).
 """
 
 from __future__ import annotations
@@ -84,6 +95,16 @@ class Tool(BaseModel):
     #: Where drafted fields came from, field -> note (``schema: ...``, ``rule: ...``,
     #: ``alias: ...``, ``model: ...``), as ``planfilter contracts infer`` writes them; a
     #: field not listed was written by hand.
+    #: Parameter -> the variable it carries, where the names differ.
+    inputs: Annotated[Mapping[Name, Name], AfterValidator(freeze),
+                      PlainSerializer(thaw, return_type=Any)] = Field(
+        default_factory=lambda: freeze({}))
+    #: Parameters the model writes: never preconditions, not checked for provenance.
+    authored: NameSet = frozenset()
+    #: Parameters whose value may not come from an untrusted result without approval.
+    sensitive: NameSet = frozenset()
+    #: The tool's results carry outside content (messages, files, web pages, reviews).
+    untrusted: bool = False
     inferred: Annotated[Mapping[str, str], AfterValidator(freeze),
                         PlainSerializer(thaw, return_type=Any)] = Field(
         default_factory=lambda: freeze({}))
@@ -134,8 +155,30 @@ class Tool(BaseModel):
             raise ValueError(f"outputs name variables the tool does not produce: {extra}")
         return self
 
+    @model_validator(mode="after")
+    def _parameters_named(self) -> Tool:
+        props = self.parameters.get("properties", {})
+        problems = []
+        for field_name in ("inputs", "authored", "sensitive"):
+            named = getattr(self, field_name)
+            unknown = sorted(p for p in named if p not in props)
+            if unknown:
+                problems.append(f"{field_name} names parameters the tool does not declare: "
+                                f"{unknown}")
+        blocked = sorted(self.requires & {self.variable_of(p) for p in self.authored})
+        if blocked:
+            problems.append(f"requires {blocked}, which the model writes (authored): an "
+                            "authored parameter is never a precondition")
+        if problems:
+            raise ValueError("; ".join(problems))
+        return self
+
     def __hash__(self) -> int:
         return hash(self.name)
+
+    def variable_of(self, parameter: str) -> str:
+        """The variable an argument of ``parameter`` carries."""
+        return self.inputs.get(parameter, parameter)
 
     def executable(self, known: frozenset[str]) -> bool:
         return self.requires <= known
@@ -156,14 +199,67 @@ class Tool(BaseModel):
         return self.action in SIDE_EFFECT_ACTIONS
 
 
+#: A goal in steps: each step a set of variables, reached in order.
+Steps = tuple[frozenset[str], ...]
+
+
+def goal_steps(value: Any) -> Steps:
+    """A goal as steps: one name, a list of names (one step), or a list of such steps
+    (``[[current_time], [file_written]]``; a name alone in the list is a step of one)."""
+    if isinstance(value, str):
+        return (frozenset({value}),)
+    items = list(value)
+    if not items:
+        raise ValueError("the goal names no variable")
+    if all(isinstance(i, str) for i in items):
+        return (frozenset(items),)
+    steps = []
+    for i, item in enumerate(items):
+        step = frozenset({item}) if isinstance(item, str) else frozenset(item)
+        if not step or not all(isinstance(v, str) for v in step):
+            raise ValueError(f"goal step {i + 1} must name one or more variables")
+        steps.append(step)
+    return tuple(steps)
+
+
+def show_steps(steps: Steps) -> str:
+    """Steps in one line: ``current_time -> file_written``."""
+    return " -> ".join(",".join(sorted(s)) for s in steps)
+
+
+def _steps_out(steps: Steps) -> Any:
+    return [sorted(s) for s in steps]
+
+
+StepsField = Annotated[tuple[NameSet, ...], PlainSerializer(_steps_out, return_type=Any)]
+
+
 class Goal(BaseModel):
-    """A named goal of several variables, for goal resolution (``goals:`` in a registry file)."""
+    """A named goal, for goal resolution (``goals:`` in a registry file): several variables
+    (``variables``), or an ordered list of steps (``steps``), each a set of variables."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     name: Name
     description: str = Field(default="", max_length=10_000)
-    variables: NameSet = Field(min_length=1)
+    variables: NameSet = frozenset()
+    steps: StepsField = ()
+
+    @model_validator(mode="after")
+    def _one_shape(self) -> Goal:
+        if bool(self.variables) == bool(self.steps):
+            raise ValueError("give either variables (one step) or steps, not both or neither")
+        if any(not s for s in self.steps):
+            raise ValueError("every step names at least one variable")
+        return self
+
+    @property
+    def goal_steps(self) -> Steps:
+        return tuple(self.steps) if self.steps else (self.variables,)
+
+    @property
+    def all_variables(self) -> frozenset[str]:
+        return frozenset().union(*self.goal_steps)
 
 
 class Registry(BaseModel):
@@ -184,7 +280,7 @@ class Registry(BaseModel):
             if goal.name in goal_names:
                 problems.append(f"{where}: goal '{goal.name}' appears twice")
             goal_names.add(goal.name)
-            unknown = sorted(goal.variables - self.produced)
+            unknown = sorted(goal.all_variables - self.produced)
             if unknown:
                 problems.append(f"{where}: goal '{goal.name}' field 'variables': no tool "
                                 f"produces {unknown}")
@@ -255,5 +351,5 @@ class Registry(BaseModel):
         keep = set(names)
         tools = tuple(t for t in self.tools if t.name in keep)
         produced = frozenset().union(*(t.produces for t in tools))
-        goals = tuple(g for g in self.goals if g.variables <= produced)
+        goals = tuple(g for g in self.goals if g.all_variables <= produced)
         return Registry(tools=tools, source=self.source, goals=goals)

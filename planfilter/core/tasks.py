@@ -5,9 +5,18 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PlainSerializer, PrivateAttr
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    PrivateAttr,
+    model_serializer,
+    model_validator,
+)
 
-from .contracts import FrozenJson, Name, NameSet
+from .contracts import FrozenJson, Name, NameSet, Steps, goal_steps
 from .errors import ContractError
 from .frozen import freeze, thaw
 
@@ -30,6 +39,10 @@ Failures = Annotated[
 
 
 class Task(BaseModel):
+    """``goal`` is the variables the task must end with; a goal in steps (``goal:
+    [[current_time], [file_written]]`` in a suite file) is also kept, in order, as ``steps``
+    and ``goal`` is then every step's variables together."""
+
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     id: Name
@@ -37,14 +50,50 @@ class Task(BaseModel):
     query: str = Field(max_length=10_000)
     state: State = Field(default_factory=lambda: freeze({}))
     goal: NameSet = Field(min_length=1)
+    #: The goal's steps in order, when it has more than one.
+    steps: tuple[NameSet, ...] = ()
     gold: tuple[Name, ...] = ()
     mocks: Mocks = Field(default_factory=lambda: freeze({}))
     failures: Failures = Field(default_factory=lambda: freeze({}))
     family: str | None = None
     metadata: FrozenJson = Field(default_factory=lambda: freeze({}))
 
+    @model_validator(mode="before")
+    @classmethod
+    def _goal_in_steps(cls, data: Any) -> Any:
+        if isinstance(data, Mapping) and "goal" in data and not data.get("steps"):
+            try:
+                steps = goal_steps(data["goal"])
+            except (TypeError, ValueError):
+                return data  # the field validator names what is wrong
+            if len(steps) > 1:
+                return {**data, "goal": frozenset().union(*steps), "steps": steps}
+            return {**data, "goal": steps[0]}
+        return data
+
+    @model_validator(mode="after")
+    def _steps_make_goal(self) -> Task:
+        if self.steps and frozenset().union(*self.steps) != self.goal:
+            raise ValueError("goal must be every variable of its steps")
+        return self
+
+    @model_serializer(mode="wrap")
+    def _dump(self, handler: Any) -> Any:
+        data = handler(self)
+        if isinstance(data, dict) and len(self.steps) > 1:
+            data["goal"] = [sorted(s) for s in self.steps]
+            data.pop("steps", None)
+        elif isinstance(data, dict) and not self.steps:
+            data.pop("steps", None)
+        return data
+
     def __hash__(self) -> int:
         return hash(self.id)
+
+    @property
+    def goal_steps(self) -> Steps:
+        """The goal's steps in order (one step for a goal given as variables)."""
+        return tuple(self.steps) if self.steps else (self.goal,)
 
     @property
     def known(self) -> frozenset[str]:

@@ -127,7 +127,7 @@ def gateway_registry(registry: Registry, tools: Iterable[UpstreamTool]) -> Regis
             update["risk"] = "high"
         kept.append(tool.model_copy(update=update))
     produced = frozenset().union(*(t.produces for t in kept)) if kept else frozenset()
-    goals = tuple(g for g in registry.goals if g.variables <= produced)
+    goals = tuple(g for g in registry.goals if g.all_variables <= produced)
     return Registry(tools=tuple(kept), source=registry.source, goals=goals)
 
 

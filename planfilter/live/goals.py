@@ -81,7 +81,8 @@ def goal_vocabulary(registry: Registry) -> tuple[GoalOption, ...]:
     """Every produced-and-never-required variable, in registry order of its first producer,
     then the registry's goals (the composite and special ones after the plain results)."""
     required = frozenset().union(*(t.requires for t in registry))
-    named = [GoalOption(g.name, g.variables, g.description or ", ".join(sorted(g.variables)))
+    named = [GoalOption(g.name, g.all_variables,
+                        g.description or ", ".join(sorted(g.all_variables)))
              for g in registry.goals]
     options: list[GoalOption] = []
     seen = {o.name for o in named}
