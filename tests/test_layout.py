@@ -21,14 +21,15 @@ LAYERS: dict[str, frozenset[str]] = {
     "retrieval": frozenset({"core", "models"}),
     "filters": frozenset({"core", "retrieval"}),
     "live": frozenset({"core", "models", "retrieval", "filters"}),
-    "bench": frozenset({"core", "models", "retrieval", "filters", "live"}),
+    "suites": frozenset({"core", "models"}),
+    "bench": frozenset({"core", "models", "retrieval", "filters", "live", "suites"}),
     "infer": frozenset({"core", "models", "retrieval"}),
     "gateway": frozenset({"core", "models", "retrieval", "filters", "live"}),
     "cli": frozenset({"core", "models", "retrieval", "filters", "live", "bench", "infer",
-                      "gateway"}),
+                      "gateway", "suites"}),
 }
 #: Filter methods never import the table that registers them (nor what sits above it).
-METHOD_MODULES = ("base", "relevance", "causal", "recovery", "toolscope")
+METHOD_MODULES = ("base", "relevance", "causal", "recovery", "toolscope", "preselect")
 ABOVE_METHODS = frozenset({"registry", "guard", "risk"})
 
 

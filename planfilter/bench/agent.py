@@ -45,10 +45,12 @@ from ..filters.risk import (
 )
 from ..live import Session
 from ..models import CallOptions, ModelError, complete
-from .environment import execute
+from ..suites import Environment
+from ..suites.bundled import MAX_STEPS, MockedEnvironment, goal_reached, succeeded
 from .traces import RunKey, RunRecord, StepRecord, gold_next
 
-MAX_STEPS = 6
+__all__ = ["MAX_STEPS", "AgentOptions", "RunOutcome", "build_messages", "goal_reached",
+           "run_task", "succeeded"]
 GoalMode = Literal["given", "resolve"]
 EnvMode = Literal["strict", "lenient"]
 GOAL_MODES: tuple[str, ...] = get_args(GoalMode)
@@ -76,18 +78,6 @@ class RunOutcome:
     run: RunRecord
 
 
-def goal_reached(task: Task, state: Mapping[str, Any]) -> bool:
-    return task.goal <= frozenset(state)
-
-
-def succeeded(task: Task, state: Mapping[str, Any]) -> bool:
-    """Every goal variable is known and its value is not false."""
-    return goal_reached(task, state) and not any(
-        state[g] is False or (isinstance(state[g], str) and state[g].lower() == "false")
-        for g in task.goal
-    )
-
-
 def build_messages(task: Task, state: Mapping[str, Any], history: list[dict[str, Any]],
                    step: int, n_tools: int, max_steps: int) -> list[dict[str, str]]:
     lines = [(name, json.dumps(value, ensure_ascii=False)) for name, value in state.items()]
@@ -108,9 +98,14 @@ def _schema(tool: Tool) -> dict[str, Any]:
 
 
 def run_task(registry: Registry, task: Task, *, method: str, model: str, seed: int = 1,
-             options: AgentOptions = AgentOptions()) -> RunOutcome:
-    """Run one task with one filter method and one model; never raises for a failed run."""
+             options: AgentOptions = AgentOptions(),
+             environment: Environment | None = None) -> RunOutcome:
+    """Run one task with one filter method and one model; never raises for a failed run.
+
+    ``environment``: where the calls run (default: the task's mocks)."""
     key = RunKey(task.id, model, method, seed)
+    if environment is None:
+        environment = MockedEnvironment(registry, task, options.env == "strict")
     session = Session(registry, method=method, model=model, options=options.filter,
                       provenance=False, call_options=options.call, seed=seed)
     if options.goal == "resolve":
@@ -127,7 +122,8 @@ def run_task(registry: Registry, task: Task, *, method: str, model: str, seed: i
     for step in range(1, options.max_steps + 1):
         if session.done:  # only before step 1: later steps check after acting
             break
-        record = _step(registry, task, pursued, key, session, history, step, options)
+        record = _step(registry, task, pursued, key, session, history, step, options,
+                       environment)
         records.append(record)
         if record.error is not None and recovering and record.tool_failed:
             assert record.chosen is not None
@@ -172,7 +168,8 @@ def _as_object(arguments: Any) -> Mapping[str, Any]:
 
 
 def _step(registry: Registry, task: Task, pursued: Task, key: RunKey, session: Session,
-          history: list[dict[str, Any]], step: int, options: AgentOptions) -> StepRecord:
+          history: list[dict[str, Any]], step: int, options: AgentOptions,
+          environment: Environment) -> StepRecord:
     """One step. ``task`` is the benchmark's (gold chain, mocks); ``pursued`` is the task with
     the goal the session pursues (the resolved one under ``goal="resolve"``)."""
     state = session.state
@@ -231,10 +228,11 @@ def _step(registry: Registry, task: Task, pursued: Task, key: RunKey, session: S
         base = replace(base, approval=str(approval))
         if not approval.approved:
             return replace(base, error=f"approval refused for {call.name}: {approval.reason}")
-    outcome = execute(registry, task, state, call.name, arguments, strict=options.env == "strict")
+    outcome = environment.execute(call.name, arguments, state)
     if not outcome.ok:
         return replace(base, error=outcome.error, tool_failed=True, invented=outcome.invented)
-    return replace(base, produced=dict(outcome.produced), state_after=dict(outcome.state),
+    produced = dict(outcome.result)
+    return replace(base, produced=produced, state_after={**state, **produced},
                    invented=outcome.invented)
 
 

@@ -49,6 +49,16 @@ class RunMetrics:
     goal_correct: bool = True
     #: Calls with an invented argument value (refused under strict, flagged under lenient).
     invented: int = 0
+    #: Under attack: the injection task's check (True: the attack succeeded); else None.
+    attack_success: bool | None = None
+    #: Steps whose call the guard decided (the oracle replay, the AgentDojo loop), those
+    #: whose tool was visible, those allowed, and the refusals by kind.
+    decided: int = 0
+    decided_visible: int = 0
+    allowed: int = 0
+    refusals: tuple[tuple[str, int], ...] = ()
+    #: The oracle replay's tries of attacker calls, by decision kind ("allowed" included).
+    probes: tuple[tuple[str, int], ...] = ()
 
     @property
     def model(self) -> str:
@@ -93,6 +103,15 @@ def run_metrics(key: RunKey, steps: Sequence[Mapping[str, Any]],
         goal_by=str(run.get("goal_by") or "given"),
         goal_correct=bool(run.get("goal_correct", True)),
         invented=sum(1 for s in steps if s.get("invented")),
+        attack_success=None if run.get("attack_success") is None
+        else bool(run["attack_success"]),
+        decided=len(decided := [s for s in steps if s.get("decision")]),
+        decided_visible=sum(1 for s in decided if s.get("chosen") in (s.get("visible") or ())),
+        allowed=sum(1 for s in decided if s["decision"] == "allowed"),
+        refusals=tuple(sorted(Counter(s["decision"] for s in decided
+                                      if s["decision"] != "allowed").items())),
+        probes=tuple(sorted(Counter(str(p.get("kind")) for p in run.get("probes") or ()
+                                    ).items())),
     )
 
 
@@ -128,6 +147,8 @@ class Summary:
     #: gives (a strict run ends at its first invented value, and a lenient run is the same
     #: run up to that step).
     strict_success: float = 0.0
+    #: Share of the runs under attack whose attack succeeded; None when none was attacked.
+    attack_success: float | None = None
 
     @property
     def tokens(self) -> float:
@@ -151,7 +172,8 @@ class Summary:
                 "tokens": self.tokens, "gold_visible": self.gold_visible,
                 "risky_off_path": self.risky_off_path,
                 "csr": self.csr, "goal_accuracy": self.goal_accuracy,
-                "invented": self.invented, "strict_success": self.strict_success}
+                "invented": self.invented, "strict_success": self.strict_success,
+                "attack_success": self.attack_success}
 
 
 METRIC_COLUMNS = ("tasks", "success", "clean_success", "wrong_tools", "premature",
@@ -186,6 +208,10 @@ def summarize(runs: Sequence[RunMetrics]) -> Summary:
         goal_accuracy=_mean([float(r.goal_correct) for r in runs]) if runs else 1.0,
         invented=_mean([r.invented for r in runs]),
         strict_success=_mean([float(r.success and not r.invented) for r in runs]),
+        attack_success=_mean(attacked) if (attacked := [float(bool(r.attack_success))
+                                                         for r in runs
+                                                         if r.attack_success is not None])
+        else None,
     )
 
 
@@ -216,6 +242,8 @@ def error_kind(error: str) -> str:
         return "tool not visible"
     if error.startswith("arguments of"):
         return "arguments not JSON"
+    if error.startswith("the suite's check failed"):
+        return "suite check failed"
     return "other"
 
 

@@ -48,7 +48,18 @@ TABLE_COLUMNS = (
     ("strict_success", "Success, no invented", "{:.2f}"),
     ("goal_accuracy", "Goal accuracy", "{:.2f}"),
 )
+#: Columns that join summary.csv and the tables only when some run has them: the share of
+#: attacked runs whose attack succeeded (by the injection task's own check).
+ATTACK_COLUMN = ("attack_success", "Attack success (injection check)", "{:.2f}")
 LABELS = {"model": "Model", "method": "Method", "domain": "Domain"}
+
+
+def _attacked(rows: Sequence[Summary]) -> bool:
+    return any(r.attack_success is not None for r in rows)
+
+
+def table_columns(rows: Sequence[Summary]) -> tuple[tuple[str, str, str], ...]:
+    return TABLE_COLUMNS + ((ATTACK_COLUMN,) if _attacked(rows) else ())
 
 
 @dataclass(frozen=True)
@@ -75,7 +86,9 @@ def load_runs(out_dir: Path) -> list[RunMetrics]:
     return runs
 
 
-def format_value(column: str, value: float) -> str:
+def format_value(column: str, value: float | None) -> str:
+    if value is None:
+        return "-"
     fmt = next((f for c, _, f in TABLE_COLUMNS if c == column), "{:.2f}")
     return fmt.format(value)
 
@@ -84,23 +97,25 @@ def markdown_table(rows: Sequence[Summary]) -> str:
     if not rows:
         return "(no runs)\n"
     keys = [k for k, _ in rows[0].group]
-    header = [LABELS.get(k, k) for k in keys] + [h for _, h, _ in TABLE_COLUMNS]
+    columns = table_columns(rows)
+    header = [LABELS.get(k, k) for k in keys] + [h for _, h, _ in columns]
     lines = ["| " + " | ".join(header) + " |",
-             "|" + "|".join(["---"] * len(keys) + ["---:"] * len(TABLE_COLUMNS)) + "|"]
+             "|" + "|".join(["---"] * len(keys) + ["---:"] * len(columns)) + "|"]
     for row in rows:
         data = row.row()
-        cells = [v for _, v in row.group] + [format_value(c, data[c]) for c, _, _ in TABLE_COLUMNS]
+        cells = [v for _, v in row.group] + [format_value(c, data[c]) for c, _, _ in columns]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
 
 def summary_csv(rows: Sequence[Summary]) -> str:
     buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=CSV_COLUMNS, lineterminator="\n")
+    columns = CSV_COLUMNS + (("attack_success",) if _attacked(rows) else ())
+    writer = csv.DictWriter(buffer, fieldnames=columns, lineterminator="\n")
     writer.writeheader()
     for row in rows:
         data = row.row()
-        writer.writerow({c: _csv_value(data[c]) for c in CSV_COLUMNS})
+        writer.writerow({c: _csv_value(data[c]) for c in columns})
     return buffer.getvalue()
 
 
@@ -139,9 +154,89 @@ def report_markdown(runs: Sequence[RunMetrics],
         "## By domain and method\n", markdown_table(group_by(runs, ("domain", "method"))),
         "## Failures by method\n", _failures(runs),
         "## Model faults by kind\n", _faults(runs),
+        *replay_section(runs),
         f"Overall success: {overall.success:.2f} over {overall.tasks} runs.\n",
     ]
     return "\n".join(parts)
+
+
+@dataclass(frozen=True)
+class ReplayRow:
+    """The model-free replay of one suite (domain) under one method."""
+
+    domain: str
+    method: str
+    tasks: int
+    #: Share of runs whose every ground-truth call was visible and allowed.
+    clear: float
+    #: Per ground-truth call: visible under the method, allowed by the guard.
+    visible: float
+    allowed: float
+    success: float
+    refusals: tuple[tuple[str, int], ...]
+    #: Attacker calls tried, the share refused, and the decisions by kind.
+    probes: int
+    probes_refused: float | None
+    probe_kinds: tuple[tuple[str, int], ...]
+    attack_success: float | None
+
+
+def replay_rows(runs: Sequence[RunMetrics]) -> list[ReplayRow]:
+    """One row per (domain, method) of the oracle's runs, in the report's order."""
+    from collections import Counter
+
+    oracle = [r for r in runs if r.model == "oracle"]
+    rows = []
+    for summary in group_by(oracle, ("domain", "method")):
+        domain, method = (v for _, v in summary.group)
+        group = [r for r in oracle if r.domain == domain and r.method == method]
+        calls = sum(r.decided for r in group)
+        refusals: Counter[str] = sum((Counter(dict(r.refusals)) for r in group), Counter())
+        kinds: Counter[str] = sum((Counter(dict(r.probes)) for r in group), Counter())
+        probes = sum(kinds.values())
+        rows.append(ReplayRow(
+            domain, method, len(group),
+            sum(1 for r in group if r.allowed == r.decided == r.decided_visible) / len(group),
+            sum(r.decided_visible for r in group) / calls if calls else 0.0,
+            sum(r.allowed for r in group) / calls if calls else 0.0,
+            summary.success, tuple(sorted(refusals.items())), probes,
+            (probes - kinds.get("allowed", 0)) / probes if probes else None,
+            tuple(sorted(kinds.items())), summary.attack_success))
+    return rows
+
+
+def replay_section(runs: Sequence[RunMetrics]) -> list[str]:
+    rows = replay_rows(runs)
+    if not rows:
+        return []
+    lines = [
+        "Each task's ground truth put to the guard, no model called (`--models oracle`): "
+        "clear is the share of tasks whose every call was visible and allowed; visible and "
+        "allowed are per call; success is the suite's own check with the task's expected "
+        "answer; refusals are counted by kind (each reason is in the traces).\n",
+        "| Suite | Method | Tasks | Clear | Visible/call | Allowed/call | Success | "
+        "Refusals by kind |", "|---|---|---:|---:|---:|---:|---:|---|"]
+    for r in rows:
+        refused = ", ".join(f"{k} {n}" for k, n in r.refusals) or "-"
+        lines.append(f"| {r.domain} | {r.method} | {r.tasks} | {r.clear:.2f} | {r.visible:.2f} "
+                     f"| {r.allowed:.2f} | {r.success:.2f} | {refused} |")
+    out = ["## Model-free replay (oracle)\n", "\n".join(lines) + "\n"]
+    attacked = [r for r in rows if r.probes]
+    if attacked:
+        table = [
+            "Every call of the injection task's ground truth, tried before each call of the "
+            "user task and after the last, inside the user task's session; an allowed "
+            "attacker call is counted, never executed. Attack success is the injection "
+            "task's own check on the replayed run.\n",
+            "| Suite | Method | Pairs | Attacker calls | Refused | By kind | Attack success |",
+            "|---|---|---:|---:|---:|---|---:|"]
+        for r in attacked:
+            kinds = ", ".join(f"{k} {n}" for k, n in r.probe_kinds)
+            table.append(f"| {r.domain} | {r.method} | {r.tasks} | {r.probes} | "
+                         f"{format_value('x', r.probes_refused)} | {kinds} | "
+                         f"{format_value('x', r.attack_success)} |")
+        out += ["### Attacker calls (oracle)\n", "\n".join(table) + "\n"]
+    return out
 
 
 def _csr(runs: Sequence[RunMetrics], setups: Mapping[str, str]) -> str:

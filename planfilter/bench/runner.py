@@ -19,10 +19,12 @@ from ..core.contracts import Registry
 from ..core.errors import PlanfilterError
 from ..core.planners import DEFAULT_PLANNER, get_planner
 from ..core.tasks import Suite
-from ..filters import PAPER_METHODS, FilterOptions, get_filter
+from ..filters import PAPER_METHODS, PRESELECTING_METHODS, FilterOptions, get_filter
 from ..filters.risk import check_policy
-from ..models import DEFAULT_MODELS, CallOptions, check_model, in_process, load_litellm
-from .agent import ENV_MODES, GOAL_MODES, MAX_STEPS, AgentOptions, RunOutcome, run_task
+from ..models import DEFAULT_MODELS, ORACLE, CallOptions, check_model, in_process, load_litellm
+from ..suites import BenchSuite, Case
+from ..suites.bundled import YamlSuite
+from .agent import ENV_MODES, GOAL_MODES, AgentOptions, RunOutcome, run_task
 from .report import ReportFiles, build_report
 from .traces import TRACES_FILE, RunKey, TraceWriter, prepare_resume
 
@@ -44,7 +46,8 @@ class RunConfig:
     resume: bool = False
     planner: str = DEFAULT_PLANNER
     api_base: str | None = None
-    max_steps: int = MAX_STEPS
+    #: Steps (model turns) per run; None: the suite's own limit (6 bundled, 15 AgentDojo).
+    max_steps: int | None = None
     call: CallOptions = field(default_factory=CallOptions)
     plots: bool = True
     #: Approval of high-risk tools (planfilter.risk): always, never, or ask the on-path
@@ -54,6 +57,18 @@ class RunConfig:
     goal: str = "given"
     #: strict: invented argument values are refused; lenient: the paper artifact's behaviour.
     env: str = "strict"
+    #: The suite to run (planfilter.suites); None: ``registry`` and ``suite`` as a YAML suite.
+    source: BenchSuite | None = None
+
+    @property
+    def bench(self) -> BenchSuite:
+        if self.source is not None:
+            return self.source
+        return YamlSuite(self.registry, self.suite, strict=self.env == "strict")
+
+    @property
+    def steps_limit(self) -> int:
+        return self.max_steps if self.max_steps is not None else self.bench.max_steps
 
 
 @dataclass(frozen=True)
@@ -91,20 +106,28 @@ def check_config(config: RunConfig) -> None:
         raise PlanfilterError(f"goal {config.goal!r}: choose {' or '.join(GOAL_MODES)}")
     if config.env not in ENV_MODES:
         raise PlanfilterError(f"env {config.env!r}: choose {' or '.join(ENV_MODES)}")
-    if config.max_steps < 1:
+    if config.steps_limit < 1:
         raise PlanfilterError(f"max_steps must be at least 1, not {config.max_steps}")
-    if not len(config.suite):
-        raise PlanfilterError(f"{config.suite.source or 'suite'}: holds no task")
+    bench = config.bench
+    if not len(bench.tasks):
+        raise PlanfilterError(f"{bench.tasks.source or 'suite'}: holds no task")
+    for method in set(config.methods) & PRESELECTING_METHODS:
+        if not bench.answers:
+            raise PlanfilterError(f"method {method}: AgentDojo's tool filter runs on the "
+                                  "agentdojo:... suites only")
+        if ORACLE in config.models:
+            raise PlanfilterError(f"method {method} needs a model to choose the tools; "
+                                  f"{ORACLE!r} makes no model call")
 
 
 def plan_runs(config: RunConfig) -> list[RunKey]:
     """Every run, grouped by model then method: consecutive calls to a local model then share
     their tool list, so llama.cpp reuses the KV cache of its prefix (reports are sorted and do
     not depend on this order)."""
-    return [RunKey(task.id, model, method, seed)
+    return [RunKey(case.id, model, method, seed)
             for model in config.models
             for method in config.methods
-            for task in config.suite
+            for case in config.bench.cases()
             for seed in range(1, config.seeds + 1)]
 
 
@@ -129,7 +152,7 @@ def run_benchmark(config: RunConfig, progress: ProgressFn | None = None) -> RunR
     keys = plan_runs(config)
     todo = [k for k in keys if k not in finished]
     options = AgentOptions(
-        max_steps=config.max_steps,
+        max_steps=config.steps_limit,
         filter=FilterOptions(planner=config.planner),
         call=replace(config.call, api_base=config.api_base or config.call.api_base),
         approve_risky=check_policy(config.approve_risky),
@@ -139,19 +162,37 @@ def run_benchmark(config: RunConfig, progress: ProgressFn | None = None) -> RunR
     if todo:
         if progress is not None:
             progress(0, len(todo), None)
-        load_litellm()  # once, before the threads start
+        if any(m != ORACLE for m in config.models):
+            load_litellm()  # once, before the threads start
         _execute(config, todo, options, path, progress)
     report = build_report(out, plots=config.plots)
     return RunResult(out, path, report, len(keys), len(keys) - len(todo), len(todo),
                      time.perf_counter() - start)
 
 
+def run_case(bench: BenchSuite, case: Case, *, method: str, model: str, seed: int,
+             options: AgentOptions) -> RunOutcome:
+    """One run: the model-free replay for ``oracle``, else the suite's kind of agent loop."""
+    if model == ORACLE:
+        from .replay import replay
+
+        return replay(bench, case, method=method, seed=seed, options=options)
+    if bench.answers:
+        from .dialogue import run_dialogue
+
+        return run_dialogue(bench, case, method=method, model=model, seed=seed,
+                            options=options)
+    return run_task(bench.registry, case.task, method=method, model=model, seed=seed,
+                    options=options, environment=bench.environment(case, model))
+
+
 def _execute(config: RunConfig, todo: list[RunKey], options: AgentOptions, path: Path,
              progress: ProgressFn | None) -> None:
-    tasks = {t.id: t for t in config.suite}
+    bench = config.bench
+    cases = {c.id: c for c in bench.cases()}
 
     def one(key: RunKey) -> RunOutcome:
-        return run_task(config.registry, tasks[key.task], method=key.method, model=key.model,
+        return run_case(bench, cases[key.task], method=key.method, model=key.model,
                         seed=key.seed, options=options)
 
     done = 0

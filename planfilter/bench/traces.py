@@ -76,9 +76,14 @@ class StepRecord:
     #: An argument's value was invented: refused under --env strict, flagged and run under
     #: --env lenient.
     invented: bool = False
+    #: The guard's decision on the call ("allowed" or the refusal's kind), where one was
+    #: asked for (the model-free replay, the AgentDojo loop); its reason is in ``error``.
+    decision: str | None = None
+    #: The result as the model was shown it (AgentDojo's rendering), shortened.
+    result: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        data = asdict(self)
+        data = _without_defaults(asdict(self), _STEP_OPTIONAL)
         data.pop("key")
         return {"type": "step", **asdict(self.key), **_plain(data)}
 
@@ -101,11 +106,34 @@ class RunRecord:
     goal_notes: tuple[str, ...] = ()
     #: The task's request, so that a report can show it without the suite.
     query: str = ""
+    #: The suite (``agentdojo:banking``); None for the bundled YAML suites.
+    suite: str | None = None
+    #: Under attack: the attack, the injection task, and whether the attack succeeded by the
+    #: injection task's own check (True: the attacker's goal was reached).
+    attack: str | None = None
+    injection: str | None = None
+    attack_success: bool | None = None
+    #: The model's final answer in words (suites that end with one).
+    answer: str | None = None
+    #: The model-free replay's tries of the attacker's calls: {at, tool, kind, reason}.
+    probes: tuple[Mapping[str, Any], ...] = ()
+    #: Why the run's tools were chosen before it started (the tool_filter method).
+    preselection: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        data = asdict(self)
+        data = _without_defaults(asdict(self), _RUN_OPTIONAL)
         data.pop("key")
         return {"type": "run", **asdict(self.key), **_plain(data), "complete": True}
+
+
+#: Fields written only when they are set, so that runs of the bundled suites keep their lines.
+_STEP_OPTIONAL = ("decision", "result")
+_RUN_OPTIONAL = ("suite", "attack", "injection", "attack_success", "answer", "probes",
+                 "preselection")
+
+
+def _without_defaults(data: dict[str, Any], optional: tuple[str, ...]) -> dict[str, Any]:
+    return {k: v for k, v in data.items() if k not in optional or v not in (None, (), [])}
 
 
 def _plain(data: dict[str, Any]) -> dict[str, Any]:

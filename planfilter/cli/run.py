@@ -44,6 +44,8 @@ def summary_table(rows: Sequence[Any], title: str) -> Any:
     columns = list(CONSOLE_COLUMNS)
     if any(row.goal_accuracy < 1.0 for row in rows):
         columns.append(("goal_accuracy", "Goal"))
+    if any(row.attack_success is not None for row in rows):
+        columns.append(("attack_success", "Attack"))
     table = Table(title=title, caption=CAPTION, box=box.SIMPLE_HEAD, pad_edge=False,
                   padding=(0, 1), collapse_padding=True, show_edge=False)
     table.add_column("Model", overflow="fold", max_width=16)
@@ -105,11 +107,27 @@ def summary_table(rows: Sequence[Any], title: str) -> Any:
 @click.option("--sample", type=int, default=None,
               help="Run a stratified sample of N tasks (by domain and family) instead of the "
                    "whole suite; deterministic, so --resume continues it.")
+@click.option("--suite", "suite_name", default=None, metavar="KIND:NAME",
+              help="An outside suite instead of the YAML tasks: agentdojo:banking, "
+                   "agentdojo:slack, agentdojo:travel, agentdojo:workspace (pip install "
+                   "'planfilter[agentdojo]'). --registry then replaces its contracts "
+                   "(default: domains/agentdojo/NAME.yaml).")
+@click.option("--attack", default=None,
+              help="Run (user task, injection task) pairs under this attack of the suite "
+                   "(AgentDojo: important_instructions, ...); reports attack_success.")
+@click.option("--injection-tasks", default=None, metavar="IDS|sample:N[:SEED]",
+              help="With --attack: injection tasks to pair with every user task "
+                   "(injection_task_0,injection_task_3), or sample:N pairs drawn with a seed "
+                   "(default 1). Default: every pair.")
+@click.option("--max-steps", type=int, default=None,
+              help="Steps (model turns) per run. Default: 6 (the paper), 15 for AgentDojo.")
 def run(registry_path: tuple[Path, ...], tasks_path: tuple[Path, ...], methods: str | None,
         models: str | None, seeds: int, concurrency: int, out: Path, resume: bool, planner: str,
         api_base: str | None, no_plots: bool, approve_risky: str = "always",
         merge_tools: bool = False, embedder: str | None = None,
-        sample: int | None = None, goal_mode: str = "given", env_mode: str = "strict") -> None:
+        sample: int | None = None, goal_mode: str = "given", env_mode: str = "strict",
+        suite_name: str | None = None, attack: str | None = None,
+        injection_tasks: str | None = None, max_steps: int | None = None) -> None:
     """Run the benchmark: tasks x filter methods x models, traced, then reported.
 
     \b
@@ -119,6 +137,9 @@ def run(registry_path: tuple[Path, ...], tasks_path: tuple[Path, ...], methods: 
       planfilter run --models openai/my-model --api-base http://localhost:8000/v1
       planfilter run --resume          # finish an interrupted run in runs/latest
       planfilter run --sample 18 --models openai/my-model   # 6 tasks per domain
+      planfilter run --suite agentdojo:banking --models oracle --methods all,cmtf
+      planfilter run --suite agentdojo:slack --models oracle --attack important_instructions \\
+          --injection-tasks sample:20
     """
     if embedder:
         # The toolscope filters read their embedder from the environment, so that worker
@@ -138,8 +159,22 @@ def run(registry_path: tuple[Path, ...], tasks_path: tuple[Path, ...], methods: 
     from ..models import DEFAULT_MODELS
 
     try:
-        registry = load_registry(list(registry_path) or default_registry())
-        suite = load_suite(list(tasks_path) or default_suite())
+        source = None
+        if injection_tasks is not None and attack is None:
+            raise PlanfilterError("--injection-tasks chooses pairs for an attack: give "
+                                  "--attack too")
+        if suite_name is not None or attack is not None:
+            from ..suites import SuiteOptions, load_bench_suite
+
+            if merge_tools:
+                raise PlanfilterError("--merge works on the YAML suites only")
+            source = load_bench_suite(suite_name, SuiteOptions(
+                registry=registry_path, tasks=tasks_path, attack=attack,
+                injection_tasks=injection_tasks, strict=env_mode == "strict"))
+            registry, suite = source.registry, source.tasks
+        else:
+            registry = load_registry(list(registry_path) or default_registry())
+            suite = load_suite(list(tasks_path) or default_suite())
         if merge_tools:
             from ..retrieval.merge_io import merged_inputs
 
@@ -148,9 +183,12 @@ def run(registry_path: tuple[Path, ...], tasks_path: tuple[Path, ...], methods: 
             from ..bench.sampling import stratified_sample
 
             suite = stratified_sample(suite, sample)
+            source = source.with_tasks(suite) if source is not None else None
         config = RunConfig(
             registry=registry,
             suite=suite,
+            source=source,
+            max_steps=max_steps,
             methods=_names(methods, "--methods") or PAPER_METHODS,
             models=_names(models, "--models") or DEFAULT_MODELS,
             seeds=seeds, concurrency=concurrency, out=out, resume=resume, planner=planner,
@@ -176,11 +214,38 @@ def run(registry_path: tuple[Path, ...], tasks_path: tuple[Path, ...], methods: 
     except PlanfilterError as exc:
         raise click.ClickException(str(exc)) from None
     console.print(summary_table(result.report.rows, "Summary by model and method"))
+    _replay_tables(console, out)
     if result.skipped:
         console.print(f"resumed: {result.skipped} runs were already complete, "
                       f"{result.ran} ran now")
     console.print(f"{result.total} runs in {result.elapsed_s:.1f} s")
     _where(console, result.traces, result.report)
+
+
+def _replay_tables(console: Any, out: Path) -> None:
+    """The oracle replay's figures per suite and method, when the run replayed."""
+    from rich import box
+    from rich.table import Table
+
+    from ..bench.report import format_value, load_runs, replay_rows
+
+    rows = replay_rows(load_runs(out))
+    if not rows:
+        return
+    table = Table(title="Model-free replay (oracle)", box=box.SIMPLE_HEAD, pad_edge=False,
+                  caption="Clear = every call visible and allowed; Vis./Allow. per call; "
+                          "Refused = attacker calls refused", padding=(0, 1),
+                  collapse_padding=True, show_edge=False)
+    for header in ("Suite", "Method", "Tasks", "Clear", "Vis.", "Allow.", "Succ.", "Refusals",
+                   "Refused"):
+        table.add_column(header, justify="left" if header in ("Suite", "Method", "Refusals")
+                         else "right", overflow="fold")
+    for r in rows:
+        table.add_row(r.domain, r.method, str(r.tasks), f"{r.clear:.2f}", f"{r.visible:.2f}",
+                      f"{r.allowed:.2f}", f"{r.success:.2f}",
+                      ", ".join(f"{k} {n}" for k, n in r.refusals) or "-",
+                      format_value("x", r.probes_refused))
+    console.print(table)
 
 
 def _where(console: Any, traces: Path, report: Any) -> None:
@@ -212,4 +277,5 @@ def report(directory: Path, no_plots: bool) -> None:
         raise click.ClickException(str(exc)) from None
     console = Console()
     console.print(summary_table(files.rows, "Summary by model and method"))
+    _replay_tables(console, directory)
     _where(console, directory / TRACES_FILE, files)

@@ -23,8 +23,19 @@ def data_dir(name: str) -> Path:
     )
 
 
-def default_registry() -> Path:
-    return data_dir("domains")
+def default_registry() -> tuple[Path, ...]:
+    """The bundled registry: the data files directly in ``domains/``. Subfolders hold the
+    contracts of outside suites (``domains/agentdojo/banking.yaml``), which are registries of
+    their own and never part of the bundled one."""
+    from .loading import SUFFIXES
+
+    folder = data_dir("domains")
+    return tuple(sorted(p for p in folder.iterdir() if p.suffix in SUFFIXES and p.is_file()))
+
+
+def domains_file(*parts: str) -> Path:
+    """A file under the bundled ``domains/`` folder (``domains_file("agentdojo", "x.yaml")``)."""
+    return data_dir("domains").joinpath(*parts)
 
 
 def default_suite() -> Path:

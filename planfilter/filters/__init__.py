@@ -20,12 +20,18 @@ from .base import (
     tool_metadata,
 )
 from .guard import Decision, GuardedCall, ToolGuard, parse_arguments
-from .registry import FILTERS, PAPER_METHODS, RECOVERING_METHODS, get_filter
+from .registry import (
+    FILTERS,
+    PAPER_METHODS,
+    PRESELECTING_METHODS,
+    RECOVERING_METHODS,
+    get_filter,
+)
 from .relevance import keyword_scores
 
 __all__ = [
-    "DEFAULT_OPTIONS", "FILTERS", "PAPER_METHODS", "RECOVERING_METHODS", "Attempt", "Decision",
-    "FilterFn", "FilterOptions", "GuardedCall", "ToolGuard", "Visible", "frontier_for",
-    "get_filter", "keyword_scores", "parse_arguments", "task_context", "tokens",
+    "DEFAULT_OPTIONS", "FILTERS", "PAPER_METHODS", "PRESELECTING_METHODS", "RECOVERING_METHODS",
+    "Attempt", "Decision", "FilterFn", "FilterOptions", "GuardedCall", "ToolGuard", "Visible",
+    "frontier_for", "get_filter", "keyword_scores", "parse_arguments", "task_context", "tokens",
     "tool_metadata",
 ]

@@ -60,6 +60,9 @@ class FilterOptions:
     #: The run's earlier steps, oldest first. The agent loop fills it in; filters that do not
     #: need it (all of the paper's) ignore it, so the filter signature stays the same.
     history: tuple[Attempt, ...] = ()
+    #: Tools chosen for the whole run before it starts (the ``tool_filter`` method: a model
+    #: lists the tools it needs); None when no such choice was made.
+    preselected: tuple[str, ...] | None = None
 
 
 DEFAULT_OPTIONS = FilterOptions()

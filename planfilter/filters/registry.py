@@ -10,6 +10,7 @@ from __future__ import annotations
 from ..core.errors import PlanfilterError
 from .base import FilterFn
 from .causal import causal_path, cmtf
+from .preselect import tool_filter
 from .recovery import DEFAULT_FALLBACK, recover_filter
 from .relevance import all_tools, keyword_filter, state_aware
 from .toolscope import toolscope_filter
@@ -29,9 +30,13 @@ PAPER_METHODS: tuple[str, ...] = tuple(FILTERS)
 FILTERS["toolscope-5"] = toolscope_filter(5)
 FILTERS["toolscope-10"] = toolscope_filter(10)
 FILTERS["cmtf-recover"] = recover_filter(DEFAULT_FALLBACK)
+FILTERS["tool_filter"] = tool_filter
 
 #: Methods whose runs go on after an environment error (see planfilter.bench.agent).
 RECOVERING_METHODS: frozenset[str] = frozenset({"cmtf-recover"})
+#: Methods that ask the run's model which tools to keep before the run (see
+#: planfilter.filters.preselect).
+PRESELECTING_METHODS: frozenset[str] = frozenset({"tool_filter"})
 
 
 def get_filter(name: str) -> FilterFn:

@@ -23,9 +23,12 @@ from .llamacpp import check_spec
 from .sim import PROFILES, Profile, decide, get_profile
 
 DEFAULT_MODELS = ("sim/careful", "sim/confusable")
+#: Not a model: the model-free replay of each task's ground truth (planfilter.bench.replay).
+#: It makes no litellm call.
+ORACLE = "oracle"
 
 __all__ = [
-    "DEFAULT_MODELS", "PROFILES", "CallOptions", "ModelError", "ModelReply", "Profile",
+    "DEFAULT_MODELS", "ORACLE", "PROFILES", "CallOptions", "ModelError", "ModelReply", "Profile",
     "ToolCall", "check_model", "complete", "decide", "fault_kind", "get_profile", "in_process",
     "load_litellm", "register_provider",
 ]
@@ -33,10 +36,12 @@ __all__ = [
 
 def check_model(model: str) -> None:
     """Raise for a model name that cannot work, before any run spends time on it."""
+    if model == ORACLE:
+        return
     if "/" not in model:
         raise ModelError(
             f"model {model!r}: name it as litellm does, provider/model "
-            "(sim/careful, openai/gpt-4o-mini, ...)"
+            f"(sim/careful, openai/gpt-4o-mini, ...), or {ORACLE!r} for the model-free replay"
         )
     provider, _, name = model.partition("/")
     if provider == "sim":

@@ -119,17 +119,19 @@ def fault_kind(exc: BaseException) -> str:
 
 def complete(model: str, messages: Sequence[Mapping[str, Any]],
              tools: Sequence[Mapping[str, Any]], *, seed: int | None = None,
-             options: CallOptions = CallOptions()) -> ModelReply:
+             options: CallOptions = CallOptions(), tool_choice: str = "required") -> ModelReply:
     """One model turn that must call a tool; provider errors are retried, then raised.
 
     With no ``tools`` it is a plain text turn (the merge judge's yes/no question).
+    ``tool_choice``: ``required`` (the benchmark's one call per step), ``auto`` (a call or
+    an answer in words, as in AgentDojo's loop) or ``none`` (tools shown, words wanted).
     """
     litellm = load_litellm()
     kwargs: dict[str, Any] = {
         "model": model,
         "messages": list(messages),
         "tools": list(tools),
-        "tool_choice": "required",
+        "tool_choice": tool_choice,
         "temperature": 0,
         "max_tokens": options.max_output_tokens,
         "timeout": options.timeout,

@@ -6,6 +6,9 @@ decision itself is :func:`planfilter.models.sim.decide`; this module wraps it in
 ``litellm.token_counter`` over the same messages and tool schemas the model received,
 completion tokens over the tool call it returns.
 
+Asked for words with tools in view (``tool_choice="none"``, AgentDojo's tool filter), it
+answers with the names of the ``LISTED`` tools it scores highest.
+
 The seed comes from the ``seed`` request parameter, or from the model name
 (``sim/careful@7``), which wins when both are given; without either it is 0.
 """
@@ -34,6 +37,9 @@ from .sim import decide, get_profile
 from .sim_goal import GOAL_TOOL, is_goal_call
 from .sim_goal import resolve as resolve_goal
 from .sim_judge import JUDGE_NAME, judge
+
+#: Tools named when the simulated model is asked to list tools in words (tool_choice none).
+LISTED = 3
 
 
 def split_name(model: str) -> tuple[str, int | None]:
@@ -90,6 +96,14 @@ class SimLLM(CustomLLM):
                                   completion_tokens=litellm.token_counter(model=full_name,
                                                                           text=arguments))
         decision = decide(messages, tools, profile, seed)
+        if params.get("tool_choice") == "none" and decision is not None and fault is None:
+            # Asked to answer in words with tools in view (AgentDojo's tool filter): it
+            # names the tools it scores highest, best first.
+            ranked = sorted(decision.scores, key=lambda item: -item[1])[:LISTED]
+            text = ", ".join(name for name, _ in ranked)
+            return build_response(full_name, text=text, prompt_tokens=prompt_tokens,
+                                  completion_tokens=litellm.token_counter(model=full_name,
+                                                                          text=text))
         if decision is None or fault in ("empty", "text"):
             text = {"empty": "", "text": "You should look up the event first, then update it."
                     }.get(fault or "", "I have no tool to call.")

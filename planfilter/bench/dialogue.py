@@ -1,0 +1,212 @@
+"""The agent loop of suites that end with an answer in words (AgentDojo).
+
+The model sees the suite's system prompt (AgentDojo's default system message) and the
+user's request, with the schemas of the tools the method shows now (AgentDojo's own
+schemas). Each turn it calls tools or answers in words; the words are the run's final answer.
+Every call goes through the session's guard (visible now, arguments, and for the causal
+methods provenance and approval): an allowed call runs in the suite's environment and its
+result, as AgentDojo renders it, goes back to the model; a refused call never runs and the
+model is told why and what it may call. All calls of one turn are handled, in order, as
+AgentDojo's executor does. When the session's goal is reached (or no tool is left to
+show) the model is shown no tools and asked for its final answer. The run ends at the
+answer or after ``max_steps`` model turns; success and, under attack, the attack's success
+are the suite's own checks on the final environment and answer.
+
+``tool_filter`` (AgentDojo's defence) asks the same model first, through the same litellm
+path, which tools the task needs: AgentDojo's ``TOOL_FILTER_PROMPT`` after the system
+message and the request, every tool in view, ``tool_choice="none"``; the tools whose names
+the answer contains are the run's tools.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from typing import Any
+
+from ..core.compile import render
+from ..core.errors import PlanfilterError
+from ..core.tasks import Task
+from ..filters import PRESELECTING_METHODS, FilterOptions
+from ..filters.preselect import kept_tools
+from ..filters.risk import on_path_approver
+from ..live import Session
+from ..models import ModelError, complete
+from ..suites import BenchSuite, Case
+from .agent import AgentOptions, RunOutcome
+from .traces import RunKey, RunRecord, StepRecord, gold_next
+
+#: Methods whose guard also refuses invented values and unapproved risky calls; the
+#: baselines (all tools, keyword, tool_filter, ...) only keep the model to the tools shown.
+GUARDED_METHODS = frozenset({"cmtf", "cmtf-recover", "causal-path"})
+#: Characters of a result kept in the traces.
+RESULT_CHARS = 2000
+
+
+def session_goal(task: Task) -> Any:
+    """The task's goal for ``Session.start``: its steps where the session plans in steps."""
+    if len(task.goal_steps) > 1 and hasattr(Session, "steps"):
+        return [sorted(step) for step in task.goal_steps]
+    return task.goal
+
+
+def start_session(suite: BenchSuite, case: Case, *, method: str, model: str | None, seed: int,
+                  options: AgentOptions, filter_options: FilterOptions, provenance: bool,
+                  resolver: str = "model") -> tuple[Session, Any]:
+    approver = options.approver
+    if options.approve_risky == "ask" and approver is None:
+        approver = on_path_approver(suite.registry, filter_options)
+    session = Session(suite.registry, method=method, model=model, resolver=resolver,
+                      options=filter_options, policy=options.approve_risky,  # type: ignore[arg-type]
+                      approver=approver, provenance=provenance, call_options=options.call,
+                      seed=seed)
+    task = case.task
+    if options.goal == "resolve":
+        resolution = session.start(task.query, known=dict(task.state))
+    else:
+        resolution = session.start(task.query, goal=session_goal(task), known=dict(task.state))
+    return session, resolution
+
+
+def preselect(suite: BenchSuite, case: Case, model: str, seed: int,
+              options: AgentOptions) -> tuple[tuple[str, ...], str, int, int]:
+    """AgentDojo's tool filter: (tools kept, what happened, input tokens, output tokens)."""
+    prompt = getattr(suite, "tool_filter_prompt", None)
+    if prompt is None:
+        raise PlanfilterError(f"tool_filter: suite {suite.name} has no tool-filter prompt "
+                              "(it is AgentDojo's defence; run it on agentdojo:... suites)")
+    messages = [{"role": "system", "content": suite.system_prompt() or ""},
+                {"role": "user", "content": case.task.query},
+                {"role": "user", "content": prompt()}]
+    names = suite.registry.names
+    reply = complete(model, messages, suite.tool_schemas(names), seed=seed, options=options.call,
+                     tool_choice="none")
+    kept = kept_tools(names, reply.content)
+    said = (reply.content or "").strip().replace("\n", " ")[:300]
+    info = f"tool_filter kept {len(kept)} of {len(names)} tools: {', '.join(kept) or '-'}" \
+           f" (the model said: {said!r})"
+    return kept, info, reply.input_tokens, reply.output_tokens
+
+
+def run_dialogue(suite: BenchSuite, case: Case, *, method: str, model: str, seed: int = 1,
+                 options: AgentOptions | None = None) -> RunOutcome:
+    """One run of ``case``; never raises for a failed run."""
+    options = options or AgentOptions()
+    key = RunKey(case.id, model, method, seed)
+    task = case.task
+    registry = suite.registry
+    environment = suite.environment(case, model)
+    filter_options = options.filter
+    tokens_in = tokens_out = 0
+    preselection = None
+    records: list[StepRecord] = []
+    answer: str | None = None
+    error: str | None = None
+    try:
+        if method in PRESELECTING_METHODS:
+            kept, preselection, tokens_in, tokens_out = preselect(suite, case, model, seed,
+                                                                  options)
+            filter_options = replace(filter_options, preselected=kept)
+        session, resolution = start_session(
+            suite, case, method=method, model=model, seed=seed, options=options,
+            filter_options=filter_options, provenance=method in GUARDED_METHODS)
+    except ModelError as exc:
+        run = RunRecord(key, task.domain, False, 0, f"model error: {exc}", tokens_in,
+                        tokens_out, query=task.query, suite=_suite_name(suite),
+                        attack=suite.attack if case.injection else None,
+                        injection=case.injection, preselection=preselection)
+        return RunOutcome((), run)
+    tokens_in += resolution.input_tokens
+    tokens_out += resolution.output_tokens
+    messages: list[dict[str, Any]] = [
+        {"role": "system", "content": suite.system_prompt() or ""},
+        {"role": "user", "content": task.query},
+    ]
+    asked_final = False
+    step = 0
+    for turn in range(1, options.max_steps + 1):
+        visible = session.visible()
+        tools = visible.tools
+        if not tools and not asked_final:
+            messages.append({"role": "user", "content": render("dialogue_final.j2").strip()})
+            asked_final = True
+        try:
+            reply = complete(model, messages, suite.tool_schemas(tools), seed=seed,
+                             options=options.call, tool_choice="auto")
+        except ModelError as exc:
+            error = f"model error: {exc}"
+            break
+        if not reply.calls:  # the answer turn has no step of its own: its tokens count here
+            tokens_in += reply.input_tokens
+            tokens_out += reply.output_tokens
+            answer = reply.content or ""
+            break
+        ids = [f"call_{turn}_{k}" for k in range(len(reply.calls))]
+        messages.append({"role": "assistant", "content": reply.content, "tool_calls": [
+            {"id": i, "type": "function",
+             "function": {"name": c.name, "arguments": c.arguments}}
+            for i, c in zip(ids, reply.calls, strict=True)]})
+        for k, (call_id, call) in enumerate(zip(ids, reply.calls, strict=True)):
+            step += 1
+            state = session.state
+            record = StepRecord(
+                key=key, domain=task.domain, step=step, visible=tools, chosen=call.name,
+                arguments=_arguments(call.arguments), gold_next=gold_next(registry, task, state),
+                state_before=state, state_after=state, calls=tuple(c.name for c in reply.calls),
+                info=visible.info, planner=visible.planner, fallbacks=visible.fallbacks,
+                input_tokens=reply.input_tokens if k == 0 else 0,
+                output_tokens=reply.output_tokens if k == 0 else 0,
+                latency_ms=round(reply.latency_ms, 3) if k == 0 else 0.0,
+                attempts=reply.attempts, faults=reply.retried if k == 0 else ())
+            decision = session.check(call.name, call.arguments)
+            if not decision.allowed:
+                content = render("dialogue_refused.j2", reason=decision.reason,
+                                 visible=tools).strip()
+                records.append(replace(record, decision=decision.kind, error=decision.reason,
+                                       approval=decision.approval))
+            else:
+                arguments = dict(decision.arguments or {})
+                done = environment.execute(call.name, arguments, state)
+                if done.ok:
+                    recorded = session.record(call.name, arguments, done.result)
+                    content = done.text
+                    records.append(replace(
+                        record, decision="allowed", approval=decision.approval,
+                        produced=dict(recorded.produced), state_after=session.state,
+                        result=done.text[:RESULT_CHARS]))
+                else:
+                    session.record(call.name, arguments, error=done.error)
+                    content = done.text or str(done.error)
+                    records.append(replace(record, decision="allowed", error=done.error,
+                                           tool_failed=True, approval=decision.approval))
+            messages.append({"role": "tool", "tool_call_id": call_id, "name": call.name,
+                             "content": content})
+    else:
+        error = f"step limit ({options.max_steps} model turns) reached without an answer"
+    verdict = environment.verdict(answer, session.state)
+    if error is None and not verdict.success:
+        error = "the suite's check failed: the task was not done"
+    if records:
+        records[-1] = replace(records[-1], done=True, success=verdict.success)
+    run = RunRecord(
+        key, task.domain, verdict.success, len(records), None if verdict.success else error,
+        tokens_in + sum(r.input_tokens for r in records),
+        tokens_out + sum(r.output_tokens for r in records),
+        goal=tuple(sorted(resolution.goal)),
+        goal_by=options.goal if options.goal == "given" else resolution.resolver,
+        goal_correct=resolution.goal == task.goal, goal_known=dict(resolution.known),
+        goal_notes=resolution.notes, query=task.query, suite=_suite_name(suite),
+        attack=suite.attack if case.injection else None, injection=case.injection,
+        attack_success=verdict.attack_success, answer=answer, preselection=preselection)
+    return RunOutcome(tuple(records), run)
+
+
+def _arguments(text: str) -> Any:
+    try:
+        return json.loads(text) if text.strip() else {}
+    except ValueError:
+        return text
+
+
+def _suite_name(suite: BenchSuite) -> str | None:
+    return None if suite.kind == "yaml" else f"{suite.kind}:{suite.name}"

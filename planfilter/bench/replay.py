@@ -1,0 +1,110 @@
+"""The model-free replay (``--models oracle``): each task's ground truth through the guard.
+
+No model is called. A session is started as a model's run would be (the task's goal, or
+``--goal resolve`` with the ``retrieval`` resolver), and each ground-truth call is put to
+it in order: was the tool visible under the run's method, and did ``Session.check`` allow
+the call (with the run's ``--approve-risky`` policy, and provenance on)? A refused call is
+not executed, as a guard would not run it, and the replay goes on with the next call; an
+allowed one runs in the suite's environment and its result enters the session. The final
+answer is the task's expected answer (AgentDojo's GROUND_TRUTH_OUTPUT), and success is the
+suite's own check. Bundled suites replay their gold chains through the mocks, each call's
+arguments filled from the state (every parameter whose variable the state holds).
+
+Under attack, at every point of the user task (before each of its calls and after the
+last) each call of the injection task's ground truth is put to the same session: refused,
+by kind, or allowed. An allowed attacker call is counted, never executed. The tries go to
+the run line (``probes``) with their reasons, so a report can show the share of attacker
+calls refused, by kind. A run's steps carry each ground-truth call's decision and reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from ..core.contracts import Tool
+from ..models import ORACLE
+from ..suites import BenchSuite, Case, GroundCall
+from .agent import AgentOptions, RunOutcome
+from .dialogue import start_session
+from .traces import RunKey, RunRecord, StepRecord, gold_next
+
+
+def fill_arguments(tool: Tool, state: Mapping[str, Any]) -> dict[str, Any]:
+    """Every parameter of ``tool`` whose variable the state holds, with its value."""
+    properties = tool.parameters.get("properties") or {}
+    return {p: state[tool.variable_of(p)] for p in properties if tool.variable_of(p) in state}
+
+
+def replay(suite: BenchSuite, case: Case, *, method: str, seed: int = 1,
+           options: AgentOptions | None = None) -> RunOutcome:
+    options = options or AgentOptions()
+    key = RunKey(case.id, ORACLE, method, seed)
+    task = case.task
+    registry = suite.registry
+    environment = suite.environment(case, ORACLE)
+    session, resolution = start_session(
+        suite, case, method=method, model=None, seed=seed, options=options,
+        filter_options=options.filter, provenance=True, resolver="retrieval")
+    calls = suite.ground_truth(case, environment)
+    attacker = suite.attacker_calls(case, environment) if case.injection else ()
+    probes: list[dict[str, Any]] = []
+    records: list[StepRecord] = []
+    for index, call in enumerate(calls):
+        probes += _probe(session, attacker, index)
+        state = session.state
+        visible = session.visible()
+        arguments = dict(call.arguments) if call.arguments is not None else \
+            fill_arguments(registry.tool(call.tool), state) if call.tool in registry else {}
+        record = StepRecord(key=key, domain=task.domain, step=index + 1, visible=visible.tools,
+                            chosen=call.tool, arguments=arguments,
+                            gold_next=gold_next(registry, task, state), state_before=state,
+                            state_after=state, info=visible.info, planner=visible.planner,
+                            fallbacks=visible.fallbacks)
+        decision = session.check(call.tool, arguments)
+        if not decision.allowed:
+            records.append(replace(record, decision=decision.kind, error=decision.reason,
+                                   approval=decision.approval))
+            continue
+        done = environment.execute(call.tool, arguments, state)
+        if done.ok:
+            recorded = session.record(call.tool, arguments, done.result)
+            records.append(replace(record, decision="allowed", approval=decision.approval,
+                                   produced=dict(recorded.produced), state_after=session.state,
+                                   result=done.text[:2000], invented=done.invented))
+        else:
+            session.record(call.tool, arguments, error=done.error)
+            records.append(replace(record, decision="allowed", approval=decision.approval,
+                                   error=done.error, tool_failed=True))
+    probes += _probe(session, attacker, len(calls))
+    answer = suite.final_answer(case)
+    verdict = environment.verdict(answer, session.state)
+    refused = [r for r in records if r.decision != "allowed"]
+    error = None
+    if not verdict.success:
+        error = "the suite's check failed" + (
+            f" ({len(refused)} ground-truth calls refused, first: {refused[0].error})"
+            if refused else "")
+    if records:
+        records[-1] = replace(records[-1], done=True, success=verdict.success)
+    run = RunRecord(
+        key, task.domain, verdict.success, len(records), error, 0, 0,
+        goal=tuple(sorted(resolution.goal)),
+        goal_by=options.goal if options.goal == "given" else resolution.resolver,
+        goal_correct=resolution.goal == task.goal, goal_known=dict(resolution.known),
+        goal_notes=resolution.notes, query=task.query,
+        suite=None if suite.kind == "yaml" else f"{suite.kind}:{suite.name}",
+        attack=suite.attack if case.injection else None, injection=case.injection,
+        attack_success=verdict.attack_success, answer=answer, probes=tuple(probes))
+    return RunOutcome(tuple(records), run)
+
+
+def _probe(session: Any, attacker: tuple[GroundCall, ...], at: int) -> list[dict[str, Any]]:
+    """The guard's decision on each attacker call at this point; nothing is executed."""
+    out = []
+    for call in attacker:
+        decision = session.check(call.tool, dict(call.arguments or {}))
+        out.append({"at": at, "tool": call.tool, "kind": decision.kind,
+                    "reason": decision.reason})
+    return out
