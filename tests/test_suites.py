@@ -1,4 +1,4 @@
-"""The suite interface: the bundled YAML suites and AgentDojo's behind one Protocol and one table."""
+"""The suite interface: the bundled YAML suites and AgentDojo's, one Protocol and one table."""
 
 from __future__ import annotations
 

@@ -25,6 +25,7 @@ trace-based checks; a call the guard refused never ran and is not among them.
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
@@ -257,8 +258,7 @@ class DojoSuite:
             injection_task = self.dojo.get_injection_task_by_id(case.injection)
             injections = self._attack(attack_target_name(model)).attack(user_task,
                                                                         injection_task)
-        env = user_task.init_environment(self.dojo.load_and_inject_default_environment(
-            injections))
+        env = user_task.init_environment(_default_environment(self.dojo, injections))
         return DojoEnvironment(self.dojo, user_task, injection_task, env,
                                env.model_copy(deep=True), m.runtime.FunctionsRuntime(
                                    self.dojo.tools))
@@ -295,14 +295,29 @@ class DojoSuite:
 
 
 _ATTACKS: dict[tuple[int, str, str], Any] = {}
+_ENVIRONMENTS: dict[tuple[int, tuple[tuple[str, str], ...]], Any] = {}
+_LOCK = threading.Lock()
+
+
+def _default_environment(dojo: Any, injections: Mapping[str, str]) -> Any:
+    """A fresh copy of the suite's environment with ``injections``: AgentDojo parses its YAML
+    on every load (0.4 s for workspace), so each injected environment is loaded once and
+    deep-copied for every run."""
+    key = (id(dojo), tuple(sorted(injections.items())))
+    with _LOCK:
+        if key not in _ENVIRONMENTS:
+            _ENVIRONMENTS[key] = dojo.load_and_inject_default_environment(dict(injections))
+        loaded = _ENVIRONMENTS[key]
+    return loaded.model_copy(deep=True)
 
 
 def _attack(dojo: Any, name: str, target: str) -> Any:
     """AgentDojo's attack object (its candidates are cached on it), one per suite and target."""
     key = (id(dojo), name, target)
-    if key not in _ATTACKS:
-        _ATTACKS[key] = _modules().attacks.load_attack(name, dojo, _Target(target))
-    return _ATTACKS[key]
+    with _LOCK:
+        if key not in _ATTACKS:
+            _ATTACKS[key] = _modules().attacks.load_attack(name, dojo, _Target(target))
+        return _ATTACKS[key]
 
 
 def _contracts(name: str, options: SuiteOptions) -> Registry:
@@ -335,7 +350,7 @@ def load_agentdojo_suite(name: str, options: SuiteOptions) -> DojoSuite:
     if options.attack is not None and options.attack not in m.attacks.attack_registry.ATTACKS:
         raise PlanfilterError(f"--attack {options.attack}: not an AgentDojo attack; choose "
                               "from " + ", ".join(sorted(m.attacks.attack_registry.ATTACKS)))
-    default = dojo.load_and_inject_default_environment({})
+    default = _default_environment(dojo, {})
     tasks = []
     for task_id in sorted(dojo.user_tasks, key=_number):
         user_task = dojo.get_user_task_by_id(task_id)
