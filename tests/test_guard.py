@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_agent import script  # noqa: F401  (the scripted litellm provider fixture)
 
-import planfilter.bench.agent as agent_module
+import planfilter.suites.bundled as bundled_module
 from planfilter.bench.agent import AgentOptions, run_task
 from planfilter.core.loading import load_registry, load_suite
 from planfilter.core.resources import default_registry, default_suite
@@ -91,13 +91,13 @@ def test_recovering_guard_hides_a_tool_that_failed():
 
 def test_benchmark_loop_never_executes_a_hidden_tool(script, monkeypatch):  # noqa: F811
     executed: list[str] = []
-    real = agent_module.execute
+    real = bundled_module.execute  # the mocked environment the loop runs calls in
 
     def spy(registry, task, state, name, arguments, **options):
         executed.append(name)
         return real(registry, task, state, name, arguments, **options)
 
-    monkeypatch.setattr(agent_module, "execute", spy)
+    monkeypatch.setattr(bundled_module, "execute", spy)
     options = AgentOptions(call=CallOptions(sleep=lambda s: None))
     for method in FILTERS:
         executed.clear()

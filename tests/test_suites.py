@@ -145,3 +145,29 @@ def test_agentdojo_suite_through_the_interface():
     for call in calls:
         assert env.execute(call.tool, dict(call.arguments or {}), {}).ok
     assert env.verdict(suite.final_answer(case), {}).success
+
+
+def test_tool_filter_needs_an_answering_suite_and_a_model():
+    from planfilter.bench.runner import check_config
+
+    suite = load_bench_suite(None)
+    config = RunConfig(registry=suite.registry, suite=suite.tasks, methods=("tool_filter",),
+                       models=("sim/careful",))
+    with pytest.raises(PlanfilterError, match="agentdojo:... suites only"):
+        check_config(config)
+    assert "oracle" not in config.models
+    with pytest.raises(PlanfilterError, match="needs a model"):
+        check_config(RunConfig(registry=suite.registry, suite=suite.tasks,
+                               methods=("tool_filter",), models=("oracle",),
+                               source=_Answering(suite)))
+
+
+class _Answering:
+    """A suite that ends with answers, for the checks above (only what they read)."""
+
+    def __init__(self, inner):
+        self._inner = inner
+        self.answers = True
+
+    def __getattr__(self, name):
+        return getattr(self._inner, name)
