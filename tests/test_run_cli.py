@@ -73,7 +73,7 @@ def test_defaults_are_the_paper_setup():
     config = RunConfig(registry=load_registry(REGISTRY), suite=load_suite(TASKS))
     assert config.methods == PAPER_METHODS and config.models == DEFAULT_MODELS
     assert DEFAULT_MODELS == ("sim/careful", "sim/confusable")
-    assert (config.seeds, config.max_steps, config.planner) == (1, 6, "auto")
+    assert (config.seeds, config.steps_limit, config.planner) == (1, 6, "auto")
     assert config.out == Path("runs/latest")
 
 

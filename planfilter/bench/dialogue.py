@@ -85,6 +85,8 @@ def preselect(suite: BenchSuite, case: Case, model: str, seed: int,
     said = (reply.content or "").strip().replace("\n", " ")[:300]
     info = f"tool_filter kept {len(kept)} of {len(names)} tools: {', '.join(kept) or '-'}" \
            f" (the model said: {said!r})"
+    if reply.calls and not said:  # AgentDojo reads only the words, so nothing is kept
+        info += f"; it called {', '.join(c.name for c in reply.calls)} instead of answering"
     return kept, info, reply.input_tokens, reply.output_tokens
 
 
