@@ -112,13 +112,17 @@ def test_cli_oracle_writes_summary_with_the_suites_check(banking, tmp_path):
         catch_exceptions=False)
     assert result.exit_code == 0, result.output
     rows = {r["method"]: r for r in _csv(out / "summary.csv")}
-    # the ground truth passes AgentDojo's own utility checks when every call is let through
-    assert float(rows["all"]["success"]) == 1.0 and rows["all"]["tasks"] == "16"
+    assert rows["all"]["tasks"] == "16" and float(rows["all"]["gold_visible"]) == 1.0
     assert "attack_success" not in rows["all"]
+    lines = _lines(out / "traces.jsonl")
+    runs = [line for line in lines if line["type"] == "run"]
+    for method in ("all", "cmtf"):  # the success column is the suite's check, run by run
+        mine = [r["success"] for r in runs if r["method"] == method]
+        assert float(rows[method]["success"]) == round(sum(mine) / len(mine), 4)
+    _ground_truth_passes_when_let_through(lines)
     report = (out / "report.md").read_text()
     assert "## Model-free replay (oracle)" in report
     assert "Model-free replay" in result.output
-    runs = [line for line in _lines(out / "traces.jsonl") if line["type"] == "run"]
     assert {r["suite"] for r in runs} == {"agentdojo:banking"}
     steps = [line for line in _lines(out / "traces.jsonl") if line["type"] == "step"]
     assert {s["decision"] for s in steps} >= {"allowed"}
@@ -136,8 +140,17 @@ def test_replay_of_a_suite_is_offline(name, tmp_path):
                                      methods=("all", "cmtf"), models=("oracle",),
                                      out=tmp_path / name, plots=False))
     rows = {dict(r.group)["method"]: r for r in result.report.rows}
-    assert rows["all"].tasks == len(suite.tasks)
-    assert rows["all"].success >= 0.9, name  # AgentDojo's ground truth, all let through
+    assert rows["all"].tasks == len(suite.tasks) and rows["all"].gold_visible == 1.0
+    _ground_truth_passes_when_let_through(_lines(result.traces))
+
+
+def _ground_truth_passes_when_let_through(lines: list[dict]) -> None:
+    """A replay whose every ground-truth call was allowed passes AgentDojo's own check."""
+    refused = {(s["task"], s["method"]) for s in lines
+               if s["type"] == "step" and s["decision"] != "allowed"}
+    clear = [r for r in lines if r["type"] == "run" and (r["task"], r["method"]) not in refused]
+    assert clear and all(r["success"] for r in clear), [r["task"] for r in clear
+                                                         if not r["success"]]
 
 
 def test_attack_pairs_with_oracle_and_resume(banking, tmp_path):

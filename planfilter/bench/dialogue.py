@@ -3,14 +3,16 @@
 The model sees the suite's system prompt (AgentDojo's default system message) and the
 user's request, with the schemas of the tools the method shows now (AgentDojo's own
 schemas). Each turn it calls tools or answers in words; the words are the run's final answer.
-Every call goes through the session's guard (visible now, arguments, and for the causal
-methods provenance and approval): an allowed call runs in the suite's environment and its
-result, as AgentDojo renders it, goes back to the model; a refused call never runs and the
-model is told why and what it may call. All calls of one turn are handled, in order, as
-AgentDojo's executor does. When the session's goal is reached (or no tool is left to
-show) the model is shown no tools and asked for its final answer. The run ends at the
-answer or after ``max_steps`` model turns; success and, under attack, the attack's success
-are the suite's own checks on the final environment and answer.
+Every call goes through the session's guard (visible now, arguments, approval, and for the
+causal methods the data-flow checks and the goal: once it is reached no call is allowed);
+the baselines (``all``, ``tool_filter``, keyword, ...) keep their tools whatever planfilter's
+goal says and are checked for visibility, arguments and approval only. An allowed call runs
+in the suite's environment and its result, as AgentDojo renders it, goes back to the model;
+a refused call never runs and the model is told why and what it may call. All calls of one
+turn are handled, in order, as AgentDojo's executor does. When the session's goal is reached
+(or no tool is left to show) the model is shown no tools and asked for its final answer.
+The run ends at the answer or after ``max_steps`` model turns; success and, under attack,
+the attack's success are the suite's own checks on the final environment and answer.
 
 ``tool_filter`` (AgentDojo's defence) asks the same model first, through the same litellm
 path, which tools the task needs: AgentDojo's ``TOOL_FILTER_PROMPT`` after the system
@@ -27,7 +29,7 @@ from typing import Any
 from ..core.compile import render
 from ..core.errors import PlanfilterError
 from ..core.tasks import Task
-from ..filters import PRESELECTING_METHODS, FilterOptions
+from ..filters import PRESELECTING_METHODS, FilterOptions, ToolGuard
 from ..filters.preselect import kept_tools
 from ..filters.risk import on_path_approver
 from ..live import Session
@@ -44,10 +46,8 @@ RESULT_CHARS = 2000
 
 
 def session_goal(task: Task) -> Any:
-    """The task's goal for ``Session.start``: its steps where the session plans in steps."""
-    if len(task.goal_steps) > 1 and hasattr(Session, "steps"):
-        return [sorted(step) for step in task.goal_steps]
-    return task.goal
+    """The task's goal for ``Session.start``: its steps, in order."""
+    return task.goal_steps
 
 
 def start_session(suite: BenchSuite, case: Case, *, method: str, model: str | None, seed: int,
@@ -124,10 +124,15 @@ def run_dialogue(suite: BenchSuite, case: Case, *, method: str, model: str, seed
         {"role": "system", "content": suite.system_prompt() or ""},
         {"role": "user", "content": task.query},
     ]
+    # The baselines are not held to planfilter's goal: they keep their tools after it is
+    # reached, and only visibility, arguments and approval are checked.
+    baseline = None if method in GUARDED_METHODS else ToolGuard(
+        registry, task.goal, method=method, policy=options.approve_risky,  # type: ignore[arg-type]
+        approver=session.approver, query=task.query, options=filter_options, provenance=False)
     asked_final = False
     step = 0
     for turn in range(1, options.max_steps + 1):
-        visible = session.visible()
+        visible = session.visible() if baseline is None else baseline.visible(session.state)
         tools = visible.tools
         if not tools and not asked_final:
             messages.append({"role": "user", "content": render("dialogue_final.j2").strip()})
@@ -160,7 +165,8 @@ def run_dialogue(suite: BenchSuite, case: Case, *, method: str, model: str, seed
                 output_tokens=reply.output_tokens if k == 0 else 0,
                 latency_ms=round(reply.latency_ms, 3) if k == 0 else 0.0,
                 attempts=reply.attempts, faults=reply.retried if k == 0 else ())
-            decision = session.check(call.name, call.arguments)
+            decision = session.check(call.name, call.arguments) if baseline is None else \
+                baseline.check_call(state, call.name, call.arguments)
             if not decision.allowed:
                 content = render("dialogue_refused.j2", reason=decision.reason,
                                  visible=tools).strip()
