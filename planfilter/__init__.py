@@ -7,7 +7,8 @@ The pipeline, one subpackage per stage (imports flow down this list only)::
     retrieval  ToolScope retrieval, embedders, tool merging
     filters    the visible-set methods, risk approval, the guard
     live       Session: goal resolution, checks and real results for one conversation
-    bench      mocked environment, agent loop, runner, traces, metrics, report
+    suites     what the runner runs: the YAML suites and their mocks, AgentDojo's suites
+    bench      agent loops, the oracle replay, runner, traces, metrics, report
     infer      contracts drafted from MCP / OpenAI / function-doc schemas, checked on traces
     gateway    planfilter serve: a Session behind an MCP server, real MCP servers behind it
     cli        the command line (the only place that imports click)

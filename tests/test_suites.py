@@ -171,3 +171,14 @@ class _Answering:
 
     def __getattr__(self, name):
         return getattr(self._inner, name)
+
+
+def test_a_known_value_is_checked_against_a_schema_with_definitions():
+    from planfilter.core.contracts import Tool
+    from planfilter.core.schemas import value_errors
+
+    tool = Tool(name="share", produces=["shared"], parameters={
+        "type": "object", "$defs": {"Level": {"enum": ["r", "rw"], "type": "string"}},
+        "properties": {"level": {"$ref": "#/$defs/Level"}}})
+    assert value_errors(tool, "level", "rw") == []
+    assert value_errors(tool, "level", "x") and "'x'" in value_errors(tool, "level", "x")[0]

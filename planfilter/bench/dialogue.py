@@ -112,8 +112,9 @@ def run_dialogue(suite: BenchSuite, case: Case, *, method: str, model: str, seed
         session, resolution = start_session(
             suite, case, method=method, model=model, seed=seed, options=options,
             filter_options=filter_options, provenance=method in GUARDED_METHODS)
-    except ModelError as exc:
-        run = RunRecord(key, task.domain, False, 0, f"model error: {exc}", tokens_in,
+    except PlanfilterError as exc:  # the model failed, or the task's values do not fit
+        what = "model error" if isinstance(exc, ModelError) else "the session cannot start"
+        run = RunRecord(key, task.domain, False, 0, f"{what}: {exc}", tokens_in,
                         tokens_out, query=task.query, suite=_suite_name(suite),
                         attack=suite.attack if case.injection else None,
                         injection=case.injection, preselection=preselection)

@@ -24,6 +24,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..core.contracts import Tool
+from ..core.errors import PlanfilterError
 from ..models import ORACLE
 from ..suites import BenchSuite, Case, GroundCall
 from .agent import AgentOptions, RunOutcome
@@ -44,9 +45,16 @@ def replay(suite: BenchSuite, case: Case, *, method: str, seed: int = 1,
     task = case.task
     registry = suite.registry
     environment = suite.environment(case, ORACLE)
-    session, resolution = start_session(
-        suite, case, method=method, model=None, seed=seed, options=options,
-        filter_options=options.filter, provenance=True, resolver="retrieval")
+    try:
+        session, resolution = start_session(
+            suite, case, method=method, model=None, seed=seed, options=options,
+            filter_options=options.filter, provenance=True, resolver="retrieval")
+    except PlanfilterError as exc:  # the task's known values do not fit the contracts
+        return RunOutcome((), RunRecord(
+            key, task.domain, False, 0, f"the session cannot start: {exc}", 0, 0,
+            query=task.query, suite=None if suite.kind == "yaml" else
+            f"{suite.kind}:{suite.name}", attack=suite.attack if case.injection else None,
+            injection=case.injection))
     calls = suite.ground_truth(case, environment)
     attacker = suite.attacker_calls(case, environment) if case.injection else ()
     probes: list[dict[str, Any]] = []

@@ -51,5 +51,10 @@ def value_errors(tool: Tool, parameter: str, value: Any) -> list[str]:
     if not isinstance(schema, Mapping):
         return []
     plain = thaw(schema)
+    # A property may refer to definitions of the whole schema (pydantic writes enums as
+    # {"$ref": "#/$defs/SharingPermission"}): they come along, so the reference resolves.
+    for key in ("$defs", "definitions"):
+        if key in tool.parameters and key not in plain:
+            plain[key] = thaw(tool.parameters[key])
     validator = jsonschema.validators.validator_for(plain)(plain)
     return [err.message for err in validator.iter_errors(value)]
