@@ -13,7 +13,7 @@ from .frontier import plan_is_valid
 from .frozen import thaw
 from .loading import PathLike, expand, load_registry, load_suite, read_document
 from .planners.native import NativePlanner, index_for, unreachable_reason
-from .resources import default_registry
+from .resources import data_dir, default_registry
 from .schemas import result_errors
 from .tasks import Suite, Task
 
@@ -131,7 +131,7 @@ def validate_paths(paths: Iterable[PathLike]) -> Report:
     elif suite_files:
         registry = load_registry(default_registry())
         problems.append(Problem("warning", f"no registry given; suites checked against the "
-                                           f"bundled registry {default_registry()}"))
+                                           f"bundled registry {data_dir('domains')}"))
     tasks = 0
     first_seen: dict[str, Path] = {}
     for path in suite_files:
