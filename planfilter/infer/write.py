@@ -21,15 +21,16 @@ from ..core.loading import describe_errors, read_document
 from .infer import Inference
 
 #: Field order of a written tool: the contract first, the schemas after, the notes last.
-FIELD_ORDER = ("name", "description", "domain", "requires", "produces", "outputs", "action",
-               "risk", "cost", "parameters", "returns", "inferred")
+FIELD_ORDER = ("name", "description", "domain", "requires", "produces", "outputs", "inputs",
+               "authored", "sensitive", "untrusted", "action", "risk", "cost", "parameters",
+               "returns", "inferred")
 
 
 def tool_data(tool: Tool) -> dict[str, Any]:
     """A tool as plain, ordered data; empty optional fields left out."""
     dumped = tool.model_dump(mode="json", exclude_none=True)
     out = {k: dumped[k] for k in FIELD_ORDER if k in dumped}
-    for key in ("outputs", "inferred"):
+    for key in ("outputs", "inputs", "authored", "sensitive", "untrusted", "inferred"):
         if not out.get(key):
             out.pop(key, None)
     if not out.get("description"):
