@@ -193,3 +193,15 @@ def test_a_login_precondition_from_the_description():
     alone = infer_contracts(specs[1:]).registry.tool("get_orders")
     assert alone.requires == {"logged_in"}
     assert "no tool (the user's state must hold it)" in alone.inferred["requires"]
+
+
+def test_a_whole_result_several_tools_return_is_each_tools_own():
+    specs = [tool("list_files", output=listing(FILE)),
+             tool("search_files", {"query": "string"}, ("query",), listing(FILE)),
+             tool("delete_file", {"file_id": "string"}, ("file_id",), FILE)]
+    reg = infer_contracts(specs).registry
+    assert dict(reg.tool("list_files").outputs) == {"file_id": "/*/id_",
+                                                    "list_files_result": ""}
+    assert dict(reg.tool("search_files").outputs) == {"file_id": "/*/id_",
+                                                      "search_files_result": ""}
+    assert "files -> search_files_result" in reg.tool("search_files").inferred["produces"]

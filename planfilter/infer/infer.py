@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -17,7 +18,7 @@ from .dataflow import (
     sensitive_of,
     untrusted_of,
 )
-from .names import tokens
+from .names import local_name, normalise, tokens
 from .outputs import is_record
 from .produce import produces_of
 from .risk import risk_of
@@ -97,6 +98,35 @@ class _Draft:
     rule: str
 
 
+def _own_whole_results(drafts: list[_Draft]) -> list[_Draft]:
+    """A whole result (``outputs: {var: ''}``: a list, a record) that several tools would
+    produce under one name is each tool's own, ``<tool>_result``: ``list_files`` and
+    ``search_files`` both return files, yet "the files found by content" is not satisfied by
+    listing every file; one shared name would let either stand for the other."""
+    whole: dict[str, list[str]] = defaultdict(list)
+    for d in drafts:
+        for var, ptr in d.drafted.outputs.items():
+            if ptr == "":
+                whole[var].append(d.spec.name)
+    shared = {v for v, users in whole.items() if len(users) > 1}
+    if not shared:
+        return drafts
+    out = []
+    for d in drafts:
+        renamed = {v: f"{normalise(local_name(d.spec.name))}_result" for v in shared
+                   if d.drafted.outputs.get(v) == ""}
+        if not renamed:
+            out.append(d)
+            continue
+        outputs = {renamed.get(v, v): p for v, p in d.drafted.outputs.items()}
+        note = d.drafted.note + "; " + ", ".join(
+            f"{v} -> {n} (other tools return a {v} too)" for v, n in sorted(renamed.items()))
+        drafted = Drafted(frozenset(renamed.get(v, v) for v in d.drafted.variables), note,
+                          freeze(outputs))
+        out.append(replace(d, drafted=drafted))
+    return out
+
+
 def infer_contracts(specs: Sequence[ToolSpec], options: InferOptions | None = None
                     ) -> Inference:
     """Draft a contract for every tool of ``specs``; every drafted field notes its source."""
@@ -128,6 +158,7 @@ def infer_contracts(specs: Sequence[ToolSpec], options: InferOptions | None = No
                 carries.update({p: v for p, v in proposal.aliases.items() if p in carries})
                 req_note += "; " + proposal.note
         drafts.append(_Draft(spec, carries, req_note, drafted, rule))
+    drafts = _own_whole_results(drafts)
     produced = frozenset().union(*(d.drafted.variables for d in drafts))
     needs_login = {d.spec.name: fact for d in drafts if (fact := required_fact(d.spec))}
     logins = login_tools(specs) if needs_login else []
