@@ -242,3 +242,35 @@ def test_infer_from_the_live_servers(tmp_path):
     assert registry.tool("fs.read_file").risk == "low"
     assert registry.tool("git.git_status").requires == {"repo_path"}
     assert invoke("validate", str(out)).exit_code == 0
+
+
+def test_check_proposes_a_precondition_when_a_call_failed_until_another_succeeded(tmp_path):
+    registry = tmp_path / "shop.yaml"
+    registry.write_text(yaml.safe_dump({"tools": [
+        {"name": "login", "produces": ["session_token"], "risk": "low"},
+        {"name": "get_orders", "produces": ["orders"], "risk": "low"},
+        {"name": "get_cart", "requires": ["session_token"], "produces": ["cart"]}]}))
+
+    def step(n, tool, failed=False, task="t1"):
+        return json.dumps({"type": "step", "task": task, "method": "cmtf", "model": "m",
+                           "seed": 1, "step": n, "chosen": tool, "arguments": {},
+                           "produced": {}, "state_before": {},
+                           "error": "401 not logged in" if failed else None,
+                           "tool_failed": failed})
+
+    trace = tmp_path / "traces.jsonl"
+    trace.write_text("\n".join([
+        step(1, "get_orders", failed=True), step(2, "get_orders", failed=True),
+        step(3, "login"), step(4, "get_orders"),
+        # get_cart already requires what login produces: nothing to propose
+        step(1, "get_cart", failed=True, task="t2"), step(2, "login", task="t2"),
+        step(3, "get_cart", task="t2"),
+        # a failure, then a success with nothing in between: not a precondition
+        step(1, "get_orders", failed=True, task="t3"), step(2, "get_orders", task="t3"),
+    ]) + "\n")
+    result = invoke("contracts", "check", str(registry), str(trace))
+    assert result.exit_code == 1
+    lines = [x for x in result.output.splitlines() if x.startswith("missing-precondition")]
+    assert lines == [f"missing-precondition: tool 'get_orders' variable 'session_token': "
+                     f"failed until 'login' succeeded: it may require session_token, which "
+                     f"login produces [{trace}:1, {trace}:2, {trace}:4]"]
