@@ -77,3 +77,9 @@ def test_default_registry_is_the_top_level_files_only():
     assert not set(nested) & set(files)
     for path in sorted(data_dir("domains").glob("agentdojo/*.yaml")):
         assert len(load_registry(path)) > 0
+    # a registry folder is its top-level files, as the default registry
+    assert load_registry(data_dir("domains")).names == load_registry(files).names
+    from planfilter.core.validate import validate_paths
+
+    report = validate_paths([data_dir("domains"), data_dir("tasks")])
+    assert report.ok and not report.problems, report.problems

@@ -48,7 +48,7 @@ HIGH_ACTIONS = frozenset({"send", "delete", "share", "purchase"})
 ACTING = frozenset({"create", "update", "write", "send", "delete", "share", "purchase"})
 #: Name words of what a tool acts on that make acting on it high risk.
 MONEY_WORDS = frozenset({"money", "transaction", "transactions", "payment", "payments",
-                         "transfer", "iban", "funds", "invoice", "refund", "wire"})
+                         "transfer", "iban", "funds", "refund", "wire"})
 CREDENTIAL_WORDS = frozenset({"password", "passwords", "credential", "credentials", "token",
                               "secret", "pin", "passphrase", "mfa", "2fa"})
 MEMBER_WORDS = frozenset({"user", "users", "member", "members", "admin", "role", "roles"})
