@@ -102,6 +102,22 @@ def test_merge_keeps_hand_written_fields(tmp_path, tools_list):
     assert close.inferred["requires"].startswith("schema:")  # re-drafted: it was inferred
 
 
+def test_merge_drops_drafted_authored_parameters_a_person_requires(tmp_path, tools_list):
+    existing = tmp_path / "existing.yaml"
+    existing.write_text(yaml.safe_dump({"tools": [
+        {"name": "searchTickets", "requires": ["query"], "produces": ["ticket_id"],
+         "parameters": TOOLS_LIST["tools"][0]["inputSchema"]}]}))
+    drafted = invoke("contracts", "infer", str(tools_list), "--embedder", "none")
+    assert "authored:\n  - query" in drafted.output  # the draft says the model writes it
+    out = tmp_path / "merged.yaml"
+    result = invoke("contracts", "infer", str(tools_list), "--merge", str(existing),
+                    "--out", str(out), "--embedder", "none")
+    assert result.exit_code == 0, result.output
+    search = load_registry(out).tool("searchTickets")
+    assert search.requires == {"query"} and search.authored == frozenset()
+    assert "authored" not in search.inferred
+
+
 def test_bad_source_is_a_message_naming_the_file(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({"something": 1}))

@@ -59,6 +59,14 @@ def merge_into(existing: Path, inference: Inference) -> list[dict[str, Any]]:
         new = drafted.pop(name)
         if "produces" in hand:  # pointers were drafted for the drafted produces
             new.pop("outputs", None)
+        if "requires" in hand and "authored" in new and "authored" not in hand:
+            # a parameter the person requires is not one the model writes
+            inputs = {**(new.get("inputs") or {}), **(hand.get("inputs") or {})}
+            required = set(hand["requires"] or ())
+            new["authored"] = [p for p in new["authored"] if inputs.get(p, p) not in required]
+            if not new["authored"]:
+                new.pop("authored")
+                new.get("inferred", {}).pop("authored", None)
         merged = {**new, **hand}
         kept_notes = {k: v for k, v in (new.get("inferred") or {}).items()
                       if k not in hand and (k != "outputs" or "outputs" in merged)}
