@@ -160,7 +160,10 @@ def test_the_readme_registry_example_loads(tmp_path):
     (tmp_path / "registry.yaml").write_text(block)
     registry = load_registry(tmp_path)
     assert registry.tools[0].returns is not None and registry.tools[0].outputs
-    assert [g.name for g in registry.goals] == ["find_event"]
+    assert [g.name for g in registry.goals] == ["find_event", "find_and_tell"]
+    assert registry.goals[1].goal_steps == (frozenset({"event_id"}), frozenset({"message_sent"}))
+    send = registry.tool("send_message")
+    assert send.authored == {"body"} and send.variable_of("recipient") == "contact_email"
 
 
 def test_mcp_style_names_and_their_pddl_spelling():

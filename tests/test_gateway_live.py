@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -172,7 +173,8 @@ async def test_invented_value_and_bad_handle_are_refused_before_upstream(
         made_up = await c.call_tool("call", {"task": plan["task"], "tool": "fs.read_file",
                                              "arguments": {"path": str(secret)}})
         refused = made_up.structured_content["refused"]
-        assert refused["kind"] == "invented" and "'path'" in refused["reason"]
+        # the user gave the path: another one is a substitute, refused before the server
+        assert refused["kind"] == "substituted" and "'path'" in refused["reason"]
         unknown = await c.call_tool("call", {"task": "not-a-task", "tool": "fs.read_file",
                                              "arguments": {"path": str(root / "note.txt")}})
         assert unknown.is_error and "unknown task" in unknown.content[0].text
@@ -406,6 +408,50 @@ def test_example_agent_reaches_the_goal_with_sim(workspace: dict[str, str]) -> N
     assert out.returncode == 0, out.stdout + out.stderr
     assert "goal reached in 2 steps" in out.stdout
     assert git(Path(repo), "log", "-1", "--format=%s").strip() == "Add notes"
+
+
+def test_example_agent_writes_the_time_into_a_file_in_two_steps(
+        workspace: dict[str, str]) -> None:
+    target = Path(workspace["PLANFILTER_FS_ROOT"]) / "todo2.txt"
+    out = subprocess.run(
+        [sys.executable, str(EXAMPLE / "agent.py"), "--model", "sim/careful",
+         "--goal", "time_written", "--yes",
+         "--request", "Write the current time in Tokyo into todo2.txt",
+         "--known", json.dumps({"timezone": "Asia/Tokyo", "path": str(target)})],
+        capture_output=True, text=True, timeout=120, env={**os.environ, **workspace})
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "steps [['current_time'], ['file_written']]" in out.stdout
+    assert "goal reached in 2 steps" in out.stdout
+    written = target.read_text()
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+09:00", written.strip()), written
+
+
+async def test_values_the_user_gave_are_held_to_before_the_upstream(
+        workspace: dict[str, str]) -> None:
+    repo = workspace["PLANFILTER_GIT_REPO"]
+    async with gateway(workspace, "git") as (c, holder):
+        task = (await c.call_tool("plan", {**COMMIT, "known": known(workspace)})
+                ).structured_content["task"]
+        elsewhere = await c.call_tool("call", {"task": task, "tool": "git.git_add",
+                                               "arguments": {"repo_path": "/etc",
+                                                             "files": ["notes.txt"]}})
+        refused = elsewhere.structured_content["refused"]
+        assert refused["kind"] == "substituted" and "repo_path" in refused["reason"]
+        await c.call_tool("call", {"task": task, "tool": "git.git_add",
+                                   "arguments": {"repo_path": repo, "files": ["notes.txt"]}})
+        pwned = await c.call_tool("call", {"task": task, "tool": "git.git_commit",
+                                           "arguments": {"repo_path": repo,
+                                                         "message": "pwned"}})
+        refused = pwned.structured_content["refused"]
+        assert refused["kind"] == "substituted" and '"Add notes"' in refused["reason"]
+        assert received(holder, "git") == 1  # only the honest git_add reached the server
+        bad = await c.call_tool("plan", {**COMMIT, "known": {"repo_path": 12345}})
+        assert bad.is_error and "repo_path" in bad.content[0].text
+        assert "internal error" not in bad.content[0].text
+        huge = await c.call_tool("plan", {"request": "x" * 1_000_000, "goal": "committed"})
+        assert huge.is_error and "limit" in huge.content[0].text
+        assert "internal error" not in huge.content[0].text
+    assert git(Path(repo), "log", "-1", "--format=%s").strip() == "init"
 
 
 async def test_measurements_run(workspace: dict[str, str]) -> None:

@@ -117,6 +117,94 @@ def test_sorting_the_summary_by_success(browser, report):
     assert values == sorted(values, reverse=True)
 
 
+LONG = "llamacpp/qwen2.5-coder-1.5b"
+#: Longer than the runs list's widest model column (360 px): it must end in an ellipsis.
+LONGER = "openai/a-model-name-long-enough-to-need-cutting-in-any-column-v2-instruct-preview"
+
+
+def _run_lines(task, model, method, *, success=True, error=None, goal_correct=True):
+    key = {"task": task, "model": model, "method": method, "seed": 1, "domain": "calendar"}
+    return [{**key, "type": "step", "step": 1, "visible": ["a", "b"], "chosen": "b",
+             "gold_next": "a", "premature": False, "input_tokens": 900, "output_tokens": 20,
+             "done": True, "success": success, "error": error},
+            {**key, "type": "run", "steps": 1, "success": success, "error": error,
+             "complete": True, "goal": ["y"], "goal_by": "model", "goal_correct": goal_correct}]
+
+
+@pytest.fixture(scope="module")
+def named_report(tmp_path_factory) -> Path:
+    """A hand-written report: three models, one name short, one long, one longer than any
+    column; and under --goal resolve one run that failed on a wrongly resolved goal."""
+    out = tmp_path_factory.mktemp("names")
+    lines = []
+    for model in ("sim/careful", LONG, LONGER):
+        for method in ("all", "keyword-5", "cmtf"):
+            lines += _run_lines("calendar-move-001", model, method)
+    lines += _run_lines("calendar-move-002", "sim/careful", "cmtf", success=False,
+                        error="no mocked output for b in task calendar-move-002",
+                        goal_correct=False)
+    (out / TRACES_FILE).write_text("".join(json.dumps(line) + "\n" for line in lines))
+    return build_report(out, plots=False).report_html
+
+
+def text_box(driver, element) -> dict:
+    """The rectangle the element's text is drawn in (not the element's own box)."""
+    return driver.execute_script(
+        "const r = document.createRange(); r.selectNodeContents(arguments[0]);"
+        "const b = r.getBoundingClientRect(); return {left: b.left, right: b.right};", element)
+
+
+def test_long_model_names_stay_in_their_column(browser, named_report, tmp_path):
+    browser.get(named_report.as_uri())
+    assert severe(browser) == []
+    # Summary table: the name wraps inside its cell, which stays narrow (16em of text).
+    names = set()
+    for row in browser.find_elements("css selector", "#summary tbody tr"):
+        model, method = row.find_elements("css selector", "td")[:2]
+        name = model.get_property("textContent")
+        names.add(name)
+        text = text_box(browser, model)
+        assert text["right"] <= model.rect["x"] + model.rect["width"] + 0.5, name
+        assert text["right"] <= method.rect["x"] + 0.5, name
+        assert model.rect["width"] <= 16 * 14 + 16 + 1, name
+        assert model.get_attribute("title") == name
+    assert names == {"sim/careful", LONG, LONGER}
+    # Runs list: a row is one line of fixed columns; the model column widens for LONG and
+    # LONGER is cut with an ellipsis, the full name in the title.
+    seen = set()
+    for row in rows(browser):
+        model, method = row.find_elements("css selector", "span")[1:3]
+        name = model.get_property("textContent")
+        seen.add(name)
+        assert model.rect["x"] + model.rect["width"] <= method.rect["x"] + 0.5, name
+        if name == LONGER:  # drawn cut: clipped to its box, "…" at the end, whole on hover
+            assert model.value_of_css_property("overflow-x") == "hidden"
+            assert model.value_of_css_property("text-overflow") == "ellipsis"
+            assert model.get_property("scrollWidth") > model.get_property("clientWidth")
+        else:
+            assert text_box(browser, model)["right"] <= method.rect["x"] + 0.5, name
+        assert model.get_attribute("title") == name
+    assert {LONG, LONGER} <= seen
+    assert shot(browser, tmp_path, "report-long-names.png").stat().st_size > 10_000
+
+
+def test_a_wrongly_resolved_goal_is_its_own_outcome(browser, named_report):
+    from selenium.webdriver.support.ui import Select
+
+    browser.get(named_report.as_uri())
+    Select(browser.find_element("id", "f-outcome")).select_by_value("wrong goal")
+    [row] = rows(browser)
+    outcome = row.find_elements("css selector", "span")[4]
+    assert outcome.text == "wrong goal" and "o-wrong-goal" in outcome.get_attribute("class")
+    assert outcome.value_of_css_property("color") == "rgba(180, 35, 24, 1)"  # var(--bad)
+    Select(browser.find_element("id", "f-outcome")).select_by_value("wrong tool")
+    assert rows(browser) == []
+    Select(browser.find_element("id", "f-outcome")).select_by_value("wrong goal")
+    rows(browser)[0].click()
+    assert "(not the task's goal)" in browser.find_element("id", "detail").text
+    assert "wrong goal: no mocked output" in browser.find_element("id", "detail").text
+
+
 @pytest.mark.slow
 def test_ten_thousand_runs_stay_responsive(browser, report, tmp_path):
     lines = [json.loads(x) for x in (report.parent / TRACES_FILE).read_text().splitlines()]

@@ -9,7 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from planfilter.bench.metrics import error_kind, group_by, runs_from_lines, summarize
+from planfilter.bench.metrics import (
+    error_kind,
+    failure_kind,
+    group_by,
+    runs_from_lines,
+    summarize,
+)
 from planfilter.bench.report import build_report, write_report
 from planfilter.bench.traces import RunKey, prepare_resume, read_traces
 from planfilter.core.errors import PlanfilterError
@@ -179,3 +185,45 @@ def test_success_without_a_premature_action():
     assert summary.success == pytest.approx(2 / 3)
     assert summary.clean_success == pytest.approx(1 / 3)
     assert summarize(runs_from_lines(LINES)).clean_success == pytest.approx(1 / 3)
+
+
+#: Under --goal resolve: run W resolved the wrong goal, called a tool off the task's chain and
+#: hit a missing mock; run R resolved it right and failed the same way; run S resolved a wrong
+#: goal that still reached the task's.
+RESOLVED = [
+    step("t1", "cmtf", 1, ["b"], "b", "a", done=True, success=False,
+         error="no mocked output for b in task t1"),
+    {**end("t1", "cmtf", 1, False, "no mocked output for b in task t1"),
+     "goal": ["y"], "goal_by": "model", "goal_correct": False},
+    step("t2", "cmtf", 1, ["a", "b"], "b", "a", done=True, success=False,
+         error="no mocked output for b in task t2"),
+    {**end("t2", "cmtf", 1, False, "no mocked output for b in task t2"),
+     "goal": ["x"], "goal_by": "model", "goal_correct": True},
+    step("t3", "cmtf", 1, ["a"], "a", "a", done=True, success=True),
+    {**end("t3", "cmtf", 1, True), "goal": ["x", "z"], "goal_by": "model",
+     "goal_correct": False},
+]
+
+
+def test_a_wrongly_resolved_goal_is_a_wrong_goal_failure(tmp_path):
+    from planfilter.bench.html import OUTCOMES, outcome, report_data
+
+    runs = {r.task: r for r in runs_from_lines(RESOLVED)}
+    assert [failure_kind(runs[t]) for t in ("t1", "t2", "t3")] == [
+        "wrong goal", "no mocked output", None]
+    assert [outcome(runs[t]) for t in ("t1", "t2", "t3")] == [
+        "wrong goal", "wrong tool", "success"]
+    assert dict(summarize(list(runs.values())).errors) == {"no mocked output": 1,
+                                                            "wrong goal": 1}
+    data = report_data(RESOLVED, group_by(runs.values(), ("model", "method")))
+    assert "wrong goal" in data["outcomes"]
+    assert {r[0]: data["outcomes"][r[5]] for r in data["runs"]} == {
+        "t1": "wrong goal", "t2": "wrong tool", "t3": "success"}
+    assert OUTCOMES.index("wrong goal") == data["outcomes"].index("wrong goal")
+
+    _write(tmp_path / "traces.jsonl", RESOLVED)
+    build_report(tmp_path, plots=False)
+    report = (tmp_path / "report.md").read_text()
+    failures = report.split("## Failures by method\n")[1].split("##")[0]
+    assert "| Method | no mocked output | wrong goal |" in failures
+    assert "| cmtf | 1 | 1 |" in failures

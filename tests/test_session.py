@@ -57,8 +57,11 @@ def test_hidden_tools_and_invented_values_are_refused_with_reasons():
     invented = session.check("update_event", {"event_id": "evt_999", "new_time": "16:00"})
     assert not invented.allowed and invented.kind == "invented"
     assert "argument 'event_id'" in invented.reason and '"evt_123"' in invented.reason
-    # user inputs (no tool produces new_time) are taken as written
-    assert session.check("update_event", {"event_id": "evt_123", "new_time": "17:30"}).allowed
+    # a value the user gave is bound: another one is a substitute
+    substituted = session.check("update_event", {"event_id": "evt_123", "new_time": "17:30"})
+    assert not substituted.allowed and substituted.kind == "substituted"
+    assert "new_time" in substituted.reason and '"16:00"' in substituted.reason
+    assert session.check("update_event", {"event_id": "evt_123", "new_time": "16:00"}).allowed
     assert Session(REGISTRY, provenance=False).start(
         MOVE.query, goal=MOVE.goal, known={"event_id": "x"}).goal == MOVE.goal
 
@@ -111,11 +114,25 @@ def test_the_vocabulary_covers_every_bundled_task_goal():
     assert not set(input_variables(REGISTRY)) & REGISTRY.produced
     assert set(input_variables(REGISTRY)) == required - REGISTRY.produced
     schema = set_goal_tool(REGISTRY)["function"]["parameters"]
-    assert schema["properties"]["goal"]["enum"] == [o.name for o in goal_vocabulary(REGISTRY)]
+    goal = schema["properties"]["goal"]
+    assert goal["type"] == "array" and goal["items"]["enum"] == [
+        o.name for o in goal_vocabulary(REGISTRY)]
 
 
 def _option(goal: frozenset[str]) -> str:
     return next(o.name for o in goal_vocabulary(REGISTRY) if o.variables == goal)
+
+
+def test_model_resolver_answers_steps_in_order_and_names_the_next_best(script):  # noqa: F811
+    first, then = _option(frozenset({"event_details"})), _option(MOVE.goal)
+    script.call(SET_GOAL, goal=[first, then])
+    session = Session(REGISTRY, model="script/m")
+    resolution = session.start(MOVE.query, known=dict(MOVE.state))
+    assert resolution.resolver == "model" and resolution.name == f"{first} -> {then}"
+    assert session.steps == (frozenset({"event_details"}), MOVE.goal)
+    assert session.visible().tools == ("search_events",)
+    assert resolution.candidates and all(": " in c for c in resolution.candidates)
+    assert not any(c.split(":")[0] in (first, then) for c in resolution.candidates)
 
 
 def test_model_resolver_takes_a_valid_answer_and_extracts_inputs(script):  # noqa: F811
@@ -157,7 +174,8 @@ def _reaches(state, option: str) -> bool:
 def test_with_known_values_the_menu_lists_the_goals_they_reach_first(script):  # noqa: F811
     script.call(SET_GOAL, goal=_option(MOVE.goal))
     resolve_goal(REGISTRY, MOVE.query, model="script/m", context=dict(MOVE.state))
-    enum = script.seen[0]["tools"][0]["function"]["parameters"]["properties"]["goal"]["enum"]
+    goal = script.seen[0]["tools"][0]["function"]["parameters"]["properties"]["goal"]
+    enum = goal["items"]["enum"]
     reach = [_reaches(MOVE.state, name) for name in enum]
     assert len(enum) == 20 and sum(reach) == 17  # every goal the state reaches, then others
     assert reach == sorted(reach, reverse=True)
@@ -166,7 +184,7 @@ def test_with_known_values_the_menu_lists_the_goals_they_reach_first(script):  #
 
 def test_an_answer_the_known_values_cannot_reach_is_asked_again(script):  # noqa: F811
     def menu(seen: dict) -> list[str]:
-        return seen["tools"][0]["function"]["parameters"]["properties"]["goal"]["enum"]
+        return seen["tools"][0]["function"]["parameters"]["properties"]["goal"]["items"]["enum"]
 
     script.call(SET_GOAL, goal=_option(MOVE.goal))
     resolve_goal(REGISTRY, MOVE.query, model="script/m", context=dict(MOVE.state))

@@ -209,6 +209,12 @@ def test_a_required_enum_parameter_is_held_to_its_values():
     assert rules["name"].strip() == '"free"'
     assert '( "\\"a\\"" | "\\"b\\"" )' in rules["args0"]
     assert tool_call_grammar(["free"], enums) == tool_call_grammar(["free"])
+    steps = [{"type": "function", "function": {"name": "set_goal", "parameters": {
+        "type": "object", "required": ["goal"], "properties": {
+            "goal": {"type": "array", "items": {"type": "string", "enum": ["a", "b"]}}}}}}]
+    assert required_enums(steps) == {"set_goal": ("goal", ("a", "b"), True)}
+    array_rule = _rules(tool_call_grammar(["set_goal"], required_enums(steps)))["args0"]
+    assert '"[" ws ( "\\"a\\"" | "\\"b\\"" ) ws ( "," ws' in array_rule
 
 
 def test_an_enum_grammar_compiles_and_constrains_in_llama_cpp():

@@ -6,6 +6,18 @@
         --request "Commit notes.txt" \
         --known '{"repo_path": "/path/to/repo", "files": ["notes.txt"], "message": "Add notes"}'
 
+    PLANFILTER_GIT_REPO=/path/to/repo PLANFILTER_FS_ROOT=/tmp \
+    python examples/mcp/agent.py --model sim/careful --goal time_written --yes \
+        --request "Write the current time in Tokyo into todo2.txt" \
+        --known '{"timezone": "Asia/Tokyo", "path": "/tmp/todo2.txt"}'
+
+A high-risk call (fs.write_file: the server marks it destructive) or one whose sensitive
+argument came from an untrusted result needs the user's approval: the gateway asks through
+MCP elicitation, and this agent asks on the terminal (``--yes`` approves without asking).
+
+A goal is a registry goal's name (``time_written`` is two steps: read the time, then write
+the file), a variable, or a JSON list of steps (``'[["current_time"], ["file_written"]]'``).
+
 The model sees only what `plan` and `call` return: the tools the plan needs next. Each turn
 it gets the request, the known state and the steps so far (the prompt format the offline
 `sim/...` models read), picks one tool, and the gateway checks and runs it. A real model
@@ -22,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
-from mcp import Client, StdioServerParameters
+from mcp import Client, StdioServerParameters, types
 
 from planfilter.models import complete
 
@@ -57,15 +69,26 @@ async def run(args: argparse.Namespace) -> int:
         args=["-m", "planfilter.cli", "serve", "--config", str(args.config),
               "--contracts", str(args.contracts)],
         env={k: v for k, v in os.environ.items() if k.startswith("PLANFILTER_")})
-    async with Client(server, mode="legacy") as client:
-        started = await client.call_tool("plan", {"request": args.request, "goal": args.goal,
+    async def elicit(context: Any, params: Any) -> types.ElicitResult:
+        print(f"approval asked: {params.message}")
+        if args.yes:
+            return types.ElicitResult(action="accept", content={"approve": True})
+        if sys.stdin.isatty():
+            yes = input("approve? [y/N] ").strip().lower() in ("y", "yes")
+            return types.ElicitResult(action="accept", content={"approve": yes})
+        return types.ElicitResult(action="decline")
+
+    async with Client(server, mode="legacy", elicitation_callback=elicit) as client:
+        goal = json.loads(args.goal) if args.goal and args.goal.startswith("[") else args.goal
+        started = await client.call_tool("plan", {"request": args.request, "goal": goal,
                                                   "known": json.loads(args.known)})
         answer = started.structured_content or {}
         if started.is_error or "task" not in answer:
             print(f"plan failed: {started.content[0].text}")  # type: ignore[union-attr]
             return 1
         task, state, steps = answer["task"], json.loads(args.known), []
-        print(f"task started; goal {answer['goal']}; plan {answer['plan']}")
+        steps_note = f"; steps {answer['steps']}" if "steps" in answer else ""
+        print(f"task started; goal {answer['goal']}{steps_note}; plan {answer['plan']}")
         for step in range(1, args.max_steps + 1):
             if answer.get("done"):
                 print(f"goal reached in {step - 1} steps")
@@ -101,6 +124,8 @@ def main() -> None:
     parser.add_argument("--goal", default=None)
     parser.add_argument("--known", default="{}", help="JSON object of values the user gives")
     parser.add_argument("--max-steps", type=int, default=8)
+    parser.add_argument("--yes", action="store_true",
+                        help="approve every call the gateway asks about, without asking")
     sys.exit(anyio.run(run, parser.parse_args()))
 
 

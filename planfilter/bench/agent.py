@@ -116,9 +116,9 @@ def run_task(registry: Registry, task: Task, *, method: str, model: str, seed: i
     if options.goal == "resolve":
         resolution = session.start(task.query, known=dict(task.state))
     else:
-        resolution = session.start(task.query, goal=task.goal, known=dict(task.state))
+        resolution = session.start(task.query, goal=task.goal_steps, known=dict(task.state))
     pursued = task if resolution.goal == task.goal else task.model_copy(
-        update={"goal": resolution.goal})
+        update={"goal": resolution.goal, "steps": resolution.steps})
     history: list[dict[str, Any]] = []
     records: list[StepRecord] = []
     recovering = method in RECOVERING_METHODS
@@ -161,7 +161,7 @@ def run_task(registry: Registry, task: Task, *, method: str, model: str, seed: i
         sum(r.input_tokens for r in records) + resolution.input_tokens,
         sum(r.output_tokens for r in records) + resolution.output_tokens,
         goal=tuple(sorted(resolution.goal)), goal_by=options.goal if options.goal == "given"
-        else resolution.resolver, goal_correct=resolution.goal == task.goal,
+        else resolution.resolver, goal_correct=resolution.goal_steps == task.goal_steps,
         goal_known=dict(resolution.known), goal_notes=resolution.notes, query=task.query,
     )
     return RunOutcome(tuple(records), run)

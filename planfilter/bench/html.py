@@ -15,8 +15,9 @@ Tool names are interned (a step's visible set is a list of numbers), which keeps
 a few kilobytes per run even with 100 tools shown at every step.
 
 A run's outcome is one of: ``success`` (the goal, with no premature action and no invented
-value), ``invented argument``, ``premature``, ``wrong tool`` (failed after choosing a tool
-other than the gold next one) and ``error`` (failed otherwise), tested in that order.
+value), ``wrong goal`` (failed pursuing a goal resolved wrongly under ``--goal resolve``),
+``invented argument``, ``premature``, ``wrong tool`` (failed after choosing a tool other than
+the gold next one) and ``error`` (failed otherwise), tested in that order.
 """
 
 from __future__ import annotations
@@ -27,10 +28,10 @@ from html import escape
 from typing import Any
 
 from ..core.compile import render
-from .metrics import RunMetrics, Summary, method_order, run_metrics
+from .metrics import WRONG_GOAL, RunMetrics, Summary, failure_kind, method_order, run_metrics
 from .traces import iter_runs
 
-OUTCOMES = ("success", "invented argument", "premature", "wrong tool", "error")
+OUTCOMES = ("success", WRONG_GOAL, "invented argument", "premature", "wrong tool", "error")
 #: (column, header, decimals) of the summary table.
 SUMMARY_COLUMNS = (
     ("tasks", "Runs", 0), ("success", "Success", 2), ("clean_success", "No premature", 2),
@@ -44,6 +45,8 @@ SUMMARY_COLUMNS = (
 def outcome(run: RunMetrics) -> str:
     if run.success and not run.premature and not run.invented:
         return "success"
+    if failure_kind(run) == WRONG_GOAL:
+        return WRONG_GOAL
     if run.invented:
         return "invented argument"
     if run.premature:

@@ -8,7 +8,8 @@ the successful runs that never acted prematurely: with ``--env lenient`` the moc
 environment validates argument types, not where their values came from, so a model that
 skips a lookup and invents an id still reaches the goal there (``--env strict``, the
 default, refuses it). Goal accuracy is the share of runs whose goal, resolved from the
-request under ``--goal resolve``, equals the task's. Groups average these per run
+request under ``--goal resolve``, equals the task's; a failed run whose goal was not is
+counted as a ``wrong goal`` failure, whatever error ended it. Groups average these per run
 ("per task", as the paper words it); tools per step and gold-visible rate are pooled over
 the group's steps.
 """
@@ -167,7 +168,7 @@ def _ratio(num: float, den: float) -> float:
 def summarize(runs: Sequence[RunMetrics]) -> Summary:
     steps = sum(r.steps for r in runs)
     gold_steps = sum(r.gold_steps for r in runs)
-    kinds = Counter(error_kind(r.error) for r in runs if r.error)
+    kinds = Counter(kind for kind in map(failure_kind, runs) if kind)
     return Summary(
         group=(),
         tasks=len(runs),
@@ -191,6 +192,22 @@ def summarize(runs: Sequence[RunMetrics]) -> Summary:
 
 def _mean(values: Sequence[float]) -> float:
     return statistics.fmean(values) if values else 0.0
+
+
+#: The failure kind of a run that pursued a goal resolved wrongly (``--goal resolve``).
+WRONG_GOAL = "wrong goal"
+
+
+def failure_kind(run: RunMetrics) -> str | None:
+    """Why a run failed, for counting; None for a run that did not fail.
+
+    A failed run whose resolved goal was not the task's is a ``wrong goal`` whatever error
+    ended it: pursuing another goal, the model calls tools off the task's chain, and the
+    mock error or wrong tool that follows is a consequence, not the cause.
+    """
+    if not run.success and not run.goal_correct:
+        return WRONG_GOAL
+    return error_kind(run.error) if run.error else None
 
 
 def error_kind(error: str) -> str:

@@ -132,7 +132,8 @@ def report_markdown(runs: Sequence[RunMetrics],
         "--env strict, flagged by --env lenient), per run, and success, no invented is the "
         "share of runs that succeeded without one (under lenient: what strict gives); goal "
         "accuracy is the share of runs whose goal (resolved from the request under "
-        "--goal resolve) was the task's goal.\n",
+        "--goal resolve) was the task's goal, and a failed run whose goal was not counts as "
+        "a wrong goal among the failures, whatever error ended it.\n",
         "## By method\n", markdown_table(group_by(runs, ("method",))),
         "## Retrieval: CSR@k\n", _csr(runs, setups or {}),
         "## By model and method\n", markdown_table(group_by(runs, ("model", "method"))),
@@ -198,6 +199,8 @@ def _count_table(runs: Sequence[RunMetrics], by: str, counts_of: str, empty: str
 
 
 def _failures(runs: Sequence[RunMetrics]) -> str:
+    """Failed runs by kind, per method; a failed run whose resolved goal was wrong counts as
+    ``wrong goal`` (see :func:`failure_kind`)."""
     return _count_table(runs, "method", "errors", "No failures.")
 
 

@@ -161,7 +161,9 @@ class Tool(BaseModel):
         problems = []
         for field_name in ("inputs", "authored", "sensitive"):
             named = getattr(self, field_name)
-            unknown = sorted(p for p in named if p not in props)
+            # a contract without parameters takes them from its server (the gateway): what
+            # it names is checked once they are known
+            unknown = sorted(p for p in named if p not in props) if props else []
             if unknown:
                 problems.append(f"{field_name} names parameters the tool does not declare: "
                                 f"{unknown}")

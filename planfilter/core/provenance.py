@@ -1,35 +1,94 @@
-"""Argument provenance: a looked-up value must be one the state holds, never a made-up one.
+"""Data flow: where an argument's value came from, and whether it may go where it goes.
 
-A variable some tool produces (an id, a looked-up value) can only be known by calling that
-tool or by being told it. So an argument named after such a variable must carry a value the
-state holds for it; any other value was invented, and the call is refused, naming the
-argument and the values that were known. Arguments named after user inputs (variables no
-tool produces) and arguments that name no variable are taken as the model writes them.
+Three rules, each a refusal kind (the guard runs them in this order, after the schema):
+
+- **invented**: an argument that carries a variable (its own name, or the one the contract's
+  ``inputs`` maps it to) must hold a value the state holds for that variable: one a tool
+  returned (any scalar inside a structured result, under the pointer the contract reads it
+  from) or one the user gave. Any other value was made up. Which variables are checked is
+  a choice of the caller: the variables tools produce (the paper's environment), or every
+  variable of the registry (the guard of a live session: a value for a user input the user
+  never gave is refused too).
+- **substituted**: when the user gave a value for a variable (``known``, or read out of the
+  request), an argument of that variable must carry that value (a list argument must lie
+  within the given list); a tool's result does not override what the user said.
+- **tainted**: an argument of a *sensitive* parameter whose value came from outside content
+  (it occurs in the result of an *untrusted* tool, or the model wrote it after such content
+  entered the state) and was not given by the user needs the user's approval.
+
+Parameters the contract marks *authored* (a message body, a date) are written by the model:
+neither invented nor substituted applies to them; tainted still does when they are
+sensitive. Arguments that carry no variable of the registry are taken as the model writes
+them. Values are compared as JSON values; a number and its decimal text are one value, and
+text is compared without its whitespace (see :func:`same_value`).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
-from .contracts import Registry
+from .contracts import Registry, Tool
 
 #: Variable -> every value the state holds for it (a search may hold several ids).
 Held = Mapping[str, Iterable[Any]]
+#: Refusal kinds of the data-flow checks, in the order they are checked.
+FLOW_KINDS = ("invented", "substituted", "tainted")
+
+
+@dataclass(frozen=True)
+class Flow:
+    """What the data-flow checks know of a state: values held, values given, outside text."""
+
+    #: Variable -> every value obtained for it (from tools, the user, the request).
+    held: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
+    #: Variable -> the values the user gave for it (``known``, or read out of the request).
+    given: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
+    #: Every value that came from outside content: untrusted results, and what the model
+    #: wrote after such content entered the state.
+    outside: tuple[Any, ...] = ()
+    #: Some untrusted content has entered the state.
+    exposed: bool = False
+    #: Which variables ``invented`` checks: "produced" (by some tool) or "all" of the registry.
+    scope: str = "produced"
+
+
+@dataclass(frozen=True)
+class FlowProblem:
+    kind: str
+    parameter: str
+    message: str
 
 
 def held_values(state: Mapping[str, Any]) -> dict[str, tuple[Any, ...]]:
-    """The values a plain ``{variable: value}`` state holds: the value, and each element of a
-    list value (a search that returned several ids holds each of them)."""
+    """The values a plain ``{variable: value}`` state holds: the value, and every scalar
+    inside it (a search that returned several ids holds each of them)."""
     return {name: accepted(value) for name, value in state.items()}
 
 
 def accepted(value: Any) -> tuple[Any, ...]:
-    """A value and, for a list, its elements: each may be passed on as an argument."""
-    if isinstance(value, list | tuple):
-        return (value, *value)
-    return (value,)
+    """A value and every scalar inside it, at any depth (object fields, list items): each
+    may be passed on as an argument. Lists are kept whole too (a list argument)."""
+    out: list[Any] = [value]
+    if isinstance(value, list | tuple | Mapping):
+        out.extend(_scalars(value))
+    return tuple(out)
+
+
+def _scalars(value: Any) -> Iterable[Any]:
+    if isinstance(value, Mapping):
+        for item in value.values():
+            yield from _scalars(item)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            if isinstance(item, list | tuple):
+                yield item
+            yield from _scalars(item)
+    else:
+        yield value
 
 
 def same_value(a: Any, b: Any) -> bool:
@@ -41,9 +100,25 @@ def same_value(a: Any, b: Any) -> bool:
         return True
     if isinstance(a, bool) or isinstance(b, bool):
         return False
+    if isinstance(a, int | float) and isinstance(b, int | float):
+        return float(a) == float(b)
     if isinstance(a, int | float | str) and isinstance(b, int | float | str):
-        return _squeezed(str(a)) == _squeezed(str(b))
+        if _squeezed(str(a)) == _squeezed(str(b)):
+            return True
+        number = a if isinstance(a, int | float) else b  # one side is a number: by value
+        text = b if number is a else a
+        return isinstance(number, int | float) and _number(text) == float(number)
     return _canonical(a) == _canonical(b)
+
+
+_NUMBER_TEXT = re.compile(r"-?(0|[1-9]\d*)(\.\d+)?")
+
+
+def _number(text: Any) -> float | None:
+    """The number a text spells in plain decimal (``"98.70"``), else None (``"01"``, ``"1e3"``,
+    ``"nan"`` spell no number here: ids are often digits)."""
+    squeezed = _squeezed(str(text))
+    return float(squeezed) if _NUMBER_TEXT.fullmatch(squeezed) else None
 
 
 def _squeezed(text: str) -> str:
@@ -54,23 +129,107 @@ def _canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, default=str)
 
 
+def within(value: Any, allowed: Iterable[Any]) -> bool:
+    """``value`` is one of ``allowed``, or a list whose every item is."""
+    pool = tuple(allowed)
+    if any(same_value(value, k) for k in pool):
+        return True
+    if isinstance(value, list | tuple) and value:
+        return all(any(same_value(v, k) for k in pool) for v in value)
+    return False
+
+
+def occurs_in(value: Any, outside: Iterable[Any]) -> bool:
+    """``value`` (or, for a list, one of its items) appears in outside content: equal to a
+    scalar in it, or, as text of three characters or more, inside its text (case and
+    whitespace ignored); a number only as a whole number in the text, never as digits of
+    another (``10`` is not in ``100``)."""
+    items = value if isinstance(value, list | tuple) else (value,)
+    texts = [_squeezed(_as_text(o)).lower() for o in outside]
+    for item in items:
+        if item is None or isinstance(item, bool):
+            continue
+        if isinstance(item, int | float):
+            pattern = re.compile(rf"(?<![\d.]){re.escape(_number_text(item))}(?![\d])")
+            if any(pattern.search(t) for t in texts):
+                return True
+            continue
+        needle = _squeezed(str(item)).lower()
+        if len(needle) >= 3 and any(needle in t for t in texts):
+            return True
+    return False
+
+
+def _number_text(value: float | int) -> str:
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _as_text(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False,
+                                                            default=str)
+
+
+def check_flow(registry: Registry, tool: Tool, arguments: Mapping[str, Any],
+               flow: Flow) -> list[FlowProblem]:
+    """Every data-flow problem of one call (see the module docstring), argument by argument
+    in name order; empty when the call's values may go where they go."""
+    checked = registry.produced if flow.scope == "produced" else registry.variables
+    problems = []
+    for name in sorted(arguments):
+        value = arguments[name]
+        variable = tool.variable_of(name)
+        given = tuple(flow.given.get(variable, ()))
+        authored = name in tool.authored
+        if not authored and given and not within(value, given):
+            problems.append(FlowProblem("substituted", name, (
+                f"argument '{name}' = {_show(value)} is not the value the user gave for "
+                f"{variable} ({', '.join(_show(g) for g in _plain_values(given))})")))
+            continue
+        if not authored and variable in checked and not given:
+            known = tuple(flow.held.get(variable, ()))
+            if not within(value, known):
+                listed = ", ".join(_show(k) for k in _plain_values(known))
+                where = f"known values: {listed}" if listed else \
+                    f"no value of {variable} is known yet"
+                alias = f" (carries {variable})" if variable != name else ""
+                problems.append(FlowProblem("invented", name, (
+                    f"argument '{name}'{alias} = {_show(value)} was not obtained from any "
+                    f"tool or from the user ({where})")))
+                continue
+        if name in tool.sensitive and not (given and within(value, given)):
+            source = ("it occurs in an untrusted result" if occurs_in(value, flow.outside)
+                      else "the model wrote it after untrusted content entered the state"
+                      if authored and flow.exposed else "")
+            if source:
+                problems.append(FlowProblem("tainted", name, (
+                    f"sensitive argument '{name}' = {_show(value)} was not given by the "
+                    f"user and {source}")))
+    return problems
+
+
 def invented_arguments(registry: Registry, arguments: Mapping[str, Any],
                        held: Held) -> list[str]:
-    """Why each invented argument is refused: its name is a produced variable and its value
-    is none of the values the state holds for that variable (empty when none is invented)."""
+    """Why each invented argument is refused (the paper's environment: variables some tool
+    produces, checked by the argument's own name; empty when none is invented)."""
+    flow = Flow(held={k: tuple(v) for k, v in held.items()})
     problems = []
     for name in sorted(arguments):
         if name not in registry.produced:
             continue
-        value = arguments[name]
-        known = tuple(held.get(name, ()))
-        if any(same_value(value, k) for k in known):
+        known = tuple(flow.held.get(name, ()))
+        if any(same_value(arguments[name], k) for k in known):
             continue
-        listed = ", ".join(_show(k) for k in known if not isinstance(k, list | tuple))
+        listed = ", ".join(_show(k) for k in _plain_values(known))
         where = f"known values: {listed}" if listed else f"no value of {name} is known yet"
-        problems.append(f"argument '{name}' = {_show(value)} was not obtained from any tool "
-                        f"or from the user ({where})")
+        problems.append(f"argument '{name}' = {_show(arguments[name])} was not obtained "
+                        f"from any tool or from the user ({where})")
     return problems
+
+
+def _plain_values(values: Iterable[Any]) -> list[Any]:
+    return [v for v in values if not isinstance(v, list | tuple | Mapping)]
 
 
 def _show(value: Any, limit: int = 60) -> str:

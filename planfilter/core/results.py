@@ -2,12 +2,13 @@
 
 A result is a JSON object (or JSON text of one), other JSON, or plain text:
 
-- JSON object: each produced variable from the key of its own name, or from the JSON
-  Pointer the contract declares in ``outputs``; a variable found in neither is missing and
-  stays unknown. Keys that name no produced variable are ignored: a result never sets a
-  variable its contract does not produce.
-- anything else (text, a list, a number): every produced variable is set to the whole
-  result, as an MCP tool that answers in words does.
+- JSON object or list: each produced variable from the JSON Pointer the contract declares in
+  ``outputs`` (``*`` stands for every item of a list: ``/*/id`` is the list of the items'
+  ids), or, for an object, from the key of its own name; a variable found in neither is
+  missing and stays unknown. Keys that name no produced variable are ignored: a result never
+  sets a variable its contract does not produce.
+- anything else (text, a number), and a list no pointer reads: every produced variable is
+  set to the whole result, as an MCP tool that answers in words does.
 
 When the contract declares ``returns``, an object result is checked against it first.
 """
@@ -50,12 +51,21 @@ def parse_result(result: Any) -> Any:
 
 
 def resolve_pointer(document: Any, pointer: str) -> Any:
-    """RFC 6901: the value at ``pointer`` in ``document``, or ``_MISSING``."""
+    """RFC 6901: the value at ``pointer`` in ``document``, or ``_MISSING``. A ``*`` token
+    maps the rest of the pointer over every item of a list (or value of an object) and gives
+    the list of what it finds there (items where it finds nothing are left out)."""
     if pointer == "":
         return document
-    current = document
-    for raw in pointer.split("/")[1:]:
-        token = raw.replace("~1", "/").replace("~0", "~")
+    return _resolve(document, [t.replace("~1", "/").replace("~0", "~")
+                               for t in pointer.split("/")[1:]])
+
+
+def _resolve(current: Any, tokens: list[str]) -> Any:
+    for i, token in enumerate(tokens):
+        if token == "*" and isinstance(current, list | tuple | Mapping):
+            items = current.values() if isinstance(current, Mapping) else current
+            found = [_resolve(item, tokens[i + 1:]) for item in items]
+            return [f for f in found if f is not _MISSING]
         if isinstance(current, Mapping) and token in current:
             current = current[token]
         elif isinstance(current, list | tuple) and token.isdigit() and int(token) < len(current):
@@ -68,14 +78,22 @@ def resolve_pointer(document: Any, pointer: str) -> Any:
 def extract(tool: Tool, result: Any) -> Extracted:
     """The produced variables ``result`` gives (see the module docstring)."""
     value = parse_result(result)
-    if not isinstance(value, Mapping):
+    structured = isinstance(value, Mapping) or (
+        isinstance(value, list | tuple) and bool(tool.outputs))
+    if not structured:
         return Extracted({name: value for name in sorted(tool.produces)})
     problems = tuple(result_errors(tool, _plain(value)))
     found: dict[str, Any] = {}
     missing = []
     for name in sorted(tool.produces):
-        got = resolve_pointer(value, tool.outputs[name]) if name in tool.outputs else \
-            value.get(name, _MISSING)
+        if name in tool.outputs:
+            got = resolve_pointer(value, tool.outputs[name])
+            if got == [] and "*" in tool.outputs[name].split("/"):
+                got = _MISSING  # no item held it: nothing was found
+        elif isinstance(value, Mapping):
+            got = value.get(name, _MISSING)
+        else:  # a list, and the contract points into it for other variables
+            got = value
         if got is _MISSING:
             missing.append(name)
         else:

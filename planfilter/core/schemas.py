@@ -42,3 +42,14 @@ def result_errors(tool: Tool, result: Any) -> list[str]:
         problems.append(f"result {where}: {err.message}" if err.absolute_path else
                         f"result: {err.message}")
     return problems
+
+
+def value_errors(tool: Tool, parameter: str, value: Any) -> list[str]:
+    """Every way ``value`` breaks the schema of the tool's ``parameter`` (none when the tool
+    does not declare it)."""
+    schema = tool.parameters.get("properties", {}).get(parameter)
+    if not isinstance(schema, Mapping):
+        return []
+    plain = thaw(schema)
+    validator = jsonschema.validators.validator_for(plain)(plain)
+    return [err.message for err in validator.iter_errors(value)]

@@ -3,9 +3,10 @@
 A framework asks the guard which tools to show (:meth:`ToolGuard.visible`), and hands it every
 tool call the model makes (:meth:`ToolGuard.check_call` or :meth:`ToolGuard.call`). A call is
 allowed only when the tool exists, was visible in that state, its arguments are a JSON object
-that validates against the tool's schema, no argument carries an invented value
-(planfilter.core.provenance: an argument named after a variable tools produce must hold a
-value the state holds), and (for a high-risk tool) the approval policy approves it.
+that validates against the tool's schema, its values may flow where they go
+(planfilter.core.provenance: no invented value, no substitute for a value the user gave),
+and, for a high-risk tool or a sensitive argument that came from outside content
+(``tainted``), the approval policy approves it.
 :meth:`ToolGuard.call` runs the framework's executor only for allowed calls; every decision,
 allowed or refused, is recorded in :attr:`ToolGuard.log`.
 
@@ -22,7 +23,7 @@ from typing import Any
 
 from ..core.contracts import Registry
 from ..core.errors import PlanfilterError
-from ..core.provenance import Held, held_values, invented_arguments
+from ..core.provenance import Flow, Held, check_flow, held_values
 from ..core.schemas import argument_errors
 from ..core.tasks import Task
 from .base import DEFAULT_OPTIONS, Attempt, FilterOptions, Visible
@@ -30,7 +31,7 @@ from .registry import get_filter
 from .risk import ApprovalPolicy, ApprovalRequest, Approver, approve, check_policy, needs_approval
 
 #: Why a call was refused (``Decision.kind``), in the order the checks run.
-REFUSALS = ("unknown", "hidden", "arguments", "invented", "approval")
+REFUSALS = ("unknown", "hidden", "arguments", "invented", "substituted", "tainted", "approval")
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,12 @@ class Decision:
     approval: str | None = None
     #: "allowed", or which check refused the call (one of REFUSALS).
     kind: str = "allowed"
+    #: Why the call needed approval: the tool's risk, tainted arguments (empty: it did not).
+    concerns: tuple[str, ...] = ()
+
+    @property
+    def tainted(self) -> bool:
+        return any(c.startswith("sensitive argument") for c in self.concerns)
 
 
 @dataclass(frozen=True)
@@ -85,13 +92,17 @@ class ToolGuard:
         return self._filter(self.registry, self._task, state, options)
 
     def check_call(self, state: Mapping[str, Any], name: str, arguments: Any,
-                   history: Iterable[Attempt] = (), held: Held | None = None) -> Decision:
+                   history: Iterable[Attempt] = (), held: Held | None = None,
+                   flow: Flow | None = None) -> Decision:
         """Whether the call may run; recorded in :attr:`log` either way.
 
-        ``held``: every value the state holds per variable, for the provenance check (default:
-        the values of ``state``)."""
-        decision = self._decide(state, name, arguments, tuple(history),
-                                held_values(state) if held is None else held)
+        ``flow``: what the data-flow checks know (a :class:`~planfilter.live.Session` passes
+        the values the user gave and the untrusted content it holds); without it, ``held``
+        (default: the values of ``state``) are the values the provenance check accepts."""
+        if flow is None:
+            values = held_values(state) if held is None else held
+            flow = Flow(held={k: tuple(v) for k, v in values.items()})
+        decision = self._decide(state, name, arguments, tuple(history), flow)
         with self._lock:
             self.log.append(decision)
         return decision
@@ -112,7 +123,7 @@ class ToolGuard:
             return tuple(d for d in self.log if not d.allowed)
 
     def _decide(self, state: Mapping[str, Any], name: str, arguments: Any,
-                history: tuple[Attempt, ...], held: Held) -> Decision:
+                history: tuple[Attempt, ...], flow: Flow) -> Decision:
         if name not in self.registry:
             return Decision(False, f"{name!r} does not exist; refused", name, kind="unknown")
         shown = self.visible(state, history).tools
@@ -123,20 +134,29 @@ class ToolGuard:
         if isinstance(parsed, str):
             return Decision(False, f"arguments of {name}: {parsed}; refused", name,
                             kind="arguments")
-        problems = argument_errors(self.registry.tool(name), parsed)
-        if problems:
-            return Decision(False, f"invalid arguments for {name}: " + "; ".join(problems),
+        tool = self.registry.tool(name)
+        invalid = argument_errors(tool, parsed)
+        if invalid:
+            return Decision(False, f"invalid arguments for {name}: " + "; ".join(invalid),
                             name, parsed, kind="arguments")
-        invented = invented_arguments(self.registry, parsed, held) if self.provenance else []
-        if invented:
-            return Decision(False, f"invented argument for {name}: " + "; ".join(invented)
-                            + "; refused", name, parsed, kind="invented")
-        if not needs_approval(self.registry, name):
+        problems = check_flow(self.registry, tool, parsed, flow) if self.provenance else []
+        hard = [p for p in problems if p.kind != "tainted"]
+        if hard:
+            kind = hard[0].kind
+            return Decision(False, f"{kind} argument for {name}: "
+                            + "; ".join(p.message for p in hard) + "; refused",
+                            name, parsed, kind=kind)
+        concerns = [p.message for p in problems]
+        if needs_approval(self.registry, name):
+            concerns.insert(0, f"{name} is high-risk")
+        if not concerns:
             return Decision(True, "visible, arguments valid", name, parsed)
-        request = ApprovalRequest(name, parsed, dict(state), self.goal)
+        request = ApprovalRequest(name, parsed, dict(state), self.goal, tuple(concerns))
         approval = approve(self.policy, request, self.approver)
+        refused = "tainted" if problems else "approval"
         return Decision(approval.approved, f"visible, arguments valid, {approval}", name,
-                        parsed, str(approval), kind="allowed" if approval.approved else "approval")
+                        parsed, str(approval), kind="allowed" if approval.approved else refused,
+                        concerns=tuple(concerns))
 
 
 def parse_arguments(arguments: Any) -> dict[str, Any] | str:

@@ -1,6 +1,8 @@
 """Approval of risky tools, and the metric of risky tools shown off the causal path.
 
-A tool of risk ``high`` needs approval before it runs. The policy says how:
+A tool of risk ``high`` needs approval before it runs, and so does a call whose sensitive
+argument came from outside content (``tainted``, planfilter.core.provenance). The policy
+says how:
 
 - ``always``: approved without asking (the paper's benchmark; the default);
 - ``never``: refused, every time; the call is recorded and never executed;
@@ -30,12 +32,18 @@ RISKY = "high"
 
 @dataclass(frozen=True)
 class ApprovalRequest:
-    """What an approver is asked about: a risky call, in the state it would run in."""
+    """What an approver is asked about: a risky call, in the state it would run in, and why
+    it needs approval (the tool's risk, a tainted argument)."""
 
     tool: str
     arguments: Mapping[str, Any]
     state: Mapping[str, Any]
     goal: frozenset[str]
+    concerns: tuple[str, ...] = ()
+
+    @property
+    def why(self) -> str:
+        return "; ".join(self.concerns) or f"{self.tool} has risk {RISKY}"
 
 
 Approver = Callable[[ApprovalRequest], bool]
@@ -67,7 +75,7 @@ def approve(policy: ApprovalPolicy, request: ApprovalRequest,
     if policy == "always":
         return Approval(True, "policy always")
     if policy == "never":
-        return Approval(False, f"policy never: {request.tool} has risk {RISKY}")
+        return Approval(False, f"policy never: {request.why}")
     if approver is None:
         raise PlanfilterError("approval policy 'ask' needs an approver callback")
     try:

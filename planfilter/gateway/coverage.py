@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ..core.contracts import Registry, Tool
+from ..core.errors import ContractError
 from ..core.frozen import freeze, thaw
 
 Uncontracted = Literal["hide", "expose"]
@@ -125,10 +126,21 @@ def gateway_registry(registry: Registry, tools: Iterable[UpstreamTool]) -> Regis
             update["returns"] = freeze(dict(found.output_schema))
         if found.destructive:
             update["risk"] = "high"
-        kept.append(tool.model_copy(update=update))
+        try:  # checked again now that the parameters are known (authored, inputs, ...)
+            kept.append(Tool.model_validate({**tool.model_dump(), **thaw(update)}))
+        except ValueError as exc:
+            raise ContractError(f"{registry.source or 'contracts'}: tool '{tool.name}': "
+                                f"{_first_error(exc)}") from None
     produced = frozenset().union(*(t.produces for t in kept)) if kept else frozenset()
     goals = tuple(g for g in registry.goals if g.all_variables <= produced)
     return Registry(tools=tuple(kept), source=registry.source, goals=goals)
+
+
+def _first_error(exc: ValueError) -> str:
+    errors = getattr(exc, "errors", None)
+    if callable(errors):
+        return "; ".join(str(e.get("msg", "")).removeprefix("Value error, ") for e in errors())
+    return str(exc)
 
 
 def _object_schema(schema: Mapping[str, Any]) -> dict[str, Any]:

@@ -204,7 +204,7 @@ def build_server(specs: tuple[ServerSpec, ...], contracts: Registry,
                 if isinstance(verdict, types.InputRequiredResult):
                     return verdict
                 if verdict is not None:
-                    payload = gw.refuse(checked, "approval", verdict)
+                    payload = gw.refuse(checked, checked.refusal_kind, verdict)
                 else:
                     payload = await gw.execute(checked)
             if dynamic and checked.refused is None:
@@ -234,12 +234,13 @@ def build_server(specs: tuple[ServerSpec, ...], contracts: Registry,
         if checked.refused is not None or not checked.risky:
             return None
         caps = ctx.session.client_capabilities
+        why = "; ".join(checked.concerns) or f"{checked.tool} is high-risk"
         if caps is None or caps.elicitation is None:
             if gw.options.approve_risky == "always":
                 return None
-            return (f"{checked.tool} is high-risk and this client cannot be asked "
-                    "(no elicitation); the gateway runs with --approve-risky never")
-        message = (f"{checked.tool} is high-risk. Arguments: "
+            return (f"{why}; this client cannot be asked (no elicitation) and the gateway "
+                    "runs with --approve-risky never")
+        message = (f"{why}. {checked.tool} arguments: "
                    f"{json.dumps(checked.arguments, ensure_ascii=False, default=str)[:500]}. "
                    "Run it?")
         if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:

@@ -22,7 +22,6 @@ from ..core.frozen import thaw
 from ..filters import Decision
 from ..filters.base import frontier_for
 from ..filters.guard import parse_arguments
-from ..filters.risk import needs_approval
 from ..live import Session
 from .coverage import UpstreamTool
 from .tasks import Task, TaskTable
@@ -70,6 +69,14 @@ class Checked:
     risky: bool = False
     #: True for an uncontracted, exposed tool (outside the plan, not recorded in the state).
     outside: bool = False
+    #: Why the call needs approval (high risk, tainted arguments), for the user.
+    concerns: tuple[str, ...] = ()
+
+    @property
+    def refusal_kind(self) -> str:
+        """The kind of refusal when the user does not approve it."""
+        return "tainted" if any(c.startswith("sensitive argument") for c in self.concerns) \
+            else "approval"
 
 
 class Gateway:
@@ -91,10 +98,13 @@ class Gateway:
             raise PlanfilterError("'request' must be the user's request in words")
         if known is not None and not isinstance(known, Mapping):
             raise PlanfilterError("'known' must be an object of variable -> value")
-        if goal is not None and not (isinstance(goal, str) or
-                                     (isinstance(goal, list) and
-                                      all(isinstance(g, str) for g in goal))):
-            raise PlanfilterError("'goal' must be a goal name or a list of variables")
+        if goal is not None and not (isinstance(goal, str) or (
+                isinstance(goal, list) and goal and all(
+                    isinstance(g, str) or (isinstance(g, list) and g and
+                                           all(isinstance(v, str) for v in g))
+                    for g in goal))):
+            raise PlanfilterError("'goal' must be a goal name, a list of variables, or a list "
+                                  "of steps (each a name or a list of variables), in order")
         if goal is None and self.options.resolver == "model" and not self.options.model:
             raise PlanfilterError("give 'goal', or start the gateway with --model")
         session = Session(self.registry, method=self.options.method, model=self.options.model,
@@ -107,9 +117,14 @@ class Gateway:
             raise PlanfilterError(f"goal {sorted(resolution.goal)}: no tool produces "
                                   f"{', '.join(unknown)}")
         task = self.tasks.add(owner, session)
-        return {"task": task.handle, "goal": sorted(resolution.goal),
-                "goal_name": resolution.name, "resolved_by": resolution.resolver,
-                **self.frontier(task)}
+        out: dict[str, Any] = {"task": task.handle, "goal": sorted(resolution.goal),
+                               "goal_name": resolution.name,
+                               "resolved_by": resolution.resolver}
+        if len(session.steps) > 1:
+            out["steps"] = [sorted(s) for s in session.steps]
+        if resolution.candidates:
+            out["candidates"] = list(resolution.candidates)
+        return {**out, **self.frontier(task)}
 
     def frontier(self, task: Task, schemas: bool = True) -> dict:
         """The tools the task may call now, and the plan behind them."""
@@ -118,10 +133,13 @@ class Gateway:
             return {"done": True, "status": "goal reached", "tools": [], "plan": [],
                     **self._exposed_part(schemas)}
         visible = session.visible()
-        result = frontier_for(self.registry, session.state, session.goal, session.options)
+        result = frontier_for(self.registry, session.planning_state(), session.current_goal,
+                              session.options)
         tools = [self.tool_schema(n) if schemas else n for n in visible.tools]
-        out = {"done": False, "status": "continue" if visible.tools else "stuck",
-               "tools": tools, "plan": list(result.plan)}
+        out: dict[str, Any] = {"done": False, "status": "continue" if visible.tools else "stuck",
+                               "tools": tools, "plan": list(result.plan)}
+        if len(session.steps) > 1:
+            out["step"] = session.step + 1
         if not visible.tools:
             out["why"] = visible.info
         return {**out, **self._exposed_part(schemas)}
@@ -161,7 +179,8 @@ class Gateway:
         args = dict(decision.arguments or {})
         if not decision.allowed:
             return self._refused(task, tool, args, decision.kind, decision.reason)
-        return Checked(task, tool, args, risky=needs_approval(self.registry, tool))
+        return Checked(task, tool, args, risky=bool(decision.concerns),
+                       concerns=decision.concerns)
 
     def _refused(self, task: Task, tool: str, args: dict, kind: str, reason: str) -> Checked:
         return Checked(task, tool, args, refused={"kind": kind, "reason": reason})
@@ -211,6 +230,8 @@ class Gateway:
         session = task.session
         return {
             "task": task.handle, "request": session.request, "goal": sorted(session.goal),
+            **({"steps": [sorted(s) for s in session.steps], "step": session.step + 1}
+               if len(session.steps) > 1 else {}),
             "state": {name: {"value": facts[-1].value, "source": facts[-1].source}
                       for name, facts in sorted(session.facts.items())},
             "history": [{"call": c.index, "tool": c.tool, "arguments": dict(c.arguments),

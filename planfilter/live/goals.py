@@ -5,8 +5,9 @@ requires (an end result, such as ``event_updated``), plus the registry's ``goals
 (several variables under one name). Two resolvers:
 
 - ``model`` (default): one model call offered a single tool, ``set_goal``, whose arguments
-  are ``goal`` (an enum over the vocabulary, each option described; over the 20 options
-  retrieval ranks highest when the vocabulary is larger) and ``known`` (an object
+  are ``goal`` (the steps of the goal in order: an array of items of an enum over the
+  vocabulary, each option described; over the 20 options retrieval ranks highest when the
+  vocabulary is larger; a registry goal may itself be several steps) and ``known`` (an object
   whose properties are the registry's input variables: required by some tool, produced by
   none), called with ``tool_choice="required"``. The answer is validated; an invalid one is
   asked again once, with what was wrong, and then the ``retrieval`` resolver answers.
@@ -33,11 +34,11 @@ import json
 import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, Literal
 
-from ..core.contracts import Registry
+from ..core.contracts import Registry, Steps
 from ..core.errors import PlanfilterError
 from ..core.planners.native import index_for, reachable, unreachable_reason
 from ..models import CallOptions, ModelError, complete
@@ -47,10 +48,16 @@ Resolver = Literal["model", "retrieval"]
 RESOLVERS: tuple[str, ...] = ("model", "retrieval")
 #: Goals the model resolver offers at most (the best by retrieval) when there are more.
 SHORTLIST = 20
+#: Steps a resolved goal may have.
+MAX_STEPS = 6
 #: Characters of a tool description kept in an option's description: the option list is
 #: part of every resolution prompt, so it is kept short.
 _DESCRIPTION_CHARS = 100
 _CLAUSE_END = re.compile(r"[.;](\s|$)")
+
+
+#: Next-best goals a resolution carries, for a client to start again with the right one.
+CANDIDATES = 5
 
 
 @dataclass(frozen=True)
@@ -58,6 +65,12 @@ class GoalOption:
     name: str
     variables: frozenset[str]
     description: str
+    #: The option's steps, when it is a registry goal of several.
+    steps: Steps = ()
+
+    @property
+    def goal_steps(self) -> Steps:
+        return tuple(self.steps) if self.steps else (self.variables,)
 
 
 @dataclass(frozen=True)
@@ -74,6 +87,14 @@ class Resolution:
     notes: tuple[str, ...] = ()
     input_tokens: int = 0
     output_tokens: int = 0
+    #: The goal's steps in order, when it has more than one.
+    steps: Steps = ()
+    #: Other goals the resolver ranked next, each "name: one line", best first.
+    candidates: tuple[str, ...] = ()
+
+    @property
+    def goal_steps(self) -> Steps:
+        return tuple(self.steps) if self.steps else (self.goal,)
 
 
 @lru_cache(maxsize=16)
@@ -82,7 +103,8 @@ def goal_vocabulary(registry: Registry) -> tuple[GoalOption, ...]:
     then the registry's goals (the composite and special ones after the plain results)."""
     required = frozenset().union(*(t.requires for t in registry))
     named = [GoalOption(g.name, g.all_variables,
-                        g.description or ", ".join(sorted(g.all_variables)))
+                        g.description or " -> ".join(", ".join(sorted(s)) for s in g.goal_steps),
+                        tuple(g.steps))
              for g in registry.goals]
     options: list[GoalOption] = []
     seen = {o.name for o in named}
@@ -149,8 +171,12 @@ def set_goal_tool(registry: Registry,
         "parameters": {
             "type": "object",
             "properties": {
-                "goal": {"type": "string", "enum": [o.name for o in options],
-                         "description": "What the request asks for, one of:\n" + listing},
+                "goal": {"type": "array", "minItems": 1, "maxItems": MAX_STEPS,
+                         "items": {"type": "string", "enum": [o.name for o in options]},
+                         "description": "What the request asks for, in the order it is to "
+                                        "be done (usually one item; several when the "
+                                        "request asks for one thing and then another), "
+                                        "each one of:\n" + listing},
                 "known": {"type": "object", "properties": known, "additionalProperties": False,
                           "description": "Values stated in the request, by name; leave out "
                                          "what the request does not say."},
@@ -188,8 +214,13 @@ def check_answer(registry: Registry, arguments: Any) -> tuple[Resolution | None,
         return None, "arguments must be a JSON object"
     options = {o.name: o for o in goal_vocabulary(registry)}
     goal = arguments.get("goal")
-    if not isinstance(goal, str) or goal not in options:
-        return None, f"goal {goal!r} is not one of the listed goals"
+    names = [goal] if isinstance(goal, str) else goal
+    if not isinstance(names, list) or not names or len(names) > MAX_STEPS:
+        return None, f"goal must be a list of 1 to {MAX_STEPS} of the listed goals"
+    wrong = [n for n in names if not isinstance(n, str) or n not in options]
+    if wrong:
+        return None, f"goal {wrong[0]!r} is not one of the listed goals"
+    steps = tuple(step for n in names for step in options[n].goal_steps)
     known = arguments.get("known") or {}
     if not isinstance(known, Mapping):
         return None, "known must be an object"
@@ -198,7 +229,8 @@ def check_answer(registry: Registry, arguments: Any) -> tuple[Resolution | None,
             if k in inputs and isinstance(v, str | int | float | bool) and v != ""}
     notes = tuple(f"ignored known {k!r}: not an input variable with a plain value"
                   for k in known if k not in kept)
-    return Resolution(options[goal].variables, goal, kept, "model", notes), ""
+    return Resolution(frozenset().union(*steps), " -> ".join(names), kept, "model", notes,
+                      steps=steps if len(steps) > 1 else ()), ""
 
 
 def resolve_with_model(registry: Registry, request: str, model: str, *,
@@ -248,12 +280,13 @@ def resolve_with_model(registry: Registry, request: str, model: str, *,
                     found, problem = None, (f"goal {far!r} cannot be reached from the known "
                                             f"values: {why}. Choose another goal")
             if found is not None:
-                return Resolution(found.goal, found.name, found.known, "model",
-                                  (*notes, *found.notes), spent_in, spent_out)
+                return replace(found, notes=(*notes, *found.notes), input_tokens=spent_in,
+                               output_tokens=spent_out,
+                               candidates=candidates(registry, request, context, found.name))
         notes.append(f"invalid answer: {problem}")
     fallback = resolve_with_retrieval(registry, request, context)
-    return Resolution(fallback.goal, fallback.name, fallback.known, "retrieval",
-                      (*notes, "fell back to retrieval", *fallback.notes), spent_in, spent_out)
+    return replace(fallback, notes=(*notes, "fell back to retrieval", *fallback.notes),
+                   input_tokens=spent_in, output_tokens=spent_out)
 
 
 def _documents(registry: Registry) -> tuple[str, ...]:
@@ -323,7 +356,22 @@ def resolve_with_retrieval(registry: Registry, request: str,
                 "reach it"
     chosen = options[best]
     return Resolution(chosen.variables, chosen.name, {}, "retrieval",
-                      (f"retrieval: {note}; score {scores[best]:.2f}",))
+                      (f"retrieval: {note}; score {scores[best]:.2f}",),
+                      steps=chosen.steps,
+                      candidates=_next_best(options, order, {chosen.name}))
+
+
+def _next_best(options: Sequence[GoalOption], order: Sequence[int],
+               chosen: set[str]) -> tuple[str, ...]:
+    picked = [options[i] for i in order if options[i].name not in chosen][:CANDIDATES]
+    return tuple(f"{o.name}: {o.description}" for o in picked)
+
+
+def candidates(registry: Registry, request: str, context: Mapping[str, Any] | None,
+               chosen: str) -> tuple[str, ...]:
+    """The goals retrieval ranks highest after the chosen one(s), "name: one line" each."""
+    order, _, _ = rank_goals(registry, request, context)
+    return _next_best(goal_vocabulary(registry), order, set(chosen.split(" -> ")))
 
 
 def resolve_goal(registry: Registry, request: str, *, resolver: str = "model",

@@ -15,7 +15,19 @@
 The state holds every known variable with its value and where it came from: the user (given
 to :meth:`Session.start`), the request (read out by the goal resolver) or tool call N.
 Results enter the state through the contract (planfilter.core.results); a failed call
-changes nothing and is remembered, so ``cmtf-recover`` can route around it.
+changes nothing and is remembered, so ``cmtf-recover`` can route around it. Values the model
+wrote for a tool's *authored* parameters are recorded too, as ``authored (call N)``.
+
+A goal may be an ordered list of steps (``[[current_time], [file_written]]``). The session
+plans to the first step not yet reached, and :meth:`visible` is that step's frontier. A step
+is reached when each of its variables was given by the user or produced after the step
+before it was reached: effects are events, so a tool whose effect one step needed may be
+shown again for a later step that needs it again (two messages, two bookings), and the
+state keeps every value a variable took.
+
+Every call is checked for data flow (planfilter.core.provenance): no invented value, no
+substitute for a value the user gave, and no sensitive argument taken from an untrusted
+result without approval.
 """
 
 from __future__ import annotations
@@ -25,10 +37,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.contracts import Registry
+from ..core.contracts import Registry, Steps, goal_steps, show_steps
 from ..core.errors import PlanfilterError
-from ..core.provenance import accepted
+from ..core.provenance import Flow, accepted
 from ..core.results import extract
+from ..core.schemas import value_errors
 from ..filters import DEFAULT_OPTIONS, Attempt, Decision, FilterOptions, ToolGuard, Visible
 from ..filters.risk import ApprovalPolicy, Approver
 from ..models import CallOptions
@@ -40,10 +53,19 @@ class Fact:
     """One value of a variable and where it came from."""
 
     value: Any
-    #: "user", "request" (read out of the request by the goal resolver) or "call N".
+    #: "user", "request" (read out of the request by the goal resolver), "call N", or
+    #: "authored (call N)" (the model wrote it as an argument of call N).
     source: str
     #: The call that produced it (1-based), None for the user's and the request's values.
     call: int | None = None
+    #: It came from outside content: an untrusted tool's result, or what the model wrote
+    #: after such content entered the state.
+    untrusted: bool = False
+
+    @property
+    def given(self) -> bool:
+        """The user gave it (directly, or in the request)."""
+        return self.call is None
 
 
 @dataclass(frozen=True)
@@ -67,6 +89,18 @@ class Call:
     @property
     def attempt(self) -> Attempt:
         return Attempt(self.tool, self.error, self.new)
+
+
+#: Characters of a request, and of one argument or known value, that a session accepts.
+MAX_REQUEST_CHARS = 20_000
+MAX_VALUE_CHARS = 100_000
+
+
+def check_size(what: str, value: Any, limit: int) -> None:
+    """Raise, naming the limit, when ``value`` (as text) is longer than ``limit``."""
+    size = len(value) if isinstance(value, str) else len(repr(value))
+    if size > limit:
+        raise PlanfilterError(f"{what} is {size:,} characters long; the limit is {limit:,}")
 
 
 class Session:
@@ -97,55 +131,118 @@ class Session:
         self.resolution: Resolution | None = None
         self._facts: dict[str, list[Fact]] = {}
         self._calls: list[Call] = []
-        self._guard: ToolGuard | None = None
+        #: Per step reached, the number of calls made when it was reached.
+        self._reached: list[int] = []
+        self._guards: dict[int, ToolGuard] = {}
         self._lock = threading.RLock()
 
     # -- starting ---------------------------------------------------------------------------
 
-    def start(self, request: str, *, goal: Iterable[str] | str | None = None,
+    def start(self, request: str, *, goal: Any = None,
               known: Mapping[str, Any] | None = None) -> Resolution:
-        """Begin the task: the goal is ``goal`` (variables, or a registry goal's name) or is
-        resolved from ``request``; ``known`` are values the user gave."""
+        """Begin the task: the goal is ``goal`` (a registry goal's name, variables, or a list
+        of steps, each a name or a list of variables) or is resolved from ``request``;
+        ``known`` are values the user gave, each checked against the input schemas of the
+        tools that take it."""
         with self._lock:
-            self.request = request
-            self._facts = {}
-            self._calls = []
+            if not isinstance(request, str):
+                raise PlanfilterError("the request must be text")
+            check_size("the request", request, MAX_REQUEST_CHARS)
             given = dict(known or {})
+            self._check_known(given)
             if goal is None:
                 resolution = resolve_goal(self.registry, request, resolver=self.resolver,
                                           model=self.model, seed=self.seed,
                                           options=self.call_options, context=given)
             else:
-                variables = self._goal_variables(goal)
-                resolution = Resolution(variables, ",".join(sorted(variables)))
+                steps = self._goal_steps(goal)
+                union = frozenset().union(*steps)
+                resolution = Resolution(union, show_steps(steps) if len(steps) > 1
+                                        else ",".join(sorted(union)),
+                                        steps=steps if len(steps) > 1 else ())
+            self.request = request
+            self._facts = {}
+            self._calls = []
+            self._reached = []
+            self._guards = {}
             for name, value in given.items():
                 self._facts[name] = [Fact(value, "user")]
             for name, value in resolution.known.items():
                 if name not in given:  # what the user gave outranks what was read
                     self._facts[name] = [Fact(value, "request")]
             self.resolution = resolution
-            self._guard = ToolGuard(self.registry, resolution.goal, method=self.method,
-                                    policy=self.policy, approver=self.approver,
-                                    query=request, options=self.options,
-                                    provenance=self.provenance)
+            self._advance()
             return resolution
 
-    def _goal_variables(self, goal: Iterable[str] | str) -> frozenset[str]:
-        """A registry goal's variables, or the variables named. A goal no tool can reach is
-        kept: the frontier is then empty and says why, as for any unreachable goal."""
+    def _goal_steps(self, goal: Any) -> Steps:
+        """Steps of registry goals' names and variables. A goal no tool can reach is kept:
+        the frontier is then empty and says why, as for any unreachable goal."""
+        named = {g.name: g.goal_steps for g in self.registry.goals}
         if isinstance(goal, str):
-            named = {g.name: g.variables for g in self.registry.goals}
-            return named.get(goal, frozenset({goal}))
-        variables = frozenset(goal)
-        if not variables:
+            return named.get(goal, (frozenset({goal}),))
+        items = list(goal) if isinstance(goal, Iterable) else None
+        if not items:
             raise PlanfilterError("the goal names no variable")
-        return variables
+        if all(isinstance(i, str) for i in items) and len(items) == 1 and items[0] in named:
+            return named[items[0]]
+        try:
+            steps = goal_steps(items)
+        except (TypeError, ValueError) as exc:
+            raise PlanfilterError(f"goal {goal!r}: {exc}") from None
+        out: list[frozenset[str]] = []
+        for step in steps:  # a step of one registry goal's name is that goal's steps
+            if len(step) == 1 and next(iter(step)) in named and len(steps) > 1:
+                out.extend(named[next(iter(step))])
+            else:
+                out.append(step)
+        return tuple(out)
+
+    def _check_known(self, given: Mapping[str, Any]) -> None:
+        """Each known value fits the input schema of every tool parameter that carries it."""
+        problems = []
+        for name, value in given.items():
+            if not isinstance(name, str) or not name:
+                problems.append(f"known: {name!r} is not a variable name")
+                continue
+            try:
+                check_size(f"known value '{name}'", value, MAX_VALUE_CHARS)
+            except PlanfilterError as exc:
+                problems.append(str(exc))
+                continue
+            for tool in self.registry:
+                for param in tool.parameters.get("properties", {}):
+                    if tool.variable_of(param) != name or param in tool.authored:
+                        continue
+                    for problem in value_errors(tool, param, value):
+                        problems.append(f"known value '{name}' does not fit {tool.name}."
+                                        f"{param}: {problem}")
+        if problems:
+            raise PlanfilterError("; ".join(sorted(set(problems))))
 
     # -- what the session knows ------------------------------------------------------------
 
     @property
     def goal(self) -> frozenset[str]:
+        """Every variable of the goal, all steps together."""
         return self._started().goal
+
+    @property
+    def steps(self) -> Steps:
+        """The goal's steps in order (one step for a goal of variables)."""
+        return self._started().goal_steps
+
+    @property
+    def step(self) -> int:
+        """The index of the first step not reached (``len(steps)`` when all are)."""
+        with self._lock:
+            return len(self._reached)
+
+    @property
+    def current_goal(self) -> frozenset[str]:
+        """The variables of the step the session plans to now (empty when done)."""
+        steps = self.steps
+        with self._lock:
+            return steps[len(self._reached)] if len(self._reached) < len(steps) else frozenset()
 
     @property
     def state(self) -> dict[str, Any]:
@@ -166,8 +263,10 @@ class Session:
 
     @property
     def done(self) -> bool:
-        """Every goal variable is known."""
-        return self.goal <= frozenset(self._facts)
+        """Every step of the goal is reached."""
+        steps = self.steps
+        with self._lock:
+            return len(self._reached) >= len(steps)
 
     def held(self) -> dict[str, tuple[Any, ...]]:
         """Every value that may be passed on as an argument, per variable."""
@@ -180,13 +279,35 @@ class Session:
                 out[name] = tuple(values)
             return out
 
+    def flow(self) -> Flow:
+        """What the data-flow checks know now: values held, values given, outside content."""
+        with self._lock:
+            given = {name: tuple(f.value for f in facts if f.given)
+                     for name, facts in self._facts.items()}
+            outside = tuple(f.value for facts in self._facts.values() for f in facts
+                            if f.untrusted)
+            return Flow(held=self.held(), given={k: v for k, v in given.items() if v},
+                        outside=outside, exposed=self._exposed(), scope="all")
+
+    def planning_state(self) -> dict[str, Any]:
+        """The state the planner sees for the current step: the current step's variables
+        that were not produced since the step before it count as not known yet."""
+        with self._lock:
+            state = self.state
+            for name in self._stale():
+                state.pop(name, None)
+            return state
+
     # -- the three calls of an agent step --------------------------------------------------
 
     def visible(self) -> Visible:
-        """The tools to show now (the frontier under ``cmtf``)."""
-        guard = self._guard_or_raise()
+        """The tools to show now (the frontier of the current step under ``cmtf``); none once
+        every step is reached."""
         with self._lock:
-            return guard.visible(self.state, self._attempts())
+            guard = self._guard_or_raise()
+            if self.done:
+                return Visible((), info="goal reached")
+            return guard.visible(self.planning_state(), self._attempts())
 
     def tool_schemas(self) -> list[dict[str, Any]]:
         """The visible tools in OpenAI function-calling shape, ready for a model call."""
@@ -195,9 +316,19 @@ class Session:
     def check(self, tool: str, arguments: Any) -> Decision:
         """The guard's decision on a call: visible now, valid arguments, no invented value,
         approval for a high-risk tool. Nothing runs; the decision is logged."""
-        guard = self._guard_or_raise()
         with self._lock:
-            return guard.check_call(self.state, tool, arguments, self._attempts(), self.held())
+            guard = self._guard_or_raise()
+            if self.done:
+                return Decision(False, f"the goal is reached; {tool!r} refused", tool,
+                                kind="hidden")
+            if isinstance(arguments, Mapping):
+                for name, value in arguments.items():
+                    try:
+                        check_size(f"argument '{name}' of {tool}", value, MAX_VALUE_CHARS)
+                    except PlanfilterError as exc:
+                        return Decision(False, f"{exc}; refused", tool, kind="arguments")
+            return guard.check_call(self.planning_state(), tool, arguments, self._attempts(),
+                                    flow=self.flow())
 
     def record(self, tool: str, arguments: Mapping[str, Any] | None, result: Any = None, *,
                error: str | None = None) -> Call:
@@ -212,13 +343,22 @@ class Session:
             if error is not None:
                 call = Call(index, tool, args, ok=False, error=error)
             else:
-                got = extract(self.registry.tool(tool), result)
-                new = frozenset(got.values) - frozenset(self._facts)
+                contract = self.registry.tool(tool)
+                got = extract(contract, result)
+                before = frozenset(self._facts) - self._stale()
+                exposed = self._exposed()
+                for name in sorted(contract.authored & set(args)):
+                    variable = contract.variable_of(name)
+                    self._facts.setdefault(variable, []).append(
+                        Fact(args[name], f"authored (call {index})", index, exposed))
                 for name, value in got.values.items():
-                    self._facts.setdefault(name, []).append(Fact(value, f"call {index}", index))
+                    self._facts.setdefault(name, []).append(
+                        Fact(value, f"call {index}", index, contract.untrusted))
+                new = frozenset(got.values) - before
                 call = Call(index, tool, args, ok=True, produced=dict(got.values), new=new,
                             missing=got.missing, problems=got.problems)
             self._calls.append(call)
+            self._advance()
             return call
 
     # -- internals -------------------------------------------------------------------------
@@ -226,12 +366,52 @@ class Session:
     def _attempts(self) -> tuple[Attempt, ...]:
         return tuple(c.attempt for c in self._calls)
 
+    def _exposed(self) -> bool:
+        return any(f.untrusted and f.call is not None and not f.source.startswith("authored")
+                   for facts in self._facts.values() for f in facts)
+
+    def _fresh(self, name: str, k: int) -> bool:
+        """``name``, a variable of step ``k``, counts for that step: given by the user, or
+        produced after step ``k - 1`` was reached (by the call that reached it, too, when
+        that step did not need ``name`` itself)."""
+        if k == 0:
+            return name in self._facts
+        after = self._reached[k - 1]
+        previous = self._started().goal_steps[k - 1]
+        return any(f.given or (f.call is not None and (
+            f.call > after or (f.call == after and name not in previous)))
+            for f in self._facts.get(name, ()))
+
+    def _stale(self) -> frozenset[str]:
+        """The current step's variables not produced since the step before it was reached."""
+        steps = self._started().goal_steps
+        k = len(self._reached)
+        if k == 0 or k >= len(steps):
+            return frozenset()
+        return frozenset(v for v in steps[k] if not self._fresh(v, k))
+
+    def _advance(self) -> None:
+        """Mark every step reached in order, as far as the state reaches."""
+        steps = self._started().goal_steps
+        while len(self._reached) < len(steps):
+            k = len(self._reached)
+            if not all(self._fresh(v, k) for v in steps[k]):
+                break
+            self._reached.append(len(self._calls))
+
     def _started(self) -> Resolution:
         if self.resolution is None:
             raise PlanfilterError("the session has not started: call start(request) first")
         return self.resolution
 
     def _guard_or_raise(self) -> ToolGuard:
-        self._started()
-        assert self._guard is not None
-        return self._guard
+        """The guard of the current step (its goal is that step's variables)."""
+        steps = self._started().goal_steps
+        k = min(len(self._reached), len(steps) - 1)
+        if k not in self._guards:
+            assert self.resolution is not None
+            self._guards[k] = ToolGuard(self.registry, steps[k], method=self.method,
+                                        policy=self.policy, approver=self.approver,
+                                        query=self.request, options=self.options,
+                                        provenance=self.provenance)
+        return self._guards[k]

@@ -18,10 +18,13 @@ For every tool it is shown it computes features in [0, 1] from the prompt and th
 
 and scores ``sum(weight * feature) + noise * N(0, 1)`` with the profile's weights
 (``repeat`` weighs negatively). It calls the best-scoring tool (ties: the first shown),
-with every parameter whose name is a state key filled from the state; parameters it cannot
-fill are left out. The noise is drawn per tool from a hash of (seed, messages, tool name):
-reproducible, and a tool keeps its noise whichever other tools are shown, so filter methods
-are compared on common random numbers.
+with every parameter whose name is a state key filled from the state. A required text
+parameter it cannot fill so, it writes: the text of what the latest step learned (the values
+of the variables the last ``Steps so far`` line lists, other than true/false, joined by
+"; "), as a model writes a message from what it just read; when the latest step learned no
+such value, and for other parameters, it leaves the parameter out. The noise is drawn per
+tool from a hash of (seed, messages, tool name): reproducible, and a tool keeps its noise
+whichever other tools are shown, so filter methods are compared on common random numbers.
 
 ``careful`` checks that a tool can be called with what is known (high ``fill``) and acts on
 what it learned; little noise. ``confusable`` reads mostly words, is noisy and is drawn to
@@ -93,6 +96,8 @@ class Prompt:
     called: frozenset[str]
     #: Variables earlier steps produced (as listed under ``Steps so far``).
     learned: frozenset[str]
+    #: Variables the latest step produced, in the order listed.
+    latest: tuple[str, ...] = ()
 
 
 def parse_prompt(messages: Sequence[Mapping[str, Any]]) -> Prompt:
@@ -104,6 +109,7 @@ def parse_prompt(messages: Sequence[Mapping[str, Any]]) -> Prompt:
     state: dict[str, Any] = {}
     called: set[str] = set()
     learned: set[str] = set()
+    latest: tuple[str, ...] = ()
     section = ""
     for line in text.splitlines():
         stripped = line.strip()
@@ -121,8 +127,17 @@ def parse_prompt(messages: Sequence[Mapping[str, Any]]) -> Prompt:
             state[m.group(1)] = _value(m.group(2))
         elif section == "steps" and (m := _STEP_LINE.match(line)):
             called.add(m.group(1))
-            learned.update(v.strip() for v in (m.group(2) or "").split(",") if v.strip())
-    return Prompt(request or text, state, frozenset(called), frozenset(learned))
+            latest = tuple(v.strip() for v in (m.group(2) or "").split(",") if v.strip())
+            learned.update(latest)
+    return Prompt(request or text, state, frozenset(called), frozenset(learned), latest)
+
+
+def written_text(prompt: Prompt) -> str | None:
+    """What the model writes into a text parameter it cannot fill: see the module docstring."""
+    parts = [v if isinstance(v, str) else json.dumps(v, ensure_ascii=False)
+             for name in prompt.latest if (v := prompt.state.get(name)) is not None
+             and not isinstance(v, bool) and v != ""]
+    return "; ".join(parts) or None
 
 
 def _value(raw: str) -> Any:
@@ -201,6 +216,12 @@ def decide(messages: Sequence[Mapping[str, Any]], tools: Sequence[Mapping[str, A
             best = (score, function)
     assert best is not None
     function = best[1]
-    properties = (function.get("parameters") or {}).get("properties") or {}
+    parameters = function.get("parameters") or {}
+    properties = parameters.get("properties") or {}
     arguments = {k: v for k, v in prompt.state.items() if k in properties}
+    text = written_text(prompt)
+    for name in parameters.get("required") or ():
+        kind = (properties.get(name) or {}).get("type", "string")
+        if name not in arguments and text is not None and kind == "string":
+            arguments[name] = text
     return Decision(str(function.get("name", "")), arguments, tuple(scores))

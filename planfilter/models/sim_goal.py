@@ -10,7 +10,9 @@ Honest like the agent rule (planfilter.models.sim): it reads only the prompt and
     where W are words (stop words removed, plural "s" dropped, ``_`` read as a space) of the
     option's name and text, of the request, and of the known state's names. The best score
     wins (ties: the first listed); the noise is the profile's, seeded per option as the
-    agent's is. It reads no values out of the request: ``known`` is left empty.
+    agent's is. It answers one goal (a list of one item when ``goal`` is an array: several
+    steps come from a registry goal of several). It reads no values out of the request:
+    ``known`` is left empty.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ def resolve(messages: Sequence[Mapping[str, Any]], tool: Mapping[str, Any], prof
     """The ``set_goal`` arguments the simulated model gives."""
     function = tool.get("function", tool)
     goal = ((function.get("parameters") or {}).get("properties") or {}).get("goal") or {}
-    allowed = list(goal.get("enum") or ())
+    allowed = list(goal.get("enum") or (goal.get("items") or {}).get("enum") or ())
     described = dict(_OPTION.findall(str(goal.get("description") or "")))
     prompt = parse_prompt(messages)
     request = words(prompt.request)
@@ -47,4 +49,4 @@ def resolve(messages: Sequence[Mapping[str, Any]], tool: Mapping[str, Any], prof
         score += profile.noise * _gauss(base + name.encode())
         if score > best_score:
             best_name, best_score = name, score
-    return {"goal": best_name, "known": {}}
+    return {"goal": [best_name] if goal.get("type") == "array" else best_name, "known": {}}

@@ -128,15 +128,20 @@ def gbnf_literal(text: str) -> str:
     return f'"{escaped}"'
 
 
+#: Per tool: a required parameter and its allowed values, and whether it is an array of them.
+EnumParam = tuple[str, tuple[str, ...]] | tuple[str, tuple[str, ...], bool]
+
+
 def tool_call_grammar(names: Iterable[str],
-                      enums: Mapping[str, tuple[str, tuple[str, ...]]] | None = None) -> str:
+                      enums: Mapping[str, EnumParam] | None = None) -> str:
     """A GBNF grammar for exactly one ``<tool_call>`` naming one of ``names``.
 
     The sentence is ``<tool_call>\\n{"name": "<name>", "arguments": {...}}\\n</tool_call>``,
     the shape Qwen2.5 and Hermes-style templates teach their models. ``enums`` maps a tool to
     one of its required string parameters and the values its schema allows (see
     :func:`required_enums`): that tool's arguments then open with that parameter set to one
-    of those values, as a provider's strict mode would hold it.
+    of those values (an array of them, when the parameter is an array), as a provider's
+    strict mode would hold it.
     """
     unique = list(dict.fromkeys(names))
     if not unique:
@@ -153,28 +158,35 @@ def tool_call_grammar(names: Iterable[str],
     calls = ['name "\\", \\"arguments\\": " object'] if plain else []
     if plain:
         rules.append("name ::= " + " | ".join(gbnf_literal(n) for n in plain))
-    for i, (tool, (param, values)) in enumerate(constrained.items()):
+    for i, (tool, entry) in enumerate(constrained.items()):
+        param, values = entry[0], entry[1]
         opening = gbnf_literal(f'{tool}", "arguments": ')
         calls.append(f"{opening} args{i}")
         choices = " | ".join(gbnf_literal(json.dumps(v)) for v in values)
+        held = f"( {choices} )"
+        if len(entry) > 2 and entry[2]:
+            held = f'"[" ws {held} ws ( "," ws {held} ws )* "]"'
         rules.append(f'args{i} ::= "{{" ws {gbnf_literal(json.dumps(param))} ws ":" ws '
-                     f'( {choices} ) ws ( "," ws string ":" ws value )* "}}"')
+                     f'{held} ws ( "," ws string ":" ws value )* "}}"')
     rules.insert(1, "call ::= " + " | ".join(calls))
     return "\n".join((*rules, _JSON_RULES)) + "\n"
 
 
-def required_enums(tools: Iterable[Mapping[str, Any]]) -> dict[str, tuple[str, tuple[str, ...]]]:
+def required_enums(tools: Iterable[Mapping[str, Any]]) -> dict[str, EnumParam]:
     """Per tool (OpenAI shape), its first required parameter whose schema is an enum of
-    strings, with the allowed values."""
-    found: dict[str, tuple[str, tuple[str, ...]]] = {}
+    strings (or an array of such items), with the allowed values."""
+    found: dict[str, EnumParam] = {}
     for tool in tools:
         function = tool.get("function", tool)
         params = function.get("parameters") or {}
         props = params.get("properties") or {}
         for param in params.get("required") or ():
-            values = (props.get(param) or {}).get("enum")
+            schema = props.get(param) or {}
+            array = schema.get("type") == "array"
+            values = (schema.get("items") or {}).get("enum") if array else schema.get("enum")
             if isinstance(values, list) and values and all(isinstance(v, str) for v in values):
-                found[str(function.get("name"))] = (param, tuple(values))
+                name = str(function.get("name"))
+                found[name] = (param, tuple(values), True) if array else (param, tuple(values))
                 break
     return found
 

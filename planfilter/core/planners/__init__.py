@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from ..contracts import Registry
 from ..errors import PlannerError
-from .base import Deadline, Planner, PlannerTimeout, PlanResult, Status
+from .base import Deadline, PlanCall, Planner, PlannerTimeout, PlanResult, Status
 from .native import NativePlanner
 from .pyperplan_backend import PyperplanPlanner
 
@@ -22,8 +22,9 @@ DEFAULT_PLANNER = "auto"
 AUTO_PYPERPLAN_MAX_TOOLS = 1000
 
 __all__ = [
-    "DEFAULT_PLANNER", "FALLBACK_PLANNER", "PLANNERS", "Deadline", "Planner", "PlannerTimeout",
-    "PlanResult", "PlannerInfo", "Status", "get_planner", "list_planners", "resolve_auto",
+    "DEFAULT_PLANNER", "FALLBACK_PLANNER", "PLANNERS", "Deadline", "PlanCall", "Planner",
+    "PlannerTimeout", "PlanResult", "PlannerInfo", "Status", "get_planner", "list_planners",
+    "resolve_auto",
 ]
 
 

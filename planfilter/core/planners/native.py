@@ -18,7 +18,7 @@ from fractions import Fraction
 
 from ..compile import Objective, tool_cost
 from ..contracts import Registry
-from .base import Deadline, PlannerTimeout, PlanResult, RegistryCache, Status
+from .base import Deadline, PlanCall, PlanResult, RegistryCache
 
 CHECK_EVERY = 512
 
@@ -333,19 +333,15 @@ class NativePlanner:
         risk_lambda: float = 0.0,
         timeout: float | None = None,
     ) -> PlanResult:
-        deadline = Deadline(timeout)
+        deadline = Deadline(timeout)  # started first: building the index counts against it
         index = index_for(registry)
-        try:
-            plan = self.plan_indices(index, known, goal, objective, risk_lambda, deadline)
-        except PlannerTimeout:
-            return PlanResult(Status.TIMEOUT, self.name, reason=f"no answer within {timeout} s",
-                              elapsed_ms=deadline.elapsed_ms())
-        if plan is None:
-            return PlanResult(Status.UNSOLVABLE, self.name,
-                              reason=unreachable_reason(index, known, goal),
-                              elapsed_ms=deadline.elapsed_ms())
-        return PlanResult(Status.SOLVED, self.name, tuple(index.names[t] for t in plan),
-                          elapsed_ms=deadline.elapsed_ms(), canonical=True)
+        call = PlanCall(self.name, deadline, lambda: unreachable_reason(index, known, goal))
+
+        def run() -> tuple[str, ...] | None:
+            plan = self.plan_indices(index, known, goal, objective, risk_lambda, call.deadline)
+            return None if plan is None else tuple(index.names[t] for t in plan)
+
+        return call.search(run, canonical=True)
 
     @staticmethod
     def plan_indices(

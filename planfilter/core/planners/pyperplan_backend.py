@@ -18,7 +18,7 @@ from typing import Any
 
 from ..compile import CompiledDomain, Objective, compile_domain, compile_problem_for
 from ..contracts import Registry
-from .base import Deadline, PlannerTimeout, PlanResult, RegistryCache, Status
+from .base import Deadline, PlanCall, PlanResult, RegistryCache, Status
 from .native import index_for, unreachable_reason
 
 
@@ -84,27 +84,20 @@ class PyperplanPlanner:
         risk_lambda: float = 0.0,
         timeout: float | None = None,
     ) -> PlanResult:
-        deadline = Deadline(timeout)
+        call = PlanCall(self.name, Deadline(timeout),
+                        lambda: unreachable_reason(index_for(registry), known, goal))
         if objective != "length":
-            return PlanResult(Status.UNSUPPORTED, self.name,
-                              reason="pyperplan's breadth-first search has no action costs")
+            return call.refused(Status.UNSUPPORTED,
+                                "pyperplan's breadth-first search has no action costs")
         if not goal - known <= registry.variables:
-            return PlanResult(Status.UNSOLVABLE, self.name,
-                              reason=unreachable_reason(index_for(registry), known, goal),
-                              elapsed_ms=deadline.elapsed_ms())
+            return call.unsolvable()
         grounded = self.prepare(registry)
-        try:
-            ops = self._search(grounded, known, goal, deadline)
-        except PlannerTimeout:
-            return PlanResult(Status.TIMEOUT, self.name, reason=f"no answer within {timeout} s",
-                              elapsed_ms=deadline.elapsed_ms())
-        if ops is None:
-            return PlanResult(Status.UNSOLVABLE, self.name,
-                              reason=unreachable_reason(index_for(registry), known, goal),
-                              elapsed_ms=deadline.elapsed_ms())
-        plan = tuple(grounded.tool_of[op.name] for op in ops)
-        return PlanResult(Status.SOLVED, self.name, plan, elapsed_ms=deadline.elapsed_ms(),
-                          canonical=True)
+
+        def run() -> tuple[str, ...] | None:
+            ops = self._search(grounded, known, goal, call.deadline)
+            return None if ops is None else tuple(grounded.tool_of[op.name] for op in ops)
+
+        return call.search(run, canonical=True)
 
     @staticmethod
     def _search(grounded: Grounded, known: frozenset[str], goal: frozenset[str],

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..compile import Objective, compile_domain, compile_problem_for
 from ..contracts import Registry
-from .base import Deadline, PlanResult, RegistryCache, Status
+from .base import Deadline, PlanCall, PlanResult, RegistryCache, Status
 from .native import index_for, unreachable_reason
 
 #: Engines worth listing even when absent, with the package that provides each.
@@ -115,13 +115,13 @@ class UPPlanner:
         risk_lambda: float = 0.0,
         timeout: float | None = None,
     ) -> PlanResult:
-        deadline = Deadline(timeout)
+        call = PlanCall(self.name, Deadline(timeout),
+                        lambda: unreachable_reason(index_for(registry), known, goal))
         reason = self.unavailable_reason()
         if reason:
-            return PlanResult(Status.ERROR, self.name, reason=reason)
+            return call.refused(Status.ERROR, reason)
         if not goal - known <= registry.variables:
-            return PlanResult(Status.UNSOLVABLE, self.name,
-                              reason=unreachable_reason(index_for(registry), known, goal))
+            return call.unsolvable()
         if objective == "cost" and risk_lambda:
             domain = compile_domain(registry, objective="cost", risk_lambda=risk_lambda)
         else:
@@ -130,19 +130,13 @@ class UPPlanner:
         request = {"engine": self.engine, "domain": domain.text, "problem": problem.text,
                    "timeout": timeout}
         answer = run_worker(request, timeout)
-        elapsed = deadline.elapsed_ms()
         status = answer["status"]
         if status == "solved":
-            plan = tuple(domain.actions.user(name) for name in answer["plan"])
-            return PlanResult(Status.SOLVED, self.name, plan, elapsed_ms=elapsed)
+            return call.solved(tuple(domain.actions.user(name) for name in answer["plan"]))
         if status == "unsolvable":
-            return PlanResult(Status.UNSOLVABLE, self.name, elapsed_ms=elapsed,
-                              reason=unreachable_reason(index_for(registry), known, goal))
+            return call.unsolvable()
         if status == "timeout":
-            return PlanResult(Status.TIMEOUT, self.name, reason=f"no answer within {timeout} s",
-                              elapsed_ms=elapsed)
+            return call.timed_out()
         if status == "unsupported":
-            return PlanResult(Status.UNSUPPORTED, self.name, elapsed_ms=elapsed,
-                              reason=f"{self.engine} does not support this problem")
-        return PlanResult(Status.ERROR, self.name, elapsed_ms=elapsed,
-                          reason=f"{self.engine}: {answer.get('log', '')}")
+            return call.failed(Status.UNSUPPORTED, f"{self.engine} does not support this problem")
+        return call.failed(Status.ERROR, f"{self.engine}: {answer.get('log', '')}")
