@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import enum
 import importlib.util
 import json
 import textwrap
@@ -253,3 +254,23 @@ def test_cli_reads_bfcl_docs(tmp_path):
     result = invoke("contracts", "infer", str(path), "--embedder", "none")
     assert result.exit_code == 0, result.output
     assert "name: geo.distance" in result.output
+
+
+class Level(enum.Enum):
+    READ = "r"
+    WRITE = "rw"
+
+
+def share(file_id: str, permission: Level) -> None:
+    """Share a file.
+
+    :param file_id: The file's id
+    :param permission: The permission level
+    """
+
+
+def test_parameter_definitions_are_inlined():
+    schema = thaw(spec_from_function(share, "test").input_schema)
+    assert "$defs" not in schema
+    assert schema["properties"]["permission"] == {
+        "enum": ["r", "rw"], "type": "string", "description": "The permission level"}

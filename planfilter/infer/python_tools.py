@@ -60,6 +60,32 @@ def tidy(schema: Any) -> Any:
     return out
 
 
+def inline_refs(schema: Mapping[str, Any]) -> dict[str, Any]:
+    """A parameters schema with its local ``$ref``s replaced by the definitions they name and
+    ``$defs`` dropped: each parameter's schema then stands alone, as a model reads it and as
+    an argument is checked (``permission: {$ref: '#/$defs/SharingPermission'}`` becomes the
+    enum itself). A recursive definition stays a reference."""
+    defs = schema.get("$defs") or {}
+
+    def walk(node: Any, seen: frozenset[str]) -> Any:
+        if isinstance(node, list):
+            return [walk(n, seen) for n in node]
+        if not isinstance(node, Mapping):
+            return node
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/$defs/"):
+            name = ref[len("#/$defs/"):]
+            if name in defs and name not in seen:
+                rest = {k: v for k, v in node.items() if k != "$ref"}
+                return walk({**defs[name], **rest}, seen | {name})
+        return {k: walk(v, seen) for k, v in node.items()}
+
+    out = walk({k: v for k, v in schema.items() if k != "$defs"}, frozenset())
+    if "$ref" in str(out):  # a recursive definition: keep what it points at
+        out["$defs"] = defs
+    return out
+
+
 def _is_depends(hint: Any) -> bool:
     """``Annotated[X, Depends(...)]``: AgentDojo's injected environment (read by shape, so
     that agentdojo need not be installed)."""
@@ -125,7 +151,8 @@ def spec_from_function(func: Callable[..., Any], where: str) -> ToolSpec:
     except (PydanticUserError, TypeError, ValueError) as exc:
         raise SourceError(f"{here}: cannot build a schema of its parameters: {exc}") from None
     description = "\n".join(p for p in (doc.short_description, doc.long_description) if p)
-    return ToolSpec(name=name, description=description, input_schema=freeze(tidy(params)),
+    return ToolSpec(name=name, description=description,
+                    input_schema=freeze(inline_refs(tidy(params))),
                     output_schema=output_schema(hints.get("return"), here), origin=where)
 
 
@@ -134,7 +161,7 @@ def spec_from_function_object(obj: Any, where: str) -> ToolSpec:
     ``Depends`` arguments out)."""
     here = f"{where}: tool '{obj.name}'"
     return ToolSpec(name=obj.name, description=str(obj.description or ""),
-                    input_schema=freeze(tidy(obj.parameters.model_json_schema())),
+                    input_schema=freeze(inline_refs(tidy(obj.parameters.model_json_schema()))),
                     output_schema=output_schema(getattr(obj, "return_type", None), here),
                     origin=where)
 
