@@ -63,3 +63,23 @@ def test_some_near_duplicates_tie_with_gold(registry, suite):
             tied.append(task.id)
             assert all(name in task.mocks for name in every.frontier), task.id
     assert len(tied) >= 6
+
+
+def test_default_registry_is_the_top_level_files_only():
+    """Subfolders of domains/ hold other suites' registries (domains/agentdojo/), whose tool
+    names repeat across files: the default registry never walks into them."""
+    from planfilter.core.resources import data_dir
+
+    files = default_registry()
+    assert files and all(f.parent == data_dir("domains") for f in files)
+    nested = [p for p in data_dir("domains").rglob("*.yaml") if p.parent != data_dir("domains")]
+    assert nested, "domains/agentdojo/ is bundled"
+    assert not set(nested) & set(files)
+    for path in sorted(data_dir("domains").glob("agentdojo/*.yaml")):
+        assert len(load_registry(path)) > 0
+    # a registry folder is its top-level files, as the default registry
+    assert load_registry(data_dir("domains")).names == load_registry(files).names
+    from planfilter.core.validate import validate_paths
+
+    report = validate_paths([data_dir("domains"), data_dir("tasks")])
+    assert report.ok and not report.problems, report.problems

@@ -41,7 +41,7 @@ def test_default_registry_is_the_top_level_files_only(tmp_path, monkeypatch):
     (tmp_path / "agentdojo").mkdir()
     (tmp_path / "agentdojo" / "banking.yaml").write_text("tools: []\n")
     monkeypatch.setattr(resources, "data_dir", lambda name: tmp_path)
-    assert resources.default_registry() == (tmp_path / "a.yaml",)
+    assert resources.default_registry() == [tmp_path / "a.yaml"]
 
 
 def test_bundled_registry_unchanged_by_subfolders():

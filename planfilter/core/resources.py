@@ -23,14 +23,12 @@ def data_dir(name: str) -> Path:
     )
 
 
-def default_registry() -> tuple[Path, ...]:
-    """The bundled registry: the data files directly in ``domains/``. Subfolders hold the
-    contracts of outside suites (``domains/agentdojo/banking.yaml``), which are registries of
-    their own and never part of the bundled one."""
-    from .loading import SUFFIXES
-
+def default_registry() -> list[Path]:
+    """The bundled registry: the top-level files of ``domains/``. Subfolders hold registries
+    of other suites (``domains/agentdojo/``), loaded only when named."""
     folder = data_dir("domains")
-    return tuple(sorted(p for p in folder.iterdir() if p.suffix in SUFFIXES and p.is_file()))
+    return sorted(p for p in folder.iterdir()
+                  if p.is_file() and p.suffix in (".yaml", ".yml", ".json"))
 
 
 def domains_file(*parts: str) -> Path:
