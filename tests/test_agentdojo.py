@@ -269,3 +269,17 @@ def test_simulated_models_run_offline(banking, tmp_path):
     runs = [line for line in _lines(result.traces) if line["type"] == "run"]
     assert all(r["suite"] == "agentdojo:banking" for r in runs)
     assert any(r.get("preselection") for r in runs if r["method"] == "tool_filter")
+
+
+def test_the_committed_contracts_are_the_default(tmp_path):
+    _agentdojo()
+    for name in adapter.SUITES:
+        suite = load_bench_suite(f"agentdojo:{name}")
+        assert suite.registry.source.endswith(f"agentdojo/{name}.yaml")
+    suite = load_bench_suite("agentdojo:slack")
+    result = run_benchmark(RunConfig(registry=suite.registry, suite=suite.tasks, source=suite,
+                                     methods=("cmtf",), models=("oracle",), out=tmp_path,
+                                     plots=False))
+    lines = _lines(result.traces)
+    assert all(s["decision"] == "allowed" for s in lines if s["type"] == "step")
+    _ground_truth_passes_when_let_through(lines)
