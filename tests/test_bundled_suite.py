@@ -15,7 +15,7 @@ from planfilter.core.contracts import Registry
 from planfilter.core.frontier import compute_frontier, executable, plan_is_valid
 from planfilter.core.loading import load_registry, load_suite
 from planfilter.core.resources import data_dir, default_registry, default_suite
-from planfilter.core.tasks import Task
+from planfilter.core.tasks import Suite, Task
 from planfilter.core.validate import check_suite, step_segments, validate_paths
 from planfilter.live import Session
 
@@ -136,9 +136,7 @@ def test_validate_names_a_gold_chain_that_misses_a_step_or_runs_past_the_goal(re
     assert not any("'good'" in p for p in problems), problems
 
 
-def load_suite_from(tasks: list[dict[str, Any]]):
-    from planfilter.core.tasks import Suite
-
+def load_suite_from(tasks: list[dict[str, Any]]) -> Suite:
     return Suite(tasks=tuple(Task.model_validate(t) for t in tasks), source="<test>")
 
 
