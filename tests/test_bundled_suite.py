@@ -100,7 +100,7 @@ def test_steps_suite_shape(registry, steps_suite):
 
 
 def test_steps_suite_validates_without_a_warning(steps_suite):
-    report = validate_paths([default_registry(), STEPS])
+    report = validate_paths([data_dir("domains"), STEPS])
     assert report.ok and report.problems == (), report.problems
     assert report.tasks == len(steps_suite)
 
@@ -215,3 +215,23 @@ def test_sim_careful_solves_every_shape_under_cmtf_writing_from_what_it_read(reg
             assert last.arguments[param] == "; ".join(read), (task.id, param)
         solved[str(task.family)].append(task.id)
     assert set(solved) == SHAPES, dict(solved)
+
+
+def test_default_registry_is_the_top_level_files_only():
+    """Subfolders of domains/ hold other suites' registries (domains/agentdojo/), whose tool
+    names repeat across files: the default registry never walks into them."""
+    from planfilter.core.resources import data_dir
+
+    files = default_registry()
+    assert files and all(f.parent == data_dir("domains") for f in files)
+    nested = [p for p in data_dir("domains").rglob("*.yaml") if p.parent != data_dir("domains")]
+    assert nested, "domains/agentdojo/ is bundled"
+    assert not set(nested) & set(files)
+    for path in sorted(data_dir("domains").glob("agentdojo/*.yaml")):
+        assert len(load_registry(path)) > 0
+    # a registry folder is its top-level files, as the default registry
+    assert load_registry(data_dir("domains")).names == load_registry(files).names
+    from planfilter.core.validate import validate_paths
+
+    report = validate_paths([data_dir("domains"), data_dir("tasks")])
+    assert report.ok and not report.problems, report.problems

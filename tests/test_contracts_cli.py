@@ -102,6 +102,22 @@ def test_merge_keeps_hand_written_fields(tmp_path, tools_list):
     assert close.inferred["requires"].startswith("schema:")  # re-drafted: it was inferred
 
 
+def test_merge_drops_drafted_authored_parameters_a_person_requires(tmp_path, tools_list):
+    existing = tmp_path / "existing.yaml"
+    existing.write_text(yaml.safe_dump({"tools": [
+        {"name": "searchTickets", "requires": ["query"], "produces": ["ticket_id"],
+         "parameters": TOOLS_LIST["tools"][0]["inputSchema"]}]}))
+    drafted = invoke("contracts", "infer", str(tools_list), "--embedder", "none")
+    assert "authored:\n  - query" in drafted.output  # the draft says the model writes it
+    out = tmp_path / "merged.yaml"
+    result = invoke("contracts", "infer", str(tools_list), "--merge", str(existing),
+                    "--out", str(out), "--embedder", "none")
+    assert result.exit_code == 0, result.output
+    search = load_registry(out).tool("searchTickets")
+    assert search.requires == {"query"} and search.authored == frozenset()
+    assert "authored" not in search.inferred
+
+
 def test_bad_source_is_a_message_naming_the_file(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({"something": 1}))
@@ -242,3 +258,35 @@ def test_infer_from_the_live_servers(tmp_path):
     assert registry.tool("fs.read_file").risk == "low"
     assert registry.tool("git.git_status").requires == {"repo_path"}
     assert invoke("validate", str(out)).exit_code == 0
+
+
+def test_check_proposes_a_precondition_when_a_call_failed_until_another_succeeded(tmp_path):
+    registry = tmp_path / "shop.yaml"
+    registry.write_text(yaml.safe_dump({"tools": [
+        {"name": "login", "produces": ["session_token"], "risk": "low"},
+        {"name": "get_orders", "produces": ["orders"], "risk": "low"},
+        {"name": "get_cart", "requires": ["session_token"], "produces": ["cart"]}]}))
+
+    def step(n, tool, failed=False, task="t1"):
+        return json.dumps({"type": "step", "task": task, "method": "cmtf", "model": "m",
+                           "seed": 1, "step": n, "chosen": tool, "arguments": {},
+                           "produced": {}, "state_before": {},
+                           "error": "401 not logged in" if failed else None,
+                           "tool_failed": failed})
+
+    trace = tmp_path / "traces.jsonl"
+    trace.write_text("\n".join([
+        step(1, "get_orders", failed=True), step(2, "get_orders", failed=True),
+        step(3, "login"), step(4, "get_orders"),
+        # get_cart already requires what login produces: nothing to propose
+        step(1, "get_cart", failed=True, task="t2"), step(2, "login", task="t2"),
+        step(3, "get_cart", task="t2"),
+        # a failure, then a success with nothing in between: not a precondition
+        step(1, "get_orders", failed=True, task="t3"), step(2, "get_orders", task="t3"),
+    ]) + "\n")
+    result = invoke("contracts", "check", str(registry), str(trace))
+    assert result.exit_code == 1
+    lines = [x for x in result.output.splitlines() if x.startswith("missing-precondition")]
+    assert lines == [f"missing-precondition: tool 'get_orders' variable 'session_token': "
+                     f"failed until 'login' succeeded: it may require session_token, which "
+                     f"login produces [{trace}:1, {trace}:2, {trace}:4]"]

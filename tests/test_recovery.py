@@ -34,7 +34,7 @@ def test_recovery_suite_shape_and_validation():
     bench = load_suite(data_dir("tasks") / "benchmark")
     assert not {t.id for t in RECOVERY} & {t.id for t in bench}
     assert all(t.failures for t in RECOVERY)
-    report = validate_paths([data_dir("domains"), data_dir("tasks")])
+    report = validate_paths([*default_registry(), data_dir("tasks")])
     assert report.ok and not report.problems, report.problems
 
 
@@ -52,7 +52,7 @@ def test_failures_field_is_frozen_validated_and_checked(tmp_path: Path):
         "     mocks: {list_events: {}}, failures: {list_events: down, nope: x}}\n"
         "  - {id: t2, query: q, state: {date: d}, goal: [free_slots],\n"
         "     failures: {check_availability: down}}\n")
-    problems = [str(p) for p in validate_paths([data_dir("domains"), bad]).problems]
+    problems = [str(p) for p in validate_paths([*default_registry(), bad]).problems]
     assert any("task 't1' field 'failures.nope': unknown tool 'nope'" in p for p in problems)
     assert any("'failures.list_events': the gold chain calls 'list_events'" in p
                for p in problems)

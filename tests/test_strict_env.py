@@ -43,12 +43,12 @@ def test_a_run_that_invents_an_id_fails_under_strict_only(script):  # noqa: F811
 
 
 def test_every_bundled_mock_fits_its_tools_returns_schema(tmp_path):
-    assert validate_paths([default_registry(), default_suite()]).ok
+    assert validate_paths([*default_registry(), default_suite()]).ok
     broken = tmp_path / "tasks.yaml"
     task = json.loads(MOVE.model_dump_json())
     task["mocks"]["search_events"] = {"event_id": 123}
     broken.write_text(json.dumps({"tasks": [task]}))
-    report = validate_paths([default_registry(), broken])
+    report = validate_paths([*default_registry(), broken])
     assert any("mocks.search_events" in str(p) and "returns" in str(p) for p in report.problems)
     run = run_task(REGISTRY, load_suite(broken).tasks[0], method="cmtf", model="sim/careful",
                    options=OPTIONS)

@@ -31,9 +31,21 @@ def _progress(line: str) -> None:
     click.echo(line, err=True)
 
 
+class SourceParam(click.ParamType):
+    """A file that must exist, or ``python:package.module[:attr]`` (imported later)."""
+
+    name = "source"
+
+    def convert(self, value: object, param: click.Parameter | None,
+                ctx: click.Context | None) -> str:
+        text = str(value)
+        if text.startswith("python:"):
+            return text
+        return str(click.Path(exists=True, dir_okay=False).convert(value, param, ctx))
+
+
 @contracts.command()
-@click.argument("sources", nargs=-1, required=True,
-                type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("sources", nargs=-1, required=True, type=SourceParam())
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
               help="Registry file to write. Default: print it.")
 @click.option("--merge", "merge_path", type=click.Path(exists=True, dir_okay=False,
@@ -45,10 +57,21 @@ def _progress(line: str) -> None:
               show_default=True, help="Dense embedder for vocabulary merges (auto: minilm "
                                       "when installed).")
 @click.option("--domain", help="Domain written on every tool.")
-def infer(sources: tuple[Path, ...], out: Path | None, merge_path: Path | None,
-          model: str | None, embedder: str, domain: str | None) -> None:
+@click.option("--import", "imports", multiple=True, metavar="MODULE",
+              help="Python module to import before reading python: sources (repeatable; for "
+                   "packages that load only from their entry module).")
+def infer(sources: tuple[str, ...], out: Path | None, merge_path: Path | None,
+          model: str | None, embedder: str, domain: str | None,
+          imports: tuple[str, ...]) -> None:
     """Draft a registry from SOURCES: MCP configs (mcpServers), saved tools/list results,
-    OpenAI tools arrays, or function docs with parameters and response.
+    OpenAI tools arrays, function docs with parameters and response (also Gorilla / BFCL
+    style: "type": "dict", "float", "tuple", "any"), or Python tools.
+
+    A Python source is python:package.module (the module's TOOLS list when it has one, else
+    its public functions and AgentDojo Function objects) or python:package.module:attr (a
+    function, a Function, a list of them, or an object whose `tools` is one). Parameters come
+    from type hints and the docstring (reST, Google or numpy), the output schema from the
+    return annotation; AgentDojo Depends parameters (the injected environment) are left out.
 
     Every drafted field is noted under the tool's `inferred` (schema, rule, alias, model).
 
@@ -56,12 +79,17 @@ def infer(sources: tuple[Path, ...], out: Path | None, merge_path: Path | None,
     Examples:
       planfilter contracts infer mcp.json --out contracts.yaml
       planfilter contracts infer openai_tools.json --merge contracts.yaml --out contracts.yaml
+      planfilter contracts infer python:mytools --out contracts.yaml
+      planfilter contracts infer --import agentdojo.task_suite \\
+          python:agentdojo.default_suites.v1.banking.task_suite:TOOLS
     """
     from ..infer.infer import InferOptions, infer_contracts
+    from ..infer.python_tools import import_modules
     from ..infer.sources import read_sources
     from ..infer.write import check_written, merge_into, render, tool_data
 
     try:
+        import_modules(imports)
         specs = read_sources(sources)
         proposer = None
         if model:

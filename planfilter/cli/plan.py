@@ -102,10 +102,10 @@ def validate(paths: tuple[Path, ...]) -> None:
     Example:
       planfilter validate domains tasks
     """
-    from ..core.resources import data_dir
+    from ..core.resources import data_dir, default_registry
     from ..core.validate import validate_paths
 
-    report = validate_paths(list(paths) or [data_dir("domains"), data_dir("tasks")])
+    report = validate_paths(list(paths) or [*default_registry(), data_dir("tasks")])
     for problem in report.problems:
         click.echo(str(problem), err=problem.severity == "error")
     errors = sum(p.severity == "error" for p in report.problems)

@@ -25,15 +25,17 @@ _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 PathLike = str | Path
 
 
-def expand(paths: PathLike | Iterable[PathLike]) -> list[Path]:
-    """Files named by ``paths``: a file as is, a folder as its data files, sorted, recursively."""
+def expand(paths: PathLike | Iterable[PathLike], *, recursive: bool = True) -> list[Path]:
+    """Files named by ``paths``: a file as is, a folder as its data files, sorted, and with
+    ``recursive`` its subfolders' too."""
     if isinstance(paths, str | Path):
         paths = [paths]
     files: list[Path] = []
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            found = sorted(p for p in path.rglob("*") if p.suffix in SUFFIXES and p.is_file())
+            walk = path.rglob("*") if recursive else path.iterdir()
+            found = sorted(p for p in walk if p.suffix in SUFFIXES and p.is_file())
             if not found:
                 raise ContractError(f"{path}: folder holds no .yaml, .yml or .json files")
             files.extend(found)
@@ -137,8 +139,9 @@ _TASKS = _Kind(Task, "tasks", "task", "id", frozenset({"tasks", "name", "descrip
 def _load_items(paths: PathLike | Iterable[PathLike],
                 kind: _Kind) -> tuple[list[Any], list[Any], str]:
     """Every valid item (and side item) of every file, in order; or a ContractError listing
-    every problem."""
-    files = expand(paths)
+    every problem. A registry folder is its top-level files: its subfolders hold registries of
+    their own (``domains/agentdojo/``), loaded when named; a suite folder is walked down."""
+    files = expand(paths, recursive=kind is not _TOOLS)
     items: list[Any] = []
     side_items: list[Any] = []
     origin: dict[str, Path] = {}

@@ -23,8 +23,12 @@ def data_dir(name: str) -> Path:
     )
 
 
-def default_registry() -> Path:
-    return data_dir("domains")
+def default_registry() -> list[Path]:
+    """The bundled registry: the top-level files of ``domains/``. Subfolders hold registries
+    of other suites (``domains/agentdojo/``), loaded only when named."""
+    folder = data_dir("domains")
+    return sorted(p for p in folder.iterdir()
+                  if p.is_file() and p.suffix in (".yaml", ".yml", ".json"))
 
 
 def default_suite() -> Path:

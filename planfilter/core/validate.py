@@ -13,7 +13,7 @@ from .frontier import plan_is_valid
 from .frozen import thaw
 from .loading import PathLike, expand, load_registry, load_suite, read_document
 from .planners.native import NativePlanner, index_for, unreachable_reason
-from .resources import default_registry
+from .resources import data_dir, default_registry
 from .schemas import result_errors
 from .tasks import Suite, Task
 
@@ -40,22 +40,28 @@ class Report:
 
 
 def classify(paths: Iterable[PathLike]) -> tuple[list[Path], list[Path], list[Problem]]:
-    """Split files into registries (a ``tools`` list) and suites (a ``tasks`` list)."""
+    """Split files into registries (a ``tools`` list) and suites (a ``tasks`` list). In a
+    folder, a registry below its top level is another suite's (``domains/agentdojo/``) and is
+    checked when named, as ``load_registry`` loads a folder."""
     registries: list[Path] = []
     suites: list[Path] = []
     problems: list[Problem] = []
+    files: list[tuple[Path, bool]] = []  # (file, found below a named folder's top level)
     try:
-        files = expand(list(paths))
+        for raw in paths:
+            folder = Path(raw) if Path(raw).is_dir() else None
+            files += [(f, folder is not None and f.parent != folder) for f in expand(raw)]
     except ContractError as exc:
         return [], [], [Problem("error", p) for p in exc.problems]
-    for path in files:
+    for path, nested in files:
         try:
             doc = read_document(path)
         except ContractError as exc:
             problems.extend(Problem("error", p) for p in exc.problems)
             continue
         if isinstance(doc, dict) and "tools" in doc:
-            registries.append(path)
+            if not nested:
+                registries.append(path)
         elif isinstance(doc, dict) and "tasks" in doc:
             suites.append(path)
         else:
@@ -220,7 +226,7 @@ def validate_paths(paths: Iterable[PathLike]) -> Report:
     elif suite_files:
         registry = load_registry(default_registry())
         problems.append(Problem("warning", f"no registry given; suites checked against the "
-                                           f"bundled registry {default_registry()}"))
+                                           f"bundled registry {data_dir('domains')}"))
     tasks = 0
     first_seen: dict[str, Path] = {}
     for path in suite_files:

@@ -7,7 +7,11 @@ Reads ``planfilter run`` trace files (JSON Lines; ``step`` lines with ``chosen``
 - ``undeclared-output``: a result key that looks like a variable and no contract declares;
 - ``unrequired-argument``: an argument filled with the value of a state variable the tool does
   not require (the contract may be missing a requirement);
-- ``never-succeeds``: a tool that was called and never succeeded.
+- ``never-succeeds``: a tool that was called and never succeeded;
+- ``missing-precondition``: in one run, a tool failed (it ran, and its call failed) until
+  another tool had succeeded, and its contract requires nothing that tool produces: the
+  contract may be missing a required fact (``logged_in`` after ``login``), proposed as what
+  the other tool produces.
 
 Each finding names the tool, the variable and the trace lines (``file:line``).
 """
@@ -77,8 +81,48 @@ def _succeeded(line: Mapping[str, Any]) -> bool:
     return bool(line.get("chosen")) and not line.get("error") and not line.get("tool_failed")
 
 
+def _run_of(line: Mapping[str, Any]) -> tuple[str, ...]:
+    return tuple(str(line.get(k, "")) for k in ("task", "method", "model", "seed"))
+
+
+def _preconditions(registry: Registry, runs: Mapping[tuple[str, ...], list[tuple[str, Mapping[
+        str, Any]]]]) -> dict[tuple[str, str, str], tuple[list[str], str]]:
+    """(kind, tool, variable) -> (trace lines, detail) of the tools that failed until another
+    one succeeded (see the module docstring)."""
+    out: dict[tuple[str, str, str], tuple[list[str], str]] = {}
+    for steps in runs.values():
+        failed: dict[str, list[str]] = {}  # tool -> where it failed since its last success
+        enabled_by: dict[str, str] = {}  # tool -> the last other tool to succeed after it failed
+        for where, line in steps:
+            name = line.get("chosen")
+            if not isinstance(name, str) or name not in registry:
+                continue
+            if line.get("tool_failed") is True:
+                failed.setdefault(name, []).append(where)
+                enabled_by.pop(name, None)
+                continue
+            if not _succeeded(line):
+                continue
+            if name in failed and name in enabled_by:
+                other = registry.tool(enabled_by[name])
+                if not other.produces & registry.tool(name).requires:
+                    var = sorted(other.produces)[0]
+                    key = ("missing-precondition", name, var)
+                    wheres, _ = out.get(key, ([], ""))
+                    out[key] = ([*wheres, *failed[name], where],
+                                f"failed until '{other.name}' succeeded: it may require "
+                                f"{var}, which {other.name} produces")
+            failed.pop(name, None)
+            enabled_by.pop(name, None)
+            for tool in failed:
+                if tool != name:
+                    enabled_by[tool] = name
+    return out
+
+
 def check_traces(registry: Registry, paths: Iterable[Path]) -> CheckReport:
     found: dict[tuple[str, str, str], list[str]] = defaultdict(list)
+    runs: dict[tuple[str, ...], list[tuple[str, Mapping[str, Any]]]] = defaultdict(list)
     details: dict[tuple[str, str, str], str] = {}
     called: dict[str, list[str]] = defaultdict(list)
     succeeded: set[str] = set()
@@ -89,6 +133,7 @@ def check_traces(registry: Registry, paths: Iterable[Path]) -> CheckReport:
         for number, line in step_lines(Path(path)):
             steps += 1
             where = f"{path}:{number}"
+            runs[(str(path), *_run_of(line))].append((where, line))
             name = line.get("chosen")
             if not isinstance(name, str) or name not in registry:
                 continue
@@ -117,6 +162,8 @@ def check_traces(registry: Registry, paths: Iterable[Path]) -> CheckReport:
             key = ("never-succeeds", name, "")
             found[key] = wheres
             details[key] = f"called {len(wheres)} time(s), never succeeded"
+    for key, (wheres, detail) in _preconditions(registry, runs).items():
+        found[key], details[key] = wheres, detail
     findings = tuple(Finding(kind, tool, var, tuple(found[(kind, tool, var)]),
                              details[(kind, tool, var)])
                      for kind, tool, var in sorted(found))

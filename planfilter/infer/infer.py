@@ -2,14 +2,27 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from ..core.contracts import Registry, Tool
 from ..core.errors import ContractError
 from ..core.frozen import freeze
+from .dataflow import (
+    LOGGED_IN,
+    authored_candidates,
+    authored_note,
+    login_tools,
+    required_fact,
+    sensitive_of,
+    untrusted_of,
+)
+from .names import local_name, normalise, tokens
+from .outputs import is_record
+from .produce import produces_of
 from .risk import risk_of
-from .rules import Context, Drafted, consumers_of, produces_of, requires_of
+from .rules import ID_KEYS, Context, Drafted, consumers_of, requires_of
 from .sources import ToolSpec
 from .vocabulary import Encoder, Merge, Vocabulary, build_vocabulary
 
@@ -61,16 +74,76 @@ def _alias_note(tool: str, props: Sequence[str], side: str, vocab: Vocabulary) -
     return f"; alias: {', '.join(renamed)}" if renamed else ""
 
 
+def _authored(specs: Sequence[ToolSpec], vocab: Vocabulary) -> dict[str, dict[str, str]]:
+    """Tool -> {parameter: why} of the free-text and date parameters no output key names."""
+    declared = {vocab.variable(s.name, p, "out") for s in specs if not is_record(s)
+                for p in s.output_properties}  # a record's fields are not all produced
+    return {s.name: {p: why for p, why in authored_candidates(s).items()
+                     if vocab.variable(s.name, p) not in declared} for s in specs}
+
+
+def _of_entity(variable: str, variables: frozenset[str]) -> bool:
+    """``<entity>_<word>`` where some variable identifies that entity (``<entity>_id``)."""
+    head = "_".join(tokens(variable)[:-1])
+    return bool(head) and any(f"{head}_{key}" in variables for key in ID_KEYS)
+
+
+@dataclass(frozen=True)
+class _Draft:
+    spec: ToolSpec
+    #: parameter -> the variable it carries
+    carries: Mapping[str, str]
+    req_note: str
+    drafted: Drafted
+    rule: str
+
+
+def _own_whole_results(drafts: list[_Draft]) -> list[_Draft]:
+    """A whole result (``outputs: {var: ''}``: a list, a record) that several tools would
+    produce under one name is each tool's own, ``<tool>_result``: ``list_files`` and
+    ``search_files`` both return files, yet "the files found by content" is not satisfied by
+    listing every file; one shared name would let either stand for the other."""
+    whole: dict[str, list[str]] = defaultdict(list)
+    for d in drafts:
+        for var, ptr in d.drafted.outputs.items():
+            if ptr == "":
+                whole[var].append(d.spec.name)
+    shared = {v for v, users in whole.items() if len(users) > 1}
+    if not shared:
+        return drafts
+    out = []
+    for d in drafts:
+        renamed = {v: f"{normalise(local_name(d.spec.name))}_result" for v in shared
+                   if d.drafted.outputs.get(v) == ""}
+        if not renamed:
+            out.append(d)
+            continue
+        outputs = {renamed.get(v, v): p for v, p in d.drafted.outputs.items()}
+        note = d.drafted.note + "; " + ", ".join(
+            f"{v} -> {n} (other tools return a {v} too)" for v, n in sorted(renamed.items()))
+        drafted = Drafted(frozenset(renamed.get(v, v) for v in d.drafted.variables), note,
+                          freeze(outputs))
+        out.append(replace(d, drafted=drafted))
+    return out
+
+
 def infer_contracts(specs: Sequence[ToolSpec], options: InferOptions | None = None
                     ) -> Inference:
     """Draft a contract for every tool of ``specs``; every drafted field notes its source."""
     options = options or InferOptions()
     vocab = build_vocabulary(specs, options.embedder)
-    ctx = Context(vocab, consumers_of(specs, vocab))
-    tools, rules, problems = [], {}, []
+    candidates = _authored(specs, vocab)
     everything = frozenset(vocab.mapping.values())
+    # ``email_body`` names an entity's content (``email_id`` exists): a read may yield it,
+    # so the produce rules still see it required; bare ``body``, ``start_time`` they do not
+    skip = {name: frozenset(v for p in params if not _of_entity(v := vocab.variable(name, p),
+                                                               everything))
+            for name, params in candidates.items()}
+    ctx = Context(vocab, consumers_of(specs, vocab, skip))
+    drafts = []
     for spec in specs:
         req = requires_of(spec, vocab)
+        carries = {p: vocab.variable(spec.name, p) for p in spec.properties}
         req_note = req.note + _alias_note(spec.name, spec.required, "in", vocab)
         drafted, rule = produces_of(spec, ctx)
         if rule == "effect" and options.proposer is not None:
@@ -82,27 +155,70 @@ def infer_contracts(specs: Sequence[ToolSpec], options: InferOptions | None = No
             elif proposal is not None and not proposal.aliases:
                 drafted = replace(drafted, note=f"{drafted.note}; {proposal.note}")
             if proposal is not None and proposal.aliases:
-                req = Drafted(frozenset(proposal.aliases.get(p, vocab.variable(spec.name, p))
-                                        for p in spec.required), req.note)
+                carries.update({p: v for p, v in proposal.aliases.items() if p in carries})
                 req_note += "; " + proposal.note
+        drafts.append(_Draft(spec, carries, req_note, drafted, rule))
+    drafts = _own_whole_results(drafts)
+    produced = frozenset().union(*(d.drafted.variables for d in drafts))
+    needs_login = {d.spec.name: fact for d in drafts if (fact := required_fact(d.spec))}
+    logins = login_tools(specs) if needs_login else []
+    tools, rules, problems = [], {}, []
+    for d in drafts:
+        spec, drafted = d.spec, d.drafted
+        authored = {p: why for p, why in candidates[spec.name].items()
+                    if d.carries[p] not in produced
+                    and d.carries[p] == vocab.variable(spec.name, p)}  # not a model alias
+        requires = {d.carries[p] for p in spec.required if p not in authored}
+        req_note = d.req_note
+        dropped = [p for p in spec.required if p in authored]
+        if dropped:
+            req_note += f"; less the authored ({', '.join(dropped)})"
+        fact = needs_login.get(spec.name)
+        if fact is not None and spec.name not in logins:
+            requires.add(fact.variable)
+            by = ", ".join(logins) if logins else "no tool (the user's state must hold it)"
+            req_note += (f"; fact: description says {fact.phrase!r} -> {fact.variable}, "
+                         f"produced by {by}")
+        if spec.name in logins:
+            outputs = dict(drafted.outputs)
+            if spec.output_schema is not None:
+                outputs[LOGGED_IN] = ""
+            drafted = Drafted(drafted.variables | {LOGGED_IN},
+                              f"{drafted.note}; rule: a login tool yields {LOGGED_IN}, which "
+                              f"{', '.join(sorted(needs_login))} require", freeze(outputs))
         risk = risk_of(spec)
         inferred = {
             "requires": req_note,
             "produces": drafted.note + (_alias_note(spec.name, list(spec.output_properties),
                                                     "out", vocab)
-                                        if rule == "output-schema" else ""),
+                                        if d.rule == "output-schema" else ""),
             "risk": risk.note,
             "action": risk.action_note,
             "cost": "rule: 1 unless told" if options.cost == 1.0 else "rule: --cost",
         }
         if drafted.outputs:
-            inferred["outputs"] = "schema: output keys named differently from the variables"
+            inferred["outputs"] = ("schema: where each variable is in the result ('' the "
+                                   "whole result, * every list item)")
+        inputs = {p: v for p, v in d.carries.items() if v != p}
+        if inputs:
+            inferred["inputs"] = "alias: " + ", ".join(f"{p} -> {v}" for p, v in inputs.items())
+        if authored:
+            inferred["authored"] = authored_note(authored)
+        untrusted = untrusted_of(spec, risk.action)
+        if untrusted:
+            inferred["untrusted"] = untrusted
+        sensitive = sensitive_of(spec, risk.risk)
+        if sensitive:
+            words = ", ".join(sorted(set(sensitive.values())))
+            inferred["sensitive"] = f"rule: a high-risk tool's {words} ({', '.join(sensitive)})"
         data = {
             "name": spec.name, "description": spec.description[:10_000],
-            "requires": req.variables, "produces": drafted.variables,
+            "requires": frozenset(requires), "produces": drafted.variables,
             "risk": risk.risk, "action": risk.action, "cost": options.cost,
             "parameters": spec.input_schema, "returns": spec.output_schema,
             "outputs": drafted.outputs, "domain": options.domain,
+            "inputs": inputs, "authored": frozenset(authored),
+            "sensitive": frozenset(sensitive), "untrusted": untrusted is not None,
             "inferred": freeze(inferred),
         }
         try:
@@ -111,7 +227,7 @@ def infer_contracts(specs: Sequence[ToolSpec], options: InferOptions | None = No
             problems.append(f"{spec.origin}: tool '{spec.name}': cannot draft a contract: "
                             f"{exc}")
             continue
-        rules[spec.name] = rule
+        rules[spec.name] = d.rule
     if problems:
         raise ContractError(problems)
     registry = Registry(tools=tuple(tools), source="<inferred>")

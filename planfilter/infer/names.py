@@ -34,3 +34,15 @@ def singular(word: str) -> str:
     if word.endswith("s"):
         return word[:-1]
     return word
+
+
+#: Words that end the object of a tool's name (``files_by_filename`` is about files).
+PREPOSITIONS = frozenset({"by", "for", "in", "of", "from", "to", "with", "on", "at", "into"})
+
+
+def entity_words(words: tuple[str, ...]) -> tuple[str, ...]:
+    """The object words before a preposition (``files_by_filename`` -> ``files``)."""
+    for i, word in enumerate(words):
+        if word in PREPOSITIONS and i > 0:
+            return words[:i]
+    return words

@@ -1,9 +1,12 @@
-"""Risk and action from MCP annotations, else from the action verb.
+"""Risk and action from MCP annotations, else from the action verb and what it acts on.
 
 ``destructiveHint: true`` -> high and ``readOnlyHint: true`` -> low, when the server says so;
-otherwise the verb of the tool's name: sending, deleting, paying, buying, sharing -> high;
-creating and changing -> medium; anything else -> low. A description that says the action
-cannot be undone or moves money makes it high too. Cost is 1 unless told.
+otherwise the verb of the tool's name: sending, posting, deleting, paying, buying, sharing ->
+high; creating, changing, scheduling, reserving, booking -> medium; anything else -> low. A
+tool that acts (not one that reads) on money (a transaction, a payment), credentials (a
+password, a token) or membership (inviting, adding or removing a user or member) is high, as
+is one whose description says the action cannot be undone or moves money. Cost is 1 unless
+told.
 """
 
 from __future__ import annotations
@@ -26,7 +29,8 @@ ACTIONS: Mapping[str, str] = {
     **dict.fromkeys(("extract", "parse"), "extract"),
     **dict.fromkeys(("write", "draft", "comment", "annotate"), "write"),
     **dict.fromkeys(("create", "add", "new", "make", "generate", "insert", "upload",
-                     "register", "build", "backup", "run", "start", "commit"), "create"),
+                     "register", "build", "backup", "run", "start", "commit", "schedule",
+                     "reserve", "book", "append"), "create"),
     **dict.fromkeys(("update", "edit", "modify", "set", "change", "rename", "move", "apply",
                      "reschedule", "invite", "archive", "label", "tag", "mark", "approve",
                      "reset", "checkout", "escalate", "assign", "patch", "put", "block",
@@ -40,6 +44,16 @@ ACTIONS: Mapping[str, str] = {
                     "purchase"),
 }
 HIGH_ACTIONS = frozenset({"send", "delete", "share", "purchase"})
+#: Actions that change something: on money, credentials or membership they are high.
+ACTING = frozenset({"create", "update", "write", "send", "delete", "share", "purchase"})
+#: Name words of what a tool acts on that make acting on it high risk.
+MONEY_WORDS = frozenset({"money", "transaction", "transactions", "payment", "payments",
+                         "transfer", "iban", "funds", "refund", "wire"})
+CREDENTIAL_WORDS = frozenset({"password", "passwords", "credential", "credentials", "token",
+                              "secret", "pin", "passphrase", "mfa", "2fa"})
+MEMBER_WORDS = frozenset({"user", "users", "member", "members", "admin", "role", "roles"})
+MEMBER_VERBS = frozenset({"add", "invite", "remove", "kick", "ban", "grant", "revoke",
+                          "promote"})
 MEDIUM_ACTIONS = frozenset({"create", "update"})
 #: Description phrases that make any action high risk.
 HIGH_PHRASES = re.compile(
@@ -76,6 +90,17 @@ def risk_of(spec: ToolSpec) -> RiskDraft:
     if hints.get("readOnlyHint") is True:
         return RiskDraft("low", action or "read", "schema: annotations.readOnlyHint",
                          action_note if action else "schema: annotations.readOnlyHint")
+    words = tokens(local_name(spec.name))
+    if action in ACTING:
+        for kind, vocabulary in (("money", MONEY_WORDS), ("credentials", CREDENTIAL_WORDS)):
+            hit = next((w for w in words if w in vocabulary), None)
+            if hit:
+                return RiskDraft("high", action, f"rule: {action} on {kind} ('{hit}')",
+                                 action_note)
+        if verb in MEMBER_VERBS and (hit := next((w for w in words if w in MEMBER_WORDS),
+                                                 None)):
+            return RiskDraft("high", action, f"rule: membership ({verb} a {hit})",
+                             action_note)
     phrase = HIGH_PHRASES.search(spec.description)
     if phrase:
         return RiskDraft("high", action, f"rule: description says {phrase.group(0)!r}",

@@ -3,17 +3,17 @@
 Every rule takes a tool and the :class:`Context` of the whole tool set and returns a
 :class:`Drafted` (the variables, the ``outputs`` pointers, and a note saying where they came
 from) or ``None`` when it does not apply. ``produces`` is the first rule that applies, in the
-order of :data:`PRODUCE_RULES`.
+order of ``produce.PRODUCE_RULES`` (with the rules of ``outputs`` that read a result's shape).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..core.frozen import freeze
-from .names import local_name, normalise, singular, tokens
+from .names import entity_words, local_name, normalise, singular, tokens
 from .sources import ToolSpec
 from .vocabulary import Vocabulary
 
@@ -32,6 +32,9 @@ READ_VERBS = frozenset({"read", "get", "fetch", "open", "view", "show", "load", 
 #: Last words of variables that identify one thing (what a lookup hands to the next tool).
 ID_KEYS = ("id", "ids", "key", "uuid", "email", "handle", "ref", "path", "url", "uri",
            "number", "sha", "slug", "code")
+#: Output keys that say nothing about what they hold: qualified per tool (``<tool>_status``).
+GENERIC_KEYS = frozenset({"result", "results", "status", "message", "success", "ok", "id",
+                          "output", "response", "data", "value", "error", "msg", "detail"})
 #: Last words of variables that hold a thing's content (what a read returns).
 CONTENT_KEYS = ("content", "contents", "body", "text", "details", "data", "info")
 
@@ -62,10 +65,15 @@ def requires_of(spec: ToolSpec, vocabulary: Vocabulary) -> Drafted:
     return Drafted(variables, f"schema: required input properties ({listed})")
 
 
-def consumers_of(specs: Sequence[ToolSpec], vocabulary: Vocabulary) -> dict[str, frozenset[str]]:
+def consumers_of(specs: Sequence[ToolSpec], vocabulary: Vocabulary,
+                 authored: Mapping[str, frozenset[str]] | None = None
+                 ) -> dict[str, frozenset[str]]:
+    """Variable -> the tools that require it; a tool's ``authored`` variables (the model
+    writes them) are not requirements another tool should be drafted to meet."""
     users: dict[str, set[str]] = defaultdict(set)
     for spec in specs:
-        for var in requires_of(spec, vocabulary).variables:
+        skip = (authored or {}).get(spec.name, frozenset())
+        for var in requires_of(spec, vocabulary).variables - skip:
             users[var].add(spec.name)
     return {v: frozenset(t) for v, t in users.items()}
 
@@ -88,7 +96,8 @@ def verb_and_object(spec: ToolSpec) -> tuple[str | None, tuple[str, ...]]:
 def _runs(words: Sequence[str]) -> list[str]:
     """The entity a name's object can stand for: its endings, singular, longest first
     (``recent_emails`` -> ``recent_email``, ``email``; ``user_activity`` is about an activity,
-    not a user)."""
+    not a user), up to a preposition (``contacts_by_name`` is about contacts)."""
+    words = entity_words(tuple(words))
     runs = []
     for start in range(len(words)):
         run = [*words[start:]]
@@ -122,15 +131,25 @@ def _identifier_for(spec: ToolSpec, ctx: Context, words: Sequence[str]) -> str |
     return ranked[0] if ranked else None
 
 
+def qualified(spec: ToolSpec, key: str, variable: str) -> str:
+    """A generic output key's variable qualified with the tool's name (``status`` of
+    ``deploy`` -> ``deploy_status``): otherwise every tool answering ``{"status": ...}`` would
+    produce one variable and satisfy the others' goals. Other keys keep their variable."""
+    if normalise(key) in GENERIC_KEYS:
+        return f"{normalise(local_name(spec.name))}_{normalise(key)}"
+    return variable
+
+
 def from_output_schema(spec: ToolSpec, ctx: Context) -> Drafted | None:
     """A tool with an output schema produces its top-level output properties (each as its
-    vocabulary variable; ``outputs`` points at the key where the variable's name differs)."""
+    vocabulary variable, generic keys qualified; ``outputs`` points at the key where the
+    variable's name differs)."""
     props = spec.output_properties
     if not props:
         return None
     variables, outputs = set(), {}
     for prop in props:
-        var = ctx.vocabulary.variable(spec.name, prop, "out")
+        var = qualified(spec, prop, ctx.vocabulary.variable(spec.name, prop, "out"))
         variables.add(var)
         if var != prop:
             outputs[var] = "/" + prop.replace("~", "~0").replace("/", "~1")
@@ -154,10 +173,14 @@ def lookup_produces_id(spec: ToolSpec, ctx: Context) -> Drafted | None:
 
 def create_produces_id(spec: ToolSpec, ctx: Context) -> Drafted | None:
     """A create/add/new tool over an entity produces the new entity's identifier when other
-    tools require it (``create_draft`` -> ``draft_id`` when ``send_draft`` needs it)."""
+    tools require it (``create_draft`` -> ``draft_id`` when ``send_draft`` needs it), unless
+    it takes that entity itself."""
     verb, words = verb_and_object(spec)
     if verb not in CREATE_VERBS:
         return None
+    own = requires_of(spec, ctx.vocabulary).variables
+    if any(v == run or v.startswith(f"{run}_") for run in _runs(words) for v in own):
+        return None  # ``add_user_to_channel`` takes the user: it makes no new one
     found = _identifier_for(spec, ctx, words)
     if found is None:
         return None
@@ -242,24 +265,3 @@ def effect_done(spec: ToolSpec, ctx: Context) -> Drafted:
     var = f"{spec.name}_done"
     return Drafted(frozenset({var}), f"rule: effect of {local_name(spec.name)} "
                                      "(nothing else yields a variable other tools require)")
-
-
-ProduceRule = Callable[[ToolSpec, Context], Drafted | None]
-#: In order: the first that applies drafts ``produces``.
-PRODUCE_RULES: tuple[tuple[str, ProduceRule], ...] = (
-    ("output-schema", from_output_schema),
-    ("lookup-id", lookup_produces_id),
-    ("create-id", create_produces_id),
-    ("read-content", read_produces_content),
-    ("transform", transform_produces_derived),
-    ("query-named", query_produces_named),
-)
-
-
-def produces_of(spec: ToolSpec, ctx: Context) -> tuple[Drafted, str]:
-    """(drafted produces, name of the rule that drafted them)."""
-    for name, rule in PRODUCE_RULES:
-        drafted = rule(spec, ctx)
-        if drafted is not None:
-            return drafted, name
-    return effect_done(spec, ctx), "effect"

@@ -9,7 +9,12 @@ A SOURCE is a JSON or YAML file holding one of:
   annotations?}]}``, also nested under ``tools_list_result``);
 - an OpenAI ``tools`` array (``[{"type": "function", "function": {name, description,
   parameters}}]``, or ``{"tools": [...]}``);
-- a list of function docs (``[{name, description, parameters, response?}]``).
+- a list of function docs (``[{name, description, parameters, response?}]``), also in the
+  Gorilla / BFCL dialect that function-calling datasets publish (``"type": "dict"``,
+  ``"float"``, ``"tuple"``, ``"any"``...; see :func:`json_schema_types`).
+
+A source argument ``python:package.module[:attr]`` names Python tools instead of a file
+(``python_tools.py``).
 """
 
 from __future__ import annotations
@@ -60,15 +65,61 @@ class SourceError(ContractError):
     """A source file is not in any of the shapes ``contracts infer`` reads."""
 
 
+#: Type names of the Gorilla / BFCL function docs (Python's and Java's spellings among them)
+#: -> JSON Schema; None: no type (``any``, or a name JSON Schema has no word for).
+TYPE_NAMES: Mapping[str, str | None] = {
+    **dict.fromkeys(("string", "str", "char", "character"), "string"),
+    **dict.fromkeys(("integer", "int", "long", "short", "byte", "bigint"), "integer"),
+    **dict.fromkeys(("number", "float", "double", "decimal"), "number"),
+    **dict.fromkeys(("boolean", "bool"), "boolean"),
+    **dict.fromkeys(("object", "dict", "dictionary", "map", "hashmap"), "object"),
+    **dict.fromkeys(("array", "list", "tuple", "set", "arraylist"), "array"),
+    "null": "null", "any": None,
+}
+_ONE_SCHEMA = ("items", "additionalProperties", "not", "contains")
+_SCHEMAS = ("anyOf", "oneOf", "allOf", "prefixItems")
+_NAMED_SCHEMAS = ("properties", "$defs", "definitions", "patternProperties")
+
+
+def json_schema_types(schema: Any) -> Any:
+    """A schema whose ``type`` words are normalised to JSON Schema's, at every depth: ``dict``
+    -> object, ``float`` -> number, ``tuple`` -> array, ``any`` (and unknown names) -> no
+    type. A standard JSON Schema comes back unchanged."""
+    if not isinstance(schema, Mapping):
+        return schema
+    out: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key == "type" and isinstance(value, str):
+            kind = TYPE_NAMES.get(value.strip().lower())
+            if kind is not None:
+                out[key] = kind
+        elif key == "type" and isinstance(value, list):
+            kinds = [TYPE_NAMES.get(str(v).strip().lower()) for v in value]
+            if None not in kinds:
+                out[key] = list(dict.fromkeys(kinds))
+        elif key in _ONE_SCHEMA:
+            out[key] = json_schema_types(value)
+        elif key in _SCHEMAS and isinstance(value, list):
+            out[key] = [json_schema_types(v) for v in value]
+        elif key in _NAMED_SCHEMAS and isinstance(value, Mapping):
+            out[key] = {k: json_schema_types(v) for k, v in value.items()}
+        else:
+            out[key] = value
+    return out
+
+
 def _schema(value: Any, where: str, what: str) -> Mapping[str, Any]:
     if value is None:
         return freeze({"type": "object", "properties": {}})
     if not isinstance(value, Mapping):
         raise SourceError(f"{where}: field '{what}' must be a JSON Schema object "
                           f"(got {type(value).__name__})")
-    schema = dict(value)
-    schema.setdefault("type", "object")
-    schema.setdefault("properties", {})
+    schema = json_schema_types(value)
+    if "type" not in schema and not set(schema) & {"anyOf", "oneOf", "allOf", "$ref",
+                                                    "items", "enum", "const"}:
+        schema["type"] = "object"
+    if schema.get("type") == "object":
+        schema.setdefault("properties", {})
     return freeze(schema)
 
 
@@ -206,12 +257,16 @@ def read_source(path: Path) -> tuple[ToolSpec, ...]:
 
 
 def read_sources(paths: Iterable[Path | str]) -> tuple[ToolSpec, ...]:
-    """Every tool of every source, in order; two tools of one name are an error naming both."""
+    """Every tool of every source (a file, or ``python:module[:attr]``), in order; two tools
+    of one name are an error naming both."""
+    from .python_tools import is_python_source, read_python_source
+
     specs: list[ToolSpec] = []
     seen: dict[str, str] = {}
     problems = []
     for raw in paths:
-        for spec in read_source(Path(raw)):
+        found = read_python_source(raw) if is_python_source(raw) else read_source(Path(raw))
+        for spec in found:
             if spec.name in seen:
                 problems.append(f"{spec.origin}: tool '{spec.name}' has the same name as "
                                 f"{seen[spec.name]}")

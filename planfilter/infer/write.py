@@ -21,15 +21,16 @@ from ..core.loading import describe_errors, read_document
 from .infer import Inference
 
 #: Field order of a written tool: the contract first, the schemas after, the notes last.
-FIELD_ORDER = ("name", "description", "domain", "requires", "produces", "outputs", "action",
-               "risk", "cost", "parameters", "returns", "inferred")
+FIELD_ORDER = ("name", "description", "domain", "requires", "produces", "outputs", "inputs",
+               "authored", "sensitive", "untrusted", "action", "risk", "cost", "parameters",
+               "returns", "inferred")
 
 
 def tool_data(tool: Tool) -> dict[str, Any]:
     """A tool as plain, ordered data; empty optional fields left out."""
     dumped = tool.model_dump(mode="json", exclude_none=True)
     out = {k: dumped[k] for k in FIELD_ORDER if k in dumped}
-    for key in ("outputs", "inferred"):
+    for key in ("outputs", "inputs", "authored", "sensitive", "untrusted", "inferred"):
         if not out.get(key):
             out.pop(key, None)
     if not out.get("description"):
@@ -58,6 +59,14 @@ def merge_into(existing: Path, inference: Inference) -> list[dict[str, Any]]:
         new = drafted.pop(name)
         if "produces" in hand:  # pointers were drafted for the drafted produces
             new.pop("outputs", None)
+        if "requires" in hand and "authored" in new and "authored" not in hand:
+            # a parameter the person requires is not one the model writes
+            inputs = {**(new.get("inputs") or {}), **(hand.get("inputs") or {})}
+            required = set(hand["requires"] or ())
+            new["authored"] = [p for p in new["authored"] if inputs.get(p, p) not in required]
+            if not new["authored"]:
+                new.pop("authored")
+                new.get("inferred", {}).pop("authored", None)
         merged = {**new, **hand}
         kept_notes = {k: v for k, v in (new.get("inferred") or {}).items()
                       if k not in hand and (k != "outputs" or "outputs" in merged)}

@@ -1,0 +1,149 @@
+"""Where argument values may come from: the data-flow fields of a contract, drafted.
+
+- ``authored``: a free-text or date parameter (its name ends in ``body``, ``subject``,
+  ``content``, ``message``, ``text``, ``title``, ``description``, ``query``, ``date``, ``time``,
+  ``day``... or its schema says ``format: date``), a string, with no id-like name, that no tool
+  produces: the model writes it, so it is never a precondition of the plan.
+- ``untrusted``: a tool that reads rather than acts and whose name or description's first
+  sentence names outside content (messages, emails, files, web pages, reviews...), or whose
+  MCP annotations say ``openWorldHint: true``.
+- ``sensitive``: of a high-risk tool, the parameters that say where something goes or how
+  much (recipients, IBANs, email addresses, URLs, user names, amounts, passwords).
+- a required **fact**: a description that says the tool needs a login ("requires
+  authentication", "must be logged in") makes it require ``logged_in``, which a login-like
+  tool produces.
+
+Every proposal is noted under ``inferred`` with the words it rests on.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .names import entity_words, local_name, tokens
+from .rules import ID_KEYS, verb_and_object
+from .sources import ToolSpec
+
+#: Last words of parameters the model writes.
+AUTHORED_KEYS = frozenset({"content", "contents", "body", "subject", "message", "text", "date",
+                           "time", "day", "description", "title", "query", "note", "notes",
+                           "comment", "summary", "reason", "topic", "keyword", "keywords",
+                           "prompt", "question", "answer", "caption", "instructions"})
+DATE_FORMATS = frozenset({"date", "date-time", "time"})
+#: Words of names and descriptions that mean content written outside the user's control.
+OUTSIDE_WORDS = frozenset({"message", "messages", "email", "emails", "mail", "mails", "inbox",
+                           "file", "files", "document", "documents", "webpage", "webpages",
+                           "page", "pages", "web", "url", "review", "reviews", "comment",
+                           "comments", "post", "posts", "article", "articles", "news", "feed",
+                           "chat", "tweet", "tweets", "attachment", "attachments"})
+#: Of those, the words a description's first sentence must use (a field list such as "name,
+#: email, phone" names no content).
+OUTSIDE_PLURALS = frozenset({"messages", "emails", "webpage", "webpages", "reviews", "comments",
+                             "posts", "articles", "news", "feed", "tweets", "attachments"})
+#: Last words of parameter names that say where something goes, or how much.
+SENSITIVE_WORDS = frozenset({"recipient", "recipients", "to", "cc", "bcc", "iban", "email",
+                             "emails", "address", "url", "uri", "link", "user", "username",
+                             "users", "amount", "price", "password", "passwd", "account",
+                             "payee", "phone", "destination", "target", "webhook"})
+#: Actions that act on the world: their results are not outside content.
+ACTING = frozenset({"send", "delete", "share", "purchase", "create", "update", "write"})
+LOGIN_PHRASES = re.compile(r"requires? (?:user )?(?:authentication|login|logging in|"
+                           r"(?:to be |being )?(?:logged|signed) in)|must (?:first )?(?:be )?"
+                           r"(?:logged|signed) in|after (?:logging|signing) in|"
+                           r"authenticated (?:users?|sessions?) only|only (?:for|when) "
+                           r"(?:logged|signed)[- ]in", re.IGNORECASE)
+LOGIN_WORDS = frozenset({"login", "signin", "authenticate", "auth", "logon"})
+LOGGED_IN = "logged_in"
+
+
+def _string_like(schema: Any) -> bool:
+    """A string, or text of any type (no type declared)."""
+    if not isinstance(schema, Mapping):
+        return True
+    kind = schema.get("type")
+    if isinstance(kind, str):
+        return kind == "string"
+    if isinstance(kind, list | tuple):
+        return "string" in kind
+    options = [o.get("type") for o in schema.get("anyOf") or () if isinstance(o, Mapping)]
+    return all(o in ("string", "null") for o in options)
+
+
+def authored_candidates(spec: ToolSpec) -> dict[str, str]:
+    """Parameter -> why the model writes it (before checking that no tool produces it)."""
+    found = {}
+    for param, schema in spec.properties.items():
+        parts = tokens(param)
+        if not parts or parts[-1] in ID_KEYS or not _string_like(schema):
+            continue
+        fmt = schema.get("format") if isinstance(schema, Mapping) else None
+        if fmt in DATE_FORMATS:
+            found[param] = f"format {fmt}"
+        elif parts[-1] in AUTHORED_KEYS:
+            found[param] = "free text" if parts[-1] not in ("date", "time", "day") else "a date"
+    return found
+
+
+def authored_note(params: Mapping[str, str]) -> str:
+    kinds = sorted(set(params.values()))
+    return f"rule: {' or '.join(kinds)} no tool produces ({', '.join(params)})"
+
+
+def _first_sentence(text: str) -> str:
+    return re.split(r"(?<=[.!?])\s|\n", text.strip(), maxsplit=1)[0] if text else ""
+
+
+def untrusted_of(spec: ToolSpec, action: str | None) -> str | None:
+    """Why the tool's results carry outside content, or None."""
+    if action in ACTING:
+        return None
+    if spec.annotations.get("openWorldHint") is True:
+        return "schema: annotations.openWorldHint"
+    _verb, words = verb_and_object(spec)  # what it reads: ``contacts`` of ..._by_email
+    named = [w for w in entity_words(words or tokens(local_name(spec.name)))
+             if w in OUTSIDE_WORDS]
+    if named:
+        return f"rule: reads outside content ({', '.join(named)} in its name)"
+    said = [w for w in re.findall(r"[a-z]+", _first_sentence(spec.description).lower())
+            if w in OUTSIDE_PLURALS]
+    if said:
+        return f"rule: reads outside content ({', '.join(dict.fromkeys(said))} in its description)"
+    return None
+
+
+def sensitive_of(spec: ToolSpec, risk: str) -> dict[str, str]:
+    """Parameter -> the word that makes it sensitive, for a high-risk tool."""
+    if risk != "high":
+        return {}
+    found = {}
+    for param in spec.properties:
+        words = tokens(param)
+        if words and words[-1] in SENSITIVE_WORDS:  # ``recipient_email``, not ``email_id``
+            found[param] = words[-1]
+    return found
+
+
+@dataclass(frozen=True)
+class Fact:
+    variable: str
+    #: The phrase of the description it rests on.
+    phrase: str
+
+
+def required_fact(spec: ToolSpec) -> Fact | None:
+    match = LOGIN_PHRASES.search(spec.description)
+    return Fact(LOGGED_IN, match.group(0)) if match else None
+
+
+def login_tools(specs: Sequence[ToolSpec]) -> list[str]:
+    """Tools that log in (their name has login, signin, authenticate...)."""
+    out = []
+    for spec in specs:
+        words = tokens(local_name(spec.name))
+        joined = {"".join(words[i:i + 2]) for i in range(len(words))}
+        if set(words) & LOGIN_WORDS or joined & {"login", "signin", "logon"}:
+            out.append(spec.name)
+    return out

@@ -1,0 +1,184 @@
+"""Rules that read the shape of a tool's output schema: one record, a list, generic keys.
+
+- **a record** (an object with a bare identifier key, ``id`` or ``id_``: the result *is* one
+  entity). A create tool yields the effect ``<entity>_created`` (the whole result) and the
+  new entity's identifier (``create_calendar_event`` -> ``calendar_event_created`` and
+  ``event_id`` at ``/id_`` when other tools require ``event_id``): a read that returns ids
+  never satisfies a goal of creating one. Any other tool yields its fields that other tools
+  require (each at its key), and, when none is, ``<entity>_details`` (a read) or the effect
+  ``<tool>_done`` (an action), so that a goal can name it.
+- **a list**: the singular entity other tools take, from each item (``get_channels`` returns
+  channel names -> ``channel`` at ``/*``; ``search_emails`` returns emails -> ``email_id`` at
+  ``/*/id_``), the item fields other tools require (``/*/email``), and the list itself under
+  the name the tool's name gives it (``channels``), which a read goal names.
+- **generic keys** (``result``, ``status``, ``message``, ``success``...) of an object result are
+  qualified with the tool's name (``<tool>_status``): otherwise every tool that answers
+  ``{"status": ...}`` would produce one variable, and any of them would satisfy the others'
+  goals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..core.frozen import freeze
+from .names import entity_words, local_name, normalise, singular, tokens
+from .risk import action_of
+from .rules import (
+    CREATE_VERBS,
+    ID_KEYS,
+    Context,
+    Drafted,
+    _identifier_for,
+    _runs,
+    requires_of,
+    verb_and_object,
+)
+from .sources import ToolSpec
+
+#: Actions that read (the rest act, and their result is a receipt).
+READING = frozenset({"read", "search", "list", "summarize", "extract", None})
+#: Keys that identify the record they are in.
+RECORD_ID_KEYS = frozenset({"id", "uuid"})
+
+
+def pointer(*tokens_: str) -> str:
+    return "".join("/" + t.replace("~", "~0").replace("/", "~1") for t in tokens_)
+
+
+def _deref(schema: Any, root: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A local ``$ref`` (``#/$defs/X``) resolved against the output schema's root."""
+    seen = 0
+    while isinstance(schema, Mapping) and isinstance(schema.get("$ref"), str) and seen < 10:
+        ref = schema["$ref"]
+        if not ref.startswith("#/"):
+            break
+        node: Any = root
+        for part in ref[2:].split("/"):
+            node = node.get(part) if isinstance(node, Mapping) else None
+        if not isinstance(node, Mapping):
+            break
+        schema, seen = node, seen + 1
+    return schema if isinstance(schema, Mapping) else {}
+
+
+def _kind(schema: Mapping[str, Any]) -> str | None:
+    kind = schema.get("type")
+    if isinstance(kind, str):
+        return kind
+    for option in schema.get("anyOf") or ():
+        if isinstance(option, Mapping) and option.get("type") not in (None, "null"):
+            return str(option.get("type"))
+    return None
+
+
+def _props(schema: Mapping[str, Any]) -> Mapping[str, Any]:
+    props = schema.get("properties")
+    return props if isinstance(props, Mapping) else {}
+
+
+def _record_id_key(schema: Mapping[str, Any]) -> str | None:
+    return next((k for k in _props(schema) if normalise(k) in RECORD_ID_KEYS), None)
+
+
+def _consumed_fields(spec: ToolSpec, ctx: Context, item: Mapping[str, Any], root: Mapping[str, Any],
+                     prefix: tuple[str, ...]) -> dict[str, str]:
+    """Scalar fields of ``item`` whose name is a variable other tools require."""
+    wanted = ctx.consumed_by_others(spec.name) - requires_of(spec, ctx.vocabulary).variables
+    found = {}
+    for key, sub in _props(item).items():
+        var = ctx.vocabulary.of_name(str(key))
+        if var in wanted and _kind(_deref(sub, root)) in ("string", "integer", "number"):
+            found[var] = pointer(*prefix, str(key))
+    return found
+
+
+def is_record(spec: ToolSpec) -> bool:
+    """Does the tool return one record (an object with a bare identifier key)?"""
+    root = spec.output_schema
+    if not root:
+        return False
+    record = _deref(root, root)
+    return _kind(record) in ("object", None) and _record_id_key(record) is not None
+
+
+def _takes_an_id(spec: ToolSpec) -> bool:
+    return any(tokens(p)[-1:] and tokens(p)[-1] in ID_KEYS for p in spec.required)
+
+
+def record_produces(spec: ToolSpec, ctx: Context) -> Drafted | None:
+    """A result that is one record (see the module docstring)."""
+    if not is_record(spec):
+        return None
+    root = spec.output_schema or {}
+    record = _deref(root, root)
+    id_key = _record_id_key(record) or "id"
+    verb, words = verb_and_object(spec)
+    action, _ = action_of(spec)
+    obj = entity_words(words)
+    entity = "_".join([*obj[:-1], singular(obj[-1])]) if obj else normalise(local_name(spec.name))
+    outputs: dict[str, str] = {}
+    if verb in CREATE_VERBS and not _takes_an_id(spec):
+        effect = f"{entity}_created"
+        outputs[effect] = ""
+        new_id = _identifier_for(spec, ctx, obj) or f"{entity}_id"
+        outputs[new_id] = pointer(id_key)
+        note = (f"rule: {verb} of {entity} yields the effect {effect} and the new {new_id} "
+                f"(at /{id_key}), distinct from the ids a read returns")
+        return Drafted(frozenset(outputs), note, freeze(outputs))
+    if action not in READING:
+        var = f"{spec.name}_done"
+        return Drafted(frozenset({var}), f"rule: effect of {local_name(spec.name)} (its result "
+                       "is the record it acted on)", freeze({var: ""}))
+    outputs.update(_consumed_fields(spec, ctx, record, root, ()))
+    details = f"{entity}_details"
+    outputs[details] = ""
+    said = (f"its fields other tools require ({', '.join(sorted(outputs)[:-1] or ())}) and "
+            if len(outputs) > 1 else "")
+    return Drafted(frozenset(outputs), f"rule: {verb} of one {entity} record yields {said}"
+                   f"the record as {details}", freeze(outputs))
+
+
+def list_produces_items(spec: ToolSpec, ctx: Context) -> Drafted | None:
+    """A result that is a list (see the module docstring)."""
+    root = spec.output_schema
+    if not root:
+        return None
+    top = _deref(root, root)
+    if _kind(top) != "array":
+        return None
+    item = _deref(top.get("items") or {}, root)
+    _verb, words = verb_and_object(spec)
+    obj = entity_words(words)
+    own = requires_of(spec, ctx.vocabulary).variables
+    wanted = ctx.consumed_by_others(spec.name) - own
+    outputs: dict[str, str] = {}
+    if _kind(item) in ("object", None) and _props(item):
+        id_key = _record_id_key(item)
+        props = {normalise(k): k for k in _props(item)}
+        for run in _runs(obj):
+            for key in ID_KEYS:
+                var = f"{run}_{key}"
+                if var not in wanted:
+                    continue
+                field = props.get(var) or props.get(key) or (id_key if key == "id" else None)
+                if field is not None:
+                    outputs[var] = pointer("*", field)
+        outputs.update({v: p for v, p in _consumed_fields(spec, ctx, item, root, ("*",)).items()
+                        if v not in outputs})
+    elif _kind(item) in ("string", "integer", "number"):
+        for run in _runs(obj):  # a list of names or ids: the entity itself, not its email
+            for var in (run, f"{run}_id", f"{run}_name"):
+                if var in wanted and var not in outputs:
+                    outputs[var] = "/*"
+            if outputs:
+                break
+    listed = normalise("_".join(obj)) if obj else f"{normalise(local_name(spec.name))}_result"
+    if listed in own or listed in outputs:
+        listed = f"{listed}_list"
+    outputs[listed] = ""
+    items = sorted(v for v in outputs if v != listed)
+    said = f"each item's {', '.join(items)} (other tools require them) and " if items else ""
+    return Drafted(frozenset(outputs), f"schema: a list: {said}the list as {listed}",
+                   freeze(outputs))

@@ -1,0 +1,235 @@
+"""Python tools in: callables, AgentDojo ``Function`` objects, or a module of them.
+
+``python:package.module`` takes the module's ``TOOLS`` list when it has one, else every public
+function (and ``Function`` object) defined in it; ``python:package.module:attr`` takes one
+callable, one ``Function``, a list of them, or an object whose ``tools`` is such a list (an
+AgentDojo ``TaskSuite``).
+
+A plain function's parameters come from its signature and type hints, their descriptions
+and the tool's description from its docstring (reST ``:param x:``, Google or numpy, read by
+``docstring_parser``), and its output schema from the return annotation (pydantic's
+``TypeAdapter(...).json_schema()``, in serialisation mode: results reach planfilter as
+``model_dump``'d JSON). A parameter annotated with AgentDojo's ``Depends`` is the environment
+the runtime injects, not an argument the model writes, and is left out. A ``Function``
+already carries its parameters as a pydantic model; its return type is read the same way.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import typing
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from pydantic import BaseModel, Field, TypeAdapter, create_model
+from pydantic.errors import PydanticUserError
+
+from ..core.frozen import freeze
+from .sources import SourceError, ToolSpec
+
+PREFIX = "python:"
+#: JSON Schema keywords whose value is one schema, a list of schemas, or a name -> schema map.
+_ONE = ("items", "additionalProperties", "not", "contains", "propertyNames", "if", "then",
+        "else")
+_MANY = ("anyOf", "oneOf", "allOf", "prefixItems")
+_NAMED = ("properties", "$defs", "definitions", "patternProperties")
+
+
+def is_python_source(raw: object) -> bool:
+    return str(raw).startswith(PREFIX)
+
+
+def tidy(schema: Any) -> Any:
+    """A pydantic schema without its generated ``title``s (noise to a model and a reviewer);
+    a property *named* ``title`` is kept."""
+    if not isinstance(schema, Mapping):
+        return schema
+    out: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key == "title":
+            continue
+        if key in _ONE:
+            out[key] = tidy(value)
+        elif key in _MANY and isinstance(value, list):
+            out[key] = [tidy(v) for v in value]
+        elif key in _NAMED and isinstance(value, Mapping):
+            out[key] = {k: tidy(v) for k, v in value.items()}
+        else:
+            out[key] = value
+    return out
+
+
+def inline_refs(schema: Mapping[str, Any]) -> dict[str, Any]:
+    """A parameters schema with its local ``$ref``s replaced by the definitions they name and
+    ``$defs`` dropped: each parameter's schema then stands alone, as a model reads it and as
+    an argument is checked (``permission: {$ref: '#/$defs/SharingPermission'}`` becomes the
+    enum itself). A recursive definition stays a reference."""
+    defs = schema.get("$defs") or {}
+
+    def walk(node: Any, seen: frozenset[str]) -> Any:
+        if isinstance(node, list):
+            return [walk(n, seen) for n in node]
+        if not isinstance(node, Mapping):
+            return node
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/$defs/"):
+            name = ref[len("#/$defs/"):]
+            if name in defs and name not in seen:
+                rest = {k: v for k, v in node.items() if k != "$ref"}
+                return walk({**defs[name], **rest}, seen | {name})
+        return {k: walk(v, seen) for k, v in node.items()}
+
+    out = walk({k: v for k, v in schema.items() if k != "$defs"}, frozenset())
+    if "$ref" in str(out):  # a recursive definition: keep what it points at
+        out["$defs"] = defs
+    return out
+
+
+def _is_depends(hint: Any) -> bool:
+    """``Annotated[X, Depends(...)]``: AgentDojo's injected environment (read by shape, so
+    that agentdojo need not be installed)."""
+    if typing.get_origin(hint) is not typing.Annotated:
+        return False
+    return any(type(m).__name__ == "Depends" and hasattr(m, "env_dependency")
+               for m in hint.__metadata__)
+
+
+def _is_function_object(obj: Any) -> bool:
+    """An AgentDojo ``Function`` (or anything of its shape)."""
+    params = getattr(obj, "parameters", None)
+    return (isinstance(obj, BaseModel) and isinstance(getattr(obj, "name", None), str)
+            and isinstance(params, type) and issubclass(params, BaseModel))
+
+
+def _docstring(func: Callable[..., Any], where: str) -> Any:
+    try:
+        from docstring_parser import parse
+    except ImportError:
+        raise SourceError(f"{where}: reading Python tools needs the docstring_parser package "
+                          "(pip install 'planfilter[python]')") from None
+    return parse(inspect.getdoc(func) or "")
+
+
+def output_schema(return_type: Any, where: str) -> Mapping[str, Any] | None:
+    """The JSON Schema of what a tool returns, or None when it says nothing (no annotation,
+    ``None``, ``Any``) or pydantic cannot describe it."""
+    if return_type in (None, type(None), inspect.Signature.empty, Any):
+        return None
+    try:
+        schema = TypeAdapter(return_type).json_schema(mode="serialization")
+    except (PydanticUserError, TypeError, ValueError):
+        return None
+    return freeze(tidy(schema)) if schema else None
+
+
+def spec_from_function(func: Callable[..., Any], where: str) -> ToolSpec:
+    """A plain function -> ToolSpec."""
+    name = getattr(func, "__name__", None)
+    if not isinstance(name, str):
+        raise SourceError(f"{where}: {func!r} has no __name__")
+    here = f"{where}: tool '{name}'"
+    try:
+        hints = typing.get_type_hints(func, include_extras=True)
+        signature = inspect.signature(func)
+    except (NameError, TypeError, ValueError) as exc:
+        raise SourceError(f"{here}: cannot read its signature: {exc}") from None
+    doc = _docstring(func, here)
+    described = {p.arg_name: p.description or "" for p in doc.params}
+    fields: dict[str, Any] = {}
+    for param in signature.parameters.values():
+        if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
+            continue
+        hint = hints.get(param.name, Any)
+        if _is_depends(hint):
+            continue
+        default = ... if param.default is param.empty else param.default
+        fields[param.name] = (hint, Field(default, description=described.get(param.name)))
+    try:
+        model = create_model(f"{name}_arguments", **fields)
+        params = model.model_json_schema()
+    except (PydanticUserError, TypeError, ValueError) as exc:
+        raise SourceError(f"{here}: cannot build a schema of its parameters: {exc}") from None
+    description = "\n".join(p for p in (doc.short_description, doc.long_description) if p)
+    return ToolSpec(name=name, description=description,
+                    input_schema=freeze(inline_refs(tidy(params))),
+                    output_schema=output_schema(hints.get("return"), here), origin=where)
+
+
+def spec_from_function_object(obj: Any, where: str) -> ToolSpec:
+    """An AgentDojo ``Function`` -> ToolSpec (its ``parameters`` model already leaves the
+    ``Depends`` arguments out)."""
+    here = f"{where}: tool '{obj.name}'"
+    return ToolSpec(name=obj.name, description=str(obj.description or ""),
+                    input_schema=freeze(inline_refs(tidy(obj.parameters.model_json_schema()))),
+                    output_schema=output_schema(getattr(obj, "return_type", None), here),
+                    origin=where)
+
+
+def spec_of(obj: Any, where: str) -> ToolSpec:
+    if _is_function_object(obj):
+        return spec_from_function_object(obj, where)
+    if inspect.isfunction(obj) or inspect.ismethod(obj) or inspect.isbuiltin(obj):
+        return spec_from_function(obj, where)
+    raise SourceError(f"{where}: {type(obj).__name__} {obj!r:.60} is neither a function nor "
+                      "a Function")
+
+
+def _module_tools(module: Any) -> list[Any]:
+    """The module's ``TOOLS``, else its public functions and Functions, in source order."""
+    listed = getattr(module, "TOOLS", None)
+    if isinstance(listed, list | tuple):
+        return list(listed)
+    found = []
+    for attr, value in vars(module).items():
+        if attr.startswith("_"):
+            continue
+        if _is_function_object(value) or (inspect.isfunction(value)
+                                          and value.__module__ == module.__name__):
+            found.append(value)
+    return found
+
+
+def import_module(name: str, where: str) -> Any:
+    try:
+        return importlib.import_module(name)
+    except Exception as exc:  # any failure of the user's module is theirs: name it
+        hint = (" (an import cycle entered at this module: import the package's entry "
+                "module first, with --import)" if "circular import" in str(exc) else "")
+        raise SourceError(f"{where}: cannot import module '{name}': "
+                          f"{type(exc).__name__}: {exc}{hint}") from None
+
+
+def import_modules(names: Sequence[str]) -> None:
+    """Import ``names`` in order, before Python sources are read: a package whose modules
+    import each other in a cycle loads only from its entry module (AgentDojo's suites load
+    from ``agentdojo.task_suite``, not from ``...banking.task_suite``)."""
+    for name in names:
+        import_module(name, f"--import {name}")
+
+
+def read_python_source(raw: str) -> tuple[ToolSpec, ...]:
+    """``python:package.module`` or ``python:package.module:attr`` -> ToolSpecs."""
+    target = raw[len(PREFIX):]
+    module_name, _, attr = target.partition(":")
+    if not module_name:
+        raise SourceError(f"{raw}: expected python:package.module or python:package.module:attr")
+    module = import_module(module_name, raw)
+    if not attr:
+        items = _module_tools(module)
+    else:
+        obj: Any = module
+        for part in attr.split("."):
+            if not hasattr(obj, part):
+                raise SourceError(f"{raw}: module '{module_name}' has no attribute '{attr}'")
+            obj = getattr(obj, part)
+        tools = getattr(obj, "tools", None)
+        if isinstance(obj, list | tuple):
+            items = list(obj)
+        elif isinstance(tools, list | tuple) and not callable(obj):
+            items = list(tools)
+        else:
+            items = [obj]
+    if not items:
+        raise SourceError(f"{raw}: no tools found (no TOOLS list, public function or Function)")
+    return tuple(spec_of(item, f"{raw}#{i + 1}") for i, item in enumerate(items))

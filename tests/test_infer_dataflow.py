@@ -1,0 +1,207 @@
+"""Drafting from result shapes (records, lists, generic keys), the data-flow fields
+(authored, untrusted, sensitive), risk on money/credentials/membership, and login facts."""
+
+from __future__ import annotations
+
+from planfilter.infer.infer import infer_contracts
+from planfilter.infer.risk import risk_of
+from planfilter.infer.sources import ToolSpec, spec_from_item
+
+EVENT = {"type": "object", "properties": {
+    "id_": {"type": "string"}, "title": {"type": "string"}, "start_time": {"type": "string"},
+    "description": {"type": "string"}}}
+FILE = {"type": "object", "properties": {
+    "id_": {"type": "string"}, "filename": {"type": "string"}, "content": {"type": "string"}}}
+
+
+def tool(name: str, params: dict | None = None, required=(), output=None, description="",
+         annotations=None) -> ToolSpec:
+    item = {"name": name, "description": description,
+            "inputSchema": {"type": "object",
+                            "properties": {p: ({"type": t} if isinstance(t, str) else t)
+                                           for p, t in (params or {}).items()},
+                            "required": list(required)}}
+    if output is not None:
+        item["outputSchema"] = output
+    if annotations:
+        item["annotations"] = annotations
+    return spec_from_item(item, "test")
+
+
+def listing(item: dict) -> dict:
+    return {"type": "array", "items": {"$ref": "#/$defs/Item"}, "$defs": {"Item": item}}
+
+
+CALENDAR = [
+    tool("create_calendar_event", {"title": "string", "start_time": "string"},
+         ("title", "start_time"), EVENT),
+    tool("search_calendar_events", {"query": "string"}, ("query",), listing(EVENT)),
+    tool("cancel_calendar_event", {"event_id": "string"}, ("event_id",), {"type": "string"}),
+    tool("add_calendar_event_participants", {"event_id": "string", "participants": "array"},
+         ("event_id", "participants"), EVENT),
+]
+
+
+def test_list_output_yields_the_singular_input_of_the_same_entity():
+    specs = [tool("get_channels", output={"type": "array", "items": {"type": "string"}}),
+             tool("add_user_to_channel", {"user": "string", "channel": "string"},
+                  ("user", "channel")),
+             tool("get_users_in_channel", {"channel": "string"}, ("channel",),
+                  {"type": "array", "items": {"type": "string"}}),
+             tool("invite_user", {"user": "string", "user_email": "string"},
+                  ("user", "user_email"))]
+    reg = infer_contracts(specs).registry
+    channels = reg.tool("get_channels")
+    assert channels.produces == {"channel", "channels"}
+    assert dict(channels.outputs) == {"channel": "/*", "channels": ""}
+    users = reg.tool("get_users_in_channel")
+    assert dict(users.outputs) == {"user": "/*", "users": ""}, "names are not emails"
+    assert reg.tool("add_user_to_channel").produces == {"add_user_to_channel_done"}, \
+        "adding an existing user makes no new user"
+
+
+def test_list_of_records_points_into_every_item():
+    reg = infer_contracts(CALENDAR).registry
+    search = reg.tool("search_calendar_events")
+    assert dict(search.outputs) == {"event_id": "/*/id_", "calendar_events": ""}
+
+
+def test_a_create_effect_is_distinct_from_the_id_a_read_returns():
+    reg = infer_contracts(CALENDAR).registry
+    create = reg.tool("create_calendar_event")
+    assert create.produces == {"calendar_event_created", "event_id"}
+    assert dict(create.outputs) == {"calendar_event_created": "", "event_id": "/id_"}
+    assert "calendar_event_created" not in reg.tool("search_calendar_events").produces
+    # a tool that takes the event's id acts on it: its record result is a receipt
+    add = reg.tool("add_calendar_event_participants")
+    assert dict(add.outputs) == {"add_calendar_event_participants_done": ""}
+    # a string result: the effect is the whole result
+    assert dict(reg.tool("cancel_calendar_event").outputs) == {"cancel_calendar_event_done": ""}
+
+
+def test_read_of_one_record_yields_its_details_and_the_fields_others_require():
+    specs = [tool("get_file_by_id", {"file_id": "string"}, ("file_id",), FILE),
+             tool("rename", {"filename": "string"}, ("filename",)),
+             tool("list_files", output=listing(FILE))]
+    reg = infer_contracts(specs).registry
+    assert dict(reg.tool("get_file_by_id").outputs) == {"filename": "/filename",
+                                                        "file_details": ""}
+    assert dict(reg.tool("list_files").outputs) == {"file_id": "/*/id_",
+                                                    "filename": "/*/filename", "files": ""}
+
+
+def test_generic_result_keys_are_qualified_per_tool():
+    status = {"type": "object", "properties": {"status": {"type": "string"},
+                                               "message": {"type": "string"}}}
+    reg = infer_contracts([tool("deploy_app", output=status),
+                           tool("restart_app", output=status)]).registry
+    assert reg.tool("deploy_app").produces == {"deploy_app_status", "deploy_app_message"}
+    assert dict(reg.tool("deploy_app").outputs) == {"deploy_app_status": "/status",
+                                                    "deploy_app_message": "/message"}
+    assert reg.tool("restart_app").produces == {"restart_app_status", "restart_app_message"}
+
+
+def test_authored_free_text_and_dates_leave_requires_with_evidence():
+    specs = [tool("send_email", {"recipients": {"type": "array", "items": {"type": "string"}},
+                                 "subject": "string", "body": "string",
+                                 "email_id": "string"},
+                  ("recipients", "subject", "body")),
+             tool("reserve_hotel", {"hotel": "string", "start_day": "string",
+                                    "when": {"type": "string", "format": "date"}},
+                  ("hotel", "start_day", "when"))]
+    reg = infer_contracts(specs).registry
+    mail = reg.tool("send_email")
+    assert mail.authored == {"subject", "body"} and mail.requires == {"recipients"}
+    assert mail.inferred["authored"] == "rule: free text no tool produces (subject, body)"
+    assert "less the authored (subject, body)" in mail.inferred["requires"]
+    hotel = reg.tool("reserve_hotel")
+    assert hotel.authored == {"start_day", "when"} and hotel.requires == {"hotel"}
+    assert "a date" in hotel.inferred["authored"] and "format date" in hotel.inferred["authored"]
+
+
+def test_text_a_read_yields_is_not_authored():
+    specs = [tool("read_email", {"email_id": "string"}, ("email_id",)),
+             tool("summarize_email", {"email_body": "string"}, ("email_body",)),
+             tool("search", {"query": "string"}, ("query",),
+                  {"type": "object", "properties": {"email_id": {"type": "string"}}})]
+    reg = infer_contracts(specs).registry
+    assert reg.tool("read_email").produces == {"email_body"}
+    assert reg.tool("summarize_email").requires == {"email_body"}
+    assert reg.tool("summarize_email").authored == frozenset()
+    assert reg.tool("search").authored == {"query"}
+
+
+def test_untrusted_from_names_descriptions_and_open_world_hint():
+    specs = [tool("read_channel_messages", {"channel": "string"}, ("channel",)),
+             tool("get_webpage", {"url": "string"}, ("url",)),
+             tool("fetch", {"q": "string"}, ("q",), annotations={"openWorldHint": True}),
+             tool("lookup", description="Returns the latest reviews of a hotel."),
+             tool("get_user_info", description="Get the user: name, email, phone."),
+             tool("search_contacts_by_email", {"query": "string"}, ("query",)),
+             tool("send_email", {"to": "string"}, ("to",))]
+    reg = infer_contracts(specs).registry
+    flags = {t.name: t.untrusted for t in reg}
+    assert flags == {"read_channel_messages": True, "get_webpage": True, "fetch": True,
+                     "lookup": True, "get_user_info": False,
+                     "search_contacts_by_email": False, "send_email": False}
+    assert reg.tool("fetch").inferred["untrusted"] == "schema: annotations.openWorldHint"
+    assert "messages in its name" in reg.tool("read_channel_messages").inferred["untrusted"]
+
+
+def test_sensitive_parameters_of_high_risk_tools():
+    specs = [tool("send_money", {"recipient": "string", "amount": "number",
+                                 "subject": "string"}, ("recipient", "amount", "subject")),
+             tool("delete_email", {"email_id": "string"}, ("email_id",)),
+             tool("update_user_info", {"city": "string", "user": "string"})]
+    reg = infer_contracts(specs).registry
+    assert reg.tool("send_money").sensitive == {"recipient", "amount"}
+    assert "amount, recipient" in reg.tool("send_money").inferred["sensitive"]
+    assert reg.tool("delete_email").sensitive == frozenset(), "an id is not an address"
+    assert reg.tool("update_user_info").sensitive == frozenset(), "medium risk"
+
+
+def test_money_credentials_membership_and_publishing_are_high_reservations_not_low():
+    def risk(name: str, description: str = "") -> str:
+        return risk_of(tool(name, description=description)).risk
+
+    for name in ("schedule_transaction", "update_scheduled_transaction", "update_password",
+                 "invite_user_to_slack", "add_user_to_channel", "remove_user_from_slack",
+                 "post_webpage", "send_money"):
+        assert risk(name) == "high", name
+    for name in ("reserve_hotel", "book_flight", "reserve_car_rental", "invite_attendee",
+                 "update_user_info", "add_calendar_event_participants"):
+        assert risk(name) == "medium", name
+    for name in ("get_most_recent_transactions", "get_scheduled_transactions",
+                 "get_users_in_channel"):
+        assert risk(name) == "low", name
+    assert "money" in risk_of(tool("schedule_transaction")).note
+
+
+def test_a_login_precondition_from_the_description():
+    specs = [tool("login", {"username": "string", "password": "string"},
+                  ("username", "password")),
+             tool("get_orders", description="List orders. Requires authentication."),
+             tool("cancel_order", {"order_id": "string"}, ("order_id",),
+                  description="Cancel an order; the user must be logged in.")]
+    reg = infer_contracts(specs).registry
+    assert "logged_in" in reg.tool("login").produces
+    assert reg.tool("get_orders").requires == {"logged_in"}
+    assert reg.tool("cancel_order").requires == {"order_id", "logged_in"}
+    note = reg.tool("cancel_order").inferred["requires"]
+    assert "fact: description says 'must be logged in' -> logged_in, produced by login" in note
+    # no login tool: the fact is still required, and the note says nothing produces it
+    alone = infer_contracts(specs[1:]).registry.tool("get_orders")
+    assert alone.requires == {"logged_in"}
+    assert "no tool (the user's state must hold it)" in alone.inferred["requires"]
+
+
+def test_a_whole_result_several_tools_return_is_each_tools_own():
+    specs = [tool("list_files", output=listing(FILE)),
+             tool("search_files", {"query": "string"}, ("query",), listing(FILE)),
+             tool("delete_file", {"file_id": "string"}, ("file_id",), FILE)]
+    reg = infer_contracts(specs).registry
+    assert dict(reg.tool("list_files").outputs) == {"file_id": "/*/id_",
+                                                    "list_files_result": ""}
+    assert dict(reg.tool("search_files").outputs) == {"file_id": "/*/id_",
+                                                      "search_files_result": ""}
+    assert "files -> search_files_result" in reg.tool("search_files").inferred["produces"]
