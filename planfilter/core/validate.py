@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -116,11 +116,100 @@ def check_suite(registry: Registry, suite: Suite) -> list[Problem]:
             problems.append(Problem("error", f"{at} field 'gold': not a causal path: {invalid}"))
             continue
         working = _working(registry, task)  # the gold route avoids the failing tools
+        if len(task.goal_steps) > 1:
+            problems.extend(_check_gold_steps(registry, working, task, at))
+            continue
         best = native.solve(working, task.known, task.goal)
         if len(best.plan) < len(task.gold):
             problems.append(Problem(
                 "warning",
                 f"{at} field 'gold': {len(task.gold)} steps, but a minimal causal path has "
+                f"{len(best.plan)}: {' -> '.join(best.plan)}",
+            ))
+    return problems
+
+
+@dataclass(frozen=True)
+class StepSegment:
+    """The calls of a chain that reach one step of a goal in steps, and the state a planner
+    sees before the first of them."""
+
+    step: int
+    calls: tuple[str, ...]
+    planning_state: frozenset[str]
+
+
+def step_segments(registry: Registry, known: Iterable[str], steps: Sequence[frozenset[str]],
+                  chain: Iterable[str]) -> tuple[tuple[StepSegment, ...], tuple[str, ...]]:
+    """Split ``chain`` at the calls that reach each step, counted as a live Session counts
+    them (planfilter.live.session): a variable counts for step k when the user gave it or a
+    call after step k - 1 was reached produced it (the call that reached step k - 1 too, when
+    that step did not need it). Returns the segments of the steps reached, in order, and the
+    calls left after the last one (all of them when the chain reaches no step).
+
+    The planning state of a segment is what ``Session.planning_state`` holds then: the state,
+    without the step's variables that do not count yet."""
+    produced: dict[str, list[int]] = {name: [0] for name in known}  # 0: given by the user
+    reached: list[int] = []
+    calls = list(chain)
+
+    def fresh(name: str, k: int) -> bool:
+        if k == 0:
+            return name in produced
+        after, previous = reached[k - 1], steps[k - 1]
+        return any(c == 0 or c > after or (c == after and name not in previous)
+                   for c in produced.get(name, ()))
+
+    def advance(done: int) -> None:
+        while len(reached) < len(steps) and all(fresh(v, len(reached))
+                                                for v in steps[len(reached)]):
+            reached.append(done)
+
+    def planning(k: int) -> frozenset[str]:
+        stale = {v for v in steps[k] if not fresh(v, k)} if k < len(steps) else set()
+        return frozenset(produced) - stale
+
+    advance(0)
+    segments: list[StepSegment] = []
+    start, state = 0, planning(len(reached))
+    for index, name in enumerate(calls, 1):
+        k = len(reached)
+        if k >= len(steps):
+            break
+        for variable in registry.tool(name).produces:
+            produced.setdefault(variable, []).append(index)
+        advance(index)
+        if len(reached) > k:
+            segments.append(StepSegment(k, tuple(calls[start:index]), state))
+            segments.extend(StepSegment(j, (), planning(j)) for j in range(k + 1, len(reached)))
+            start, state = index, planning(len(reached))
+    return tuple(segments), tuple(calls[start:])
+
+
+def _check_gold_steps(registry: Registry, working: Registry, task: Task,
+                      at: str) -> list[Problem]:
+    """A gold chain of a goal in steps reaches every step in order, stops there, and is a
+    minimal causal path step by step (each step planned from the state of its start, as the
+    session plans it)."""
+    steps = task.goal_steps
+    segments, rest = step_segments(registry, task.known, steps, task.gold)
+    if len(segments) < len(steps):
+        missing = steps[len(segments)]
+        return [Problem("error", f"{at} field 'gold': reaches {len(segments)} of the "
+                                 f"{len(steps)} steps in order; step {len(segments) + 1} "
+                                 f"{sorted(missing)} is not reached")]
+    problems = []
+    if rest:
+        problems.append(Problem("error", f"{at} field 'gold': {' -> '.join(rest)} after the "
+                                         "last step is reached (the session refuses them)"))
+    native = NativePlanner()
+    for segment in segments:
+        best = native.solve(working, segment.planning_state, steps[segment.step])
+        if len(best.plan) < len(segment.calls):
+            problems.append(Problem(
+                "warning",
+                f"{at} field 'gold': step {segment.step + 1} {sorted(steps[segment.step])} "
+                f"takes {len(segment.calls)} calls, but a minimal causal path has "
                 f"{len(best.plan)}: {' -> '.join(best.plan)}",
             ))
     return problems
