@@ -2,7 +2,10 @@
 
     python examples/goal_accuracy.py llamacpp/qwen2.5-coder-1.5b      # all 102 tasks
     python examples/goal_accuracy.py sim/careful --sample 18
-    python examples/goal_accuracy.py retrieval
+    python examples/goal_accuracy.py retrieval --tasks tasks/steps.yaml
+
+A resolution is right when its steps are the task's steps, in order (a goal of one step: the
+same variables).
 
 Prints one JSON line per task (chosen goal, the task's goal, who answered, the notes), then
 the accuracy. `planfilter run --goal resolve` measures the same inside full runs.
@@ -24,9 +27,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("model", help="a litellm model name, or 'retrieval'")
     parser.add_argument("--sample", type=int, help="the stratified sample of this size")
+    parser.add_argument("--tasks", default=None, help="a suite (default: the bundled one)")
     args = parser.parse_args()
     registry = load_registry(default_registry())
-    suite = load_suite(default_suite())
+    suite = load_suite(args.tasks or default_suite())
     tasks = tuple(stratified_sample(suite, args.sample) if args.sample else suite)
     retrieval = args.model == "retrieval"
     right = tokens = 0
@@ -35,11 +39,12 @@ def main() -> None:
         resolution = resolve_goal(registry, task.query, seed=1, context=dict(task.state),
                                   resolver="retrieval" if retrieval else "model",
                                   model=None if retrieval else args.model)
-        ok = resolution.goal == task.goal
+        ok = resolution.goal_steps == task.goal_steps
         right += ok
         tokens += resolution.input_tokens + resolution.output_tokens
         print(json.dumps({"task": task.id, "ok": ok, "chose": resolution.name,
-                          "gold": sorted(task.goal), "by": resolution.resolver,
+                          "gold": [sorted(s) for s in task.goal_steps],
+                          "by": resolution.resolver,
                           "notes": list(resolution.notes)}), flush=True)
     count = len(tasks)
     print(f"# {args.model}: goal accuracy {right}/{count} = {right / max(count, 1):.2f}; "

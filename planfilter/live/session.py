@@ -282,7 +282,8 @@ class Session:
     def flow(self) -> Flow:
         """What the data-flow checks know now: values held, values given, outside content."""
         with self._lock:
-            given = {name: tuple(f.value for f in facts if f.given)
+            # a list the user gave binds the variable to any of its items (or the whole list)
+            given = {name: tuple(v for f in facts if f.given for v in accepted(f.value))
                      for name, facts in self._facts.items()}
             outside = tuple(f.value for facts in self._facts.values() for f in facts
                             if f.untrusted)
