@@ -14,9 +14,10 @@ from typing import Any
 import pytest
 
 from planfilter.bench.agent import AgentOptions, run_task, succeeded
-from planfilter.bench.environment import argument_errors, execute
+from planfilter.core.schemas import argument_errors
 from planfilter.core.tasks import Task
 from planfilter.models import CallOptions, load_litellm, register_provider
+from planfilter.suites.mocked import execute
 
 
 class Scripted:

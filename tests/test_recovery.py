@@ -8,7 +8,6 @@ import pytest
 from test_agent import script  # noqa: F401  (the scripted litellm provider fixture)
 
 from planfilter.bench.agent import AgentOptions, run_task
-from planfilter.bench.environment import execute
 from planfilter.core.errors import ContractError
 from planfilter.core.loading import load_registry, load_suite
 from planfilter.core.resources import data_dir, default_registry
@@ -17,6 +16,7 @@ from planfilter.core.validate import validate_paths
 from planfilter.filters import FILTERS, PAPER_METHODS, Attempt, FilterOptions
 from planfilter.filters.recovery import cmtf_recover, recover_filter
 from planfilter.models import CallOptions
+from planfilter.suites.mocked import execute
 
 REGISTRY = load_registry(default_registry())
 RECOVERY = load_suite(data_dir("tasks") / "recovery.yaml")

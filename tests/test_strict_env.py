@@ -8,13 +8,13 @@ from click.testing import CliRunner
 from test_agent import script  # noqa: F401  (the scripted litellm provider fixture)
 
 from planfilter.bench.agent import AgentOptions, run_task
-from planfilter.bench.environment import execute
 from planfilter.cli import cli
 from planfilter.core.loading import load_registry, load_suite
 from planfilter.core.resources import default_registry, default_suite
 from planfilter.core.validate import validate_paths
 from planfilter.live.goals import SET_GOAL
 from planfilter.models import CallOptions
+from planfilter.suites.mocked import execute
 
 REGISTRY = load_registry(default_registry())
 SUITE = load_suite(default_suite())

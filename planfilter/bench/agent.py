@@ -12,7 +12,7 @@ visible tools and takes each result into its state. With ``goal="resolve"`` the 
 resolves the goal from the request with the run's own model (the task's goal is then only the
 yardstick of success and of goal accuracy); with ``goal="given"`` (the paper's setting) it is
 handed the task's goal. The mocked environment refuses invented argument values unless
-``env="lenient"`` (planfilter.bench.environment).
+``env="lenient"`` (planfilter.suites.mocked).
 
 One exception to "the first failure ends the run", so that the paper's six methods keep the
 paper's semantics exactly: for a recovering method (``cmtf-recover``, see
