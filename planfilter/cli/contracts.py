@@ -41,7 +41,7 @@ class SourceParam(click.ParamType):
         text = str(value)
         if text.startswith("python:"):
             return text
-        return str(click.Path(exists=True, dir_okay=False).convert(value, param, ctx))
+        return str(click.Path(exists=True, dir_okay=False).convert(text, param, ctx))
 
 
 @contracts.command()

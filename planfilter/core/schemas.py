@@ -47,14 +47,20 @@ def result_errors(tool: Tool, result: Any) -> list[str]:
 def value_errors(tool: Tool, parameter: str, value: Any) -> list[str]:
     """Every way ``value`` breaks the schema of the tool's ``parameter`` (none when the tool
     does not declare it)."""
+    validator = _parameter_validator(tool, parameter)
+    return [] if validator is None else [err.message for err in validator.iter_errors(value)]
+
+
+@lru_cache(maxsize=8192)
+def _parameter_validator(tool: Tool, parameter: str) -> Any:
+    """The compiled validator of one parameter's schema (None when it is not declared)."""
     schema = tool.parameters.get("properties", {}).get(parameter)
     if not isinstance(schema, Mapping):
-        return []
+        return None
     plain = thaw(schema)
     # A property may refer to definitions of the whole schema (pydantic writes enums as
     # {"$ref": "#/$defs/SharingPermission"}): they come along, so the reference resolves.
     for key in ("$defs", "definitions"):
         if key in tool.parameters and key not in plain:
             plain[key] = thaw(tool.parameters[key])
-    validator = jsonschema.validators.validator_for(plain)(plain)
-    return [err.message for err in validator.iter_errors(value)]
+    return jsonschema.validators.validator_for(plain)(plain)

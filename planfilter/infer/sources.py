@@ -265,7 +265,8 @@ def read_sources(paths: Iterable[Path | str]) -> tuple[ToolSpec, ...]:
     seen: dict[str, str] = {}
     problems = []
     for raw in paths:
-        found = read_python_source(raw) if is_python_source(raw) else read_source(Path(raw))
+        found = read_python_source(str(raw)) if is_python_source(raw) else \
+            read_source(Path(raw))
         for spec in found:
             if spec.name in seen:
                 problems.append(f"{spec.origin}: tool '{spec.name}' has the same name as "

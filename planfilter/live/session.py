@@ -35,9 +35,10 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
-from ..core.contracts import Registry, Steps, goal_steps, show_steps
+from ..core.contracts import Registry, Steps, Tool, goal_steps, show_steps
 from ..core.errors import PlanfilterError
 from ..core.provenance import Flow, accepted
 from ..core.results import extract
@@ -101,6 +102,17 @@ def check_size(what: str, value: Any, limit: int) -> None:
     size = len(value) if isinstance(value, str) else len(repr(value))
     if size > limit:
         raise PlanfilterError(f"{what} is {size:,} characters long; the limit is {limit:,}")
+
+
+@lru_cache(maxsize=16)
+def carriers(registry: Registry) -> dict[str, tuple[tuple[Tool, str], ...]]:
+    """Variable -> every (tool, parameter) whose argument carries it (authored ones aside)."""
+    out: dict[str, list[tuple[Tool, str]]] = {}
+    for tool in registry:
+        for param in tool.parameters.get("properties", {}):
+            if param not in tool.authored:
+                out.setdefault(tool.variable_of(param), []).append((tool, param))
+    return {name: tuple(found) for name, found in out.items()}
 
 
 class Session:
@@ -209,13 +221,10 @@ class Session:
             except PlanfilterError as exc:
                 problems.append(str(exc))
                 continue
-            for tool in self.registry:
-                for param in tool.parameters.get("properties", {}):
-                    if tool.variable_of(param) != name or param in tool.authored:
-                        continue
-                    for problem in value_errors(tool, param, value):
-                        problems.append(f"known value '{name}' does not fit {tool.name}."
-                                        f"{param}: {problem}")
+            for tool, param in carriers(self.registry).get(name, ()):
+                for problem in value_errors(tool, param, value):
+                    problems.append(f"known value '{name}' does not fit {tool.name}."
+                                    f"{param}: {problem}")
         if problems:
             raise PlanfilterError("; ".join(sorted(set(problems))))
 

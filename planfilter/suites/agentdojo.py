@@ -149,9 +149,10 @@ def convert_task(registry: Registry, suite_name: str, task_id: str, prompt: str,
     if not steps:
         raise ContractError(f"agentdojo:{suite_name} task {task_id}: its ground truth produces "
                             "nothing, so it has no goal")
+    goal = frozenset().union(*steps)
     return Task(id=task_id, domain=suite_name, query=prompt,
-                state=oracle_known(registry, calls, prompt),
-                goal=[sorted(s) for s in steps], gold=gold,
+                state=oracle_known(registry, calls, prompt), goal=goal,
+                steps=tuple(steps) if len(steps) > 1 else (), gold=gold,
                 metadata={"suite": f"agentdojo:{suite_name}", "version": BENCHMARK_VERSION})
 
 

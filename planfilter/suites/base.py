@@ -98,15 +98,22 @@ class Environment(Protocol):
 
 
 class BenchSuite(Protocol):
-    kind: str
-    name: str
-    registry: Registry
-    tasks: Suite
-    #: Runs end with the model's answer in words (AgentDojo) rather than at the goal.
-    answers: bool
-    #: The step limit that suits the suite when none is given.
-    max_steps: int
-    attack: str | None
+    @property
+    def kind(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def registry(self) -> Registry: ...
+    @property
+    def tasks(self) -> Suite: ...
+    @property
+    def answers(self) -> bool:
+        """Runs end with the model's answer in words (AgentDojo) rather than at the goal."""
+    @property
+    def max_steps(self) -> int:
+        """The step limit that suits the suite when none is given."""
+    @property
+    def attack(self) -> str | None: ...
 
     def cases(self) -> tuple[Case, ...]:
         """Every run's case, in order: one per task, or one per chosen pair under attack."""
@@ -151,7 +158,9 @@ def _load_yaml(argument: str, options: SuiteOptions) -> BenchSuite:
 def _load_agentdojo(argument: str, options: SuiteOptions) -> BenchSuite:
     from .agentdojo import load_agentdojo_suite
 
-    return load_agentdojo_suite(argument, options)
+    # its methods take the AgentDojo environment they themselves hand out (a narrower
+    # parameter than the Protocol's Environment), so the check is waived here alone
+    return load_agentdojo_suite(argument, options)  # type: ignore[return-value]
 
 
 #: Kind -> loader of ``kind:argument``. Loaders import their kind's module on first use, so a
