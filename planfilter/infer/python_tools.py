@@ -26,14 +26,9 @@ from pydantic import BaseModel, Field, TypeAdapter, create_model
 from pydantic.errors import PydanticUserError
 
 from ..core.frozen import freeze
-from .sources import SourceError, ToolSpec
+from .sources import SourceError, ToolSpec, map_subschema
 
 PREFIX = "python:"
-#: JSON Schema keywords whose value is one schema, a list of schemas, or a name -> schema map.
-_ONE = ("items", "additionalProperties", "not", "contains", "propertyNames", "if", "then",
-        "else")
-_MANY = ("anyOf", "oneOf", "allOf", "prefixItems")
-_NAMED = ("properties", "$defs", "definitions", "patternProperties")
 
 
 def is_python_source(raw: object) -> bool:
@@ -45,19 +40,8 @@ def tidy(schema: Any) -> Any:
     a property *named* ``title`` is kept."""
     if not isinstance(schema, Mapping):
         return schema
-    out: dict[str, Any] = {}
-    for key, value in schema.items():
-        if key == "title":
-            continue
-        if key in _ONE:
-            out[key] = tidy(value)
-        elif key in _MANY and isinstance(value, list):
-            out[key] = [tidy(v) for v in value]
-        elif key in _NAMED and isinstance(value, Mapping):
-            out[key] = {k: tidy(v) for k, v in value.items()}
-        else:
-            out[key] = value
-    return out
+    return {key: map_subschema(key, value, tidy) for key, value in schema.items()
+            if key != "title"}
 
 
 def inline_refs(schema: Mapping[str, Any]) -> dict[str, Any]:

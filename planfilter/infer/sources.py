@@ -76,9 +76,23 @@ TYPE_NAMES: Mapping[str, str | None] = {
     **dict.fromkeys(("array", "list", "tuple", "set", "arraylist"), "array"),
     "null": "null", "any": None,
 }
-_ONE_SCHEMA = ("items", "additionalProperties", "not", "contains")
+#: JSON Schema keywords whose value is one schema, a list of schemas, or a name -> schema map.
+_ONE_SCHEMA = ("items", "additionalProperties", "not", "contains", "propertyNames", "if",
+               "then", "else")
 _SCHEMAS = ("anyOf", "oneOf", "allOf", "prefixItems")
 _NAMED_SCHEMAS = ("properties", "$defs", "definitions", "patternProperties")
+
+
+def map_subschema(key: str, value: Any, fn: Any) -> Any:
+    """``value`` of schema keyword ``key`` with ``fn`` applied to each schema it holds (one,
+    a list, or a name -> schema map); any other keyword's value as it is."""
+    if key in _ONE_SCHEMA:
+        return fn(value)
+    if key in _SCHEMAS and isinstance(value, list):
+        return [fn(v) for v in value]
+    if key in _NAMED_SCHEMAS and isinstance(value, Mapping):
+        return {k: fn(v) for k, v in value.items()}
+    return value
 
 
 def json_schema_types(schema: Any) -> Any:
@@ -97,12 +111,8 @@ def json_schema_types(schema: Any) -> Any:
             kinds = [TYPE_NAMES.get(str(v).strip().lower()) for v in value]
             if None not in kinds:
                 out[key] = list(dict.fromkeys(kinds))
-        elif key in _ONE_SCHEMA:
-            out[key] = json_schema_types(value)
-        elif key in _SCHEMAS and isinstance(value, list):
-            out[key] = [json_schema_types(v) for v in value]
-        elif key in _NAMED_SCHEMAS and isinstance(value, Mapping):
-            out[key] = {k: json_schema_types(v) for k, v in value.items()}
+        elif key != "type":
+            out[key] = map_subschema(key, value, json_schema_types)
         else:
             out[key] = value
     return out
