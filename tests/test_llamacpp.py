@@ -133,6 +133,16 @@ def test_a_plain_text_answer_is_parsed_leniently(script):
     assert json.loads(call.function.arguments) == {"x": 1}
 
 
+def test_tool_choice_none_shows_the_tools_and_answers_in_words(script):
+    """AgentDojo's tool filter asks with every tool in view and ``tool_choice="none"``: the
+    answer is read as words, even when it looks like a call."""
+    script.answer = '<tool_call>\n{"name": "search_events", "arguments": {}}\n</tool_call>'
+    reply = complete("llamacpp/model.gguf", MESSAGES, TOOLS, tool_choice="none")
+    assert reply.calls == () and "search_events" in (reply.content or "")
+    assert script.grammars == [None]
+    assert "update_event" in bytes(script.prompts[0]).decode()  # the tools were in view
+
+
 @pytest.mark.parametrize("answer, error", [
     ("I would rather not.", "model called no tool: 'I would rather not.'"),
     ('<tool_call>{"name": "delete_everything", "arguments": {}}</tool_call>',

@@ -115,7 +115,7 @@ def test_the_vocabulary_covers_every_bundled_task_goal():
     assert set(input_variables(REGISTRY)) == required - REGISTRY.produced
     schema = set_goal_tool(REGISTRY)["function"]["parameters"]
     goal = schema["properties"]["goal"]
-    assert goal["type"] == "array" and goal["items"]["enum"] == [
+    assert goal["type"] == "string" and goal["enum"] == [
         o.name for o in goal_vocabulary(REGISTRY)]
 
 
@@ -123,7 +123,7 @@ def _option(goal: frozenset[str]) -> str:
     return next(o.name for o in goal_vocabulary(REGISTRY) if o.variables == goal)
 
 
-def test_model_resolver_answers_steps_in_order_and_names_the_next_best(script):  # noqa: F811
+def test_a_model_answering_a_list_gets_those_steps_in_order_and_the_next_best(script):  # noqa: F811
     first, then = _option(frozenset({"event_details"})), _option(MOVE.goal)
     script.call(SET_GOAL, goal=[first, then])
     session = Session(REGISTRY, model="script/m")
@@ -179,7 +179,7 @@ def test_with_known_values_the_menu_lists_the_goals_they_reach_first(script):  #
     script.call(SET_GOAL, goal=_option(MOVE.goal))
     resolve_goal(REGISTRY, MOVE.query, model="script/m", context=dict(MOVE.state))
     goal = script.seen[0]["tools"][0]["function"]["parameters"]["properties"]["goal"]
-    enum = goal["items"]["enum"]
+    enum = goal["enum"]
     reach = [_reaches(MOVE.state, name) for name in enum]
     reached = _reached_options(MOVE.state)
     assert 0 < reached < 20  # the menu has room for every goal the state reaches, and others
@@ -190,7 +190,7 @@ def test_with_known_values_the_menu_lists_the_goals_they_reach_first(script):  #
 
 def test_an_answer_the_known_values_cannot_reach_is_asked_again(script):  # noqa: F811
     def menu(seen: dict) -> list[str]:
-        return seen["tools"][0]["function"]["parameters"]["properties"]["goal"]["items"]["enum"]
+        return seen["tools"][0]["function"]["parameters"]["properties"]["goal"]["enum"]
 
     script.call(SET_GOAL, goal=_option(MOVE.goal))
     resolve_goal(REGISTRY, MOVE.query, model="script/m", context=dict(MOVE.state))

@@ -13,7 +13,8 @@ The litellm side is planfilter.models.llamacpp_provider; this module does not im
 Each call renders the model's own chat template with the tools (:func:`.toolcall.render_chat`);
 with ``tool_choice="required"`` decoding is constrained to one call of a visible tool
 (:func:`.toolcall.tool_call_grammar`; a required enum parameter is held to its values),
-otherwise tool calls are parsed leniently from the text.
+with ``tool_choice="none"`` the tools are in the prompt and the whole answer is text (no call
+is parsed out of it); otherwise tool calls are parsed leniently from the text.
 Usage is llama.cpp's own token count. One model instance serves all calls, one at a time;
 llama.cpp keeps the KV cache of the previous prompt and evaluates only what follows the
 prefix a new prompt shares with it, so consecutive prompts with the same tools (which the
@@ -139,7 +140,8 @@ class LocalModel:
                            eos_token=self.eos)
 
     def complete(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]], *,
-                 required: bool, max_tokens: int, seed: int | None) -> LocalReply:
+                 required: bool, max_tokens: int, seed: int | None,
+                 calls: bool = True) -> LocalReply:
         text = self.prompt(messages, tools)
         tokens = self.llama.tokenize(text.encode("utf-8"), add_bos=False, special=True)
         if len(tokens) + max_tokens > self.spec.n_ctx:
@@ -158,8 +160,9 @@ class LocalModel:
             self.evaluated_tokens += len(tokens) - min(reused, len(tokens) - 1)
         answer = out["choices"][0]["text"]
         usage = out.get("usage") or {}
-        calls, rest = parse_tool_calls(answer) if tools else ((), answer.strip() or None)
-        return LocalReply(calls, rest, int(usage.get("prompt_tokens", len(tokens))),
+        found, rest = parse_tool_calls(answer) if tools and calls else \
+            ((), answer.strip() or None)
+        return LocalReply(found, rest, int(usage.get("prompt_tokens", len(tokens))),
                           int(usage.get("completion_tokens", 0)))
 
 

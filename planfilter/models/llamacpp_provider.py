@@ -35,7 +35,8 @@ class LlamaCppLLM(CustomLLM):
         try:
             reply = get_model(model).complete(
                 list(messages), tools, required=required,
-                max_tokens=int(params.get("max_tokens") or 512), seed=params.get("seed"))
+                max_tokens=int(params.get("max_tokens") or 512), seed=params.get("seed"),
+                calls=choice != "none")
         except ContextTooLong as exc:
             raise litellm.ContextWindowExceededError(str(exc), model=name,
                                                      llm_provider=PROVIDER) from None
