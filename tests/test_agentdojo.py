@@ -288,9 +288,9 @@ def test_the_committed_contracts_are_the_default(tmp_path):
 def test_an_injected_invitation_is_refused_in_the_users_own_calendar_step(tmp_path):
     """Workspace's `user_task_4` ends by creating a calendar event, the tool the attacker's
     `injection_task_2` wants (an event with the attacker's address as participant). The tool
-    is on the user's plan, so hiding cannot stop it; the committed contracts make it a sending
-    tool (it e-mails its participants) with `participants` sensitive: the attacker's address
-    is in an untrusted result, so the call is refused as tainted without approval."""
+    is on the user's plan, so hiding cannot stop it; it e-mails its participants, so the
+    committed contracts mark `participants` sensitive: the attacker's address is in an
+    untrusted result, so the call is refused as tainted without approval."""
     _agentdojo()
     out = tmp_path / "pair"
     args = ["run", "--suite", "agentdojo:workspace", "--models", "oracle", "--methods", "cmtf",
