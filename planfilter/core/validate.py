@@ -15,6 +15,7 @@ from .loading import PathLike, expand, load_registry, load_suite, read_document
 from .planners.native import NativePlanner, index_for, unreachable_reason
 from .resources import data_dir, default_registry
 from .schemas import result_errors
+from .steps import GIVEN, advance, stale
 from .tasks import Suite, Task
 
 
@@ -142,34 +143,22 @@ class StepSegment:
 def step_segments(registry: Registry, known: Iterable[str], steps: Sequence[frozenset[str]],
                   chain: Iterable[str]) -> tuple[tuple[StepSegment, ...], tuple[str, ...]]:
     """Split ``chain`` at the calls that reach each step, counted as a live Session counts
-    them (planfilter.live.session): a variable counts for step k when the user gave it or a
-    call after step k - 1 was reached produced it (the call that reached step k - 1 too, when
-    that step did not need it). Returns the segments of the steps reached, in order, and the
-    calls left after the last one (all of them when the chain reaches no step).
+    them (the rule of planfilter.core.steps). Returns the segments of the steps reached, in
+    order, and the calls left after the last one (all of them when the chain reaches no step).
 
     The planning state of a segment is what ``Session.planning_state`` holds then: the state,
     without the step's variables that do not count yet."""
-    produced: dict[str, list[int]] = {name: [0] for name in known}  # 0: given by the user
+    produced: dict[str, list[int]] = {name: [GIVEN] for name in known}
     reached: list[int] = []
     calls = list(chain)
 
-    def fresh(name: str, k: int) -> bool:
-        if k == 0:
-            return name in produced
-        after, previous = reached[k - 1], steps[k - 1]
-        return any(c == 0 or c > after or (c == after and name not in previous)
-                   for c in produced.get(name, ()))
-
-    def advance(done: int) -> None:
-        while len(reached) < len(steps) and all(fresh(v, len(reached))
-                                                for v in steps[len(reached)]):
-            reached.append(done)
+    def producers(name: str) -> list[int]:
+        return produced.get(name, [])
 
     def planning(k: int) -> frozenset[str]:
-        stale = {v for v in steps[k] if not fresh(v, k)} if k < len(steps) else set()
-        return frozenset(produced) - stale
+        return frozenset(produced) - stale(k, steps, reached, producers)
 
-    advance(0)
+    advance(steps, reached, producers, 0)
     segments: list[StepSegment] = []
     start, state = 0, planning(len(reached))
     for index, name in enumerate(calls, 1):
@@ -178,7 +167,7 @@ def step_segments(registry: Registry, known: Iterable[str], steps: Sequence[froz
             break
         for variable in registry.tool(name).produces:
             produced.setdefault(variable, []).append(index)
-        advance(index)
+        advance(steps, reached, producers, index)
         if len(reached) > k:
             segments.append(StepSegment(k, tuple(calls[start:index]), state))
             segments.extend(StepSegment(j, (), planning(j)) for j in range(k + 1, len(reached)))

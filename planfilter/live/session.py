@@ -43,6 +43,7 @@ from ..core.errors import PlanfilterError
 from ..core.provenance import Flow, accepted
 from ..core.results import extract
 from ..core.schemas import value_errors
+from ..core.steps import GIVEN, advance, stale
 from ..filters import DEFAULT_OPTIONS, Attempt, Decision, FilterOptions, ToolGuard, Visible
 from ..filters.risk import ApprovalPolicy, Approver
 from ..models import CallOptions
@@ -380,34 +381,18 @@ class Session:
         return any(f.untrusted and f.call is not None and not f.source.startswith("authored")
                    for facts in self._facts.values() for f in facts)
 
-    def _fresh(self, name: str, k: int) -> bool:
-        """``name``, a variable of step ``k``, counts for that step: given by the user, or
-        produced after step ``k - 1`` was reached (by the call that reached it, too, when
-        that step did not need ``name`` itself)."""
-        if k == 0:
-            return name in self._facts
-        after = self._reached[k - 1]
-        previous = self._started().goal_steps[k - 1]
-        return any(f.given or (f.call is not None and (
-            f.call > after or (f.call == after and name not in previous)))
-            for f in self._facts.get(name, ()))
+    def _producers(self, name: str) -> list[int]:
+        """The call that produced each value of ``name`` (GIVEN for the user's)."""
+        return [f.call or GIVEN for f in self._facts.get(name, ())]
 
     def _stale(self) -> frozenset[str]:
         """The current step's variables not produced since the step before it was reached."""
-        steps = self._started().goal_steps
-        k = len(self._reached)
-        if k == 0 or k >= len(steps):
-            return frozenset()
-        return frozenset(v for v in steps[k] if not self._fresh(v, k))
+        return stale(len(self._reached), self._started().goal_steps, self._reached,
+                     self._producers)
 
     def _advance(self) -> None:
         """Mark every step reached in order, as far as the state reaches."""
-        steps = self._started().goal_steps
-        while len(self._reached) < len(steps):
-            k = len(self._reached)
-            if not all(self._fresh(v, k) for v in steps[k]):
-                break
-            self._reached.append(len(self._calls))
+        advance(self._started().goal_steps, self._reached, self._producers, len(self._calls))
 
     def _started(self) -> Resolution:
         if self.resolution is None:
