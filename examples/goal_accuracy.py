@@ -36,6 +36,7 @@ def main() -> None:
     right = tokens = 0
     start = time.monotonic()
     for task in tasks:
+        began = time.monotonic()
         resolution = resolve_goal(registry, task.query, seed=1, context=dict(task.state),
                                   resolver="retrieval" if retrieval else "model",
                                   model=None if retrieval else args.model)
@@ -45,6 +46,8 @@ def main() -> None:
         print(json.dumps({"task": task.id, "ok": ok, "chose": resolution.name,
                           "gold": [sorted(s) for s in task.goal_steps],
                           "by": resolution.resolver,
+                          "tokens": resolution.input_tokens + resolution.output_tokens,
+                          "seconds": round(time.monotonic() - began, 1),
                           "notes": list(resolution.notes)}), flush=True)
     count = len(tasks)
     print(f"# {args.model}: goal accuracy {right}/{count} = {right / max(count, 1):.2f}; "

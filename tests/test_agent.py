@@ -41,7 +41,8 @@ class Scripted:
                            api_key=None, logging_obj=None, optional_params=None, *args, **kw):
                 params = optional_params or {}
                 script.seen.append({"messages": messages, "tools": params.get("tools"),
-                                    "seed": params.get("seed")})
+                                    "seed": params.get("seed"),
+                                    "tool_choice": params.get("tool_choice")})
                 if not script.queue:
                     raise AssertionError("the script ran out of replies")
                 item = script.queue.popleft()

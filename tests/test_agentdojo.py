@@ -218,6 +218,7 @@ def test_loop_runs_calls_and_judges_the_answer(banking, script):  # noqa: F811
     assert first[0]["role"] == "system" and "Emma Johnson" in first[0]["content"]
     assert first[1] == {"role": "user", "content": case.task.query}
     assert len(script.seen[0]["tools"]) == 11
+    assert script.seen[0]["tool_choice"] == "auto"  # a baseline may answer at any turn
     tool_message = script.seen[1]["messages"][-1]
     assert tool_message["role"] == "tool" and "amount" in tool_message["content"]
 
@@ -231,9 +232,26 @@ def test_loop_refuses_hidden_tools_and_asks_for_the_answer(banking, script):  # 
     assert out.steps[0].decision == "hidden"
     refusal = script.seen[1]["messages"][-1]["content"]
     assert "refused" in refusal and "get_most_recent_transactions" in refusal
+    # the goal not reached, a tool shown: a call is asked for, not words; after a refusal
+    # the model may answer in words
+    assert [seen["tool_choice"] for seen in script.seen[:2]] == ["required", "auto"]
     assert script.seen[2]["tools"] is None  # goal reached: no tools, the answer is asked for
     assert "final answer" in script.seen[2]["messages"][-1]["content"]
     assert out.run.success
+
+
+def test_cmtf_asks_for_a_call_while_its_plan_has_a_step_left(script):  # noqa: F811
+    _agentdojo()
+    reviewed = load_bench_suite("agentdojo:banking", SuiteOptions())  # the committed contracts
+    case = next(c for c in reviewed.cases() if c.id == "user_task_0")
+    assert len(case.task.goal_steps) == 2  # read the bill, then pay it
+    script.call("read_file", file_path="bill-december-2023.txt")
+    script.text("I have read the bill.")
+    out = run_dialogue(reviewed, case, method="cmtf", model="script/m", options=_options())
+    assert out.steps[0].decision == "allowed"
+    assert [seen["tool_choice"] for seen in script.seen] == ["required", "required"]
+    assert [t["function"]["name"] for t in script.seen[1]["tools"]] == ["send_money"]
+    assert not out.run.success  # it answered in words all the same: the bill is not paid
 
 
 def test_loop_step_limit_and_failed_check(banking, script):  # noqa: F811

@@ -15,7 +15,7 @@ from planfilter.core.errors import PlanfilterError
 from planfilter.core.loading import load_registry, load_suite
 from planfilter.core.resources import default_registry, default_suite
 from planfilter.live import goal_vocabulary, input_variables, resolve_goal
-from planfilter.live.goals import SET_GOAL, set_goal_tool, why_unreachable
+from planfilter.live.goals import SET_GOAL, parts_of, set_goal_tool, why_unreachable
 
 REGISTRY = load_registry(default_registry())
 SUITE = load_suite(default_suite())
@@ -133,6 +133,33 @@ def test_a_model_answering_a_list_gets_those_steps_in_order_and_the_next_best(sc
     assert session.visible().tools == ("search_events",)
     assert resolution.candidates and all(": " in c for c in resolution.candidates)
     assert not any(c.split(":")[0] in (first, then) for c in resolution.candidates)
+
+
+def test_a_goal_of_several_parts_is_put_again_beside_its_parts(script):  # noqa: F811
+    request = "Summarize the email from Dana about the budget"
+    script.call(SET_GOAL, goal="summarize_email_then_send", known={"email_topic": "budget"})
+    script.call(SET_GOAL, goal="email_summary")
+    narrowed = resolve_goal(REGISTRY, request, model="script/m")
+    assert narrowed.goal == {"email_summary"} and narrowed.steps == ()
+    assert narrowed.known == {"email_topic": "budget"}  # what the first answer read stays
+    menu = script.seen[1]["tools"][0]["function"]["parameters"]["properties"]["goal"]["enum"]
+    assert sorted(menu) == ["email_sent", "email_summary", "summarize_email_then_send"]
+    asked = script.seen[1]["tools"][0]["function"]["parameters"]["properties"]
+    assert set(asked) == {"goal"}  # the goal alone: the values were read the first time
+    assert "every one of them" in script.seen[1]["messages"][0]["content"]
+    assert any("asked again between summarize_email_then_send" in n for n in narrowed.notes)
+    assert narrowed.input_tokens == 200  # both calls counted
+    # the whole kept when the second answer is the whole, or is off that menu
+    for second in ("summarize_email_then_send", "event_cancelled"):
+        script.call(SET_GOAL, goal="summarize_email_then_send")
+        script.call(SET_GOAL, goal=second)
+        kept = resolve_goal(REGISTRY, request, model="script/m")
+        assert kept.steps == (frozenset({"email_summary"}), frozenset({"email_sent"}))
+    # one goal of one part is not asked again
+    script.seen.clear()
+    script.call(SET_GOAL, goal="email_summary")
+    assert resolve_goal(REGISTRY, request, model="script/m").goal == {"email_summary"}
+    assert len(script.seen) == 1
 
 
 def test_model_resolver_takes_a_valid_answer_and_extracts_inputs(script):  # noqa: F811
@@ -253,6 +280,8 @@ def test_the_readme_agent_reaches_the_goal_with_a_scripted_model(script, task_id
     task = SUITE.task(task_id)
     # The script: set_goal with the task's goal, then the gold chain, arguments from state.
     script.call(SET_GOAL, goal=_option(task.goal))
+    if parts_of(REGISTRY, _option(task.goal)):  # put again beside its parts: kept
+        script.call(SET_GOAL, goal=_option(task.goal))
     state = dict(task.state)
     for name in task.gold:
         params = REGISTRY.tool(name).parameters.get("properties", {})
