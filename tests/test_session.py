@@ -117,6 +117,11 @@ def test_the_vocabulary_covers_every_bundled_task_goal():
     goal = schema["properties"]["goal"]
     assert goal["type"] == "string" and goal["enum"] == [
         o.name for o in goal_vocabulary(REGISTRY)]
+    # the values first: two menus' tools share everything up to the menu (a cached prefix)
+    one, two = (json.dumps(set_goal_tool(REGISTRY, goal_vocabulary(REGISTRY)[k:k + 20]))
+                for k in (0, 20))
+    shared = next(i for i, (a, b) in enumerate(zip(one, two, strict=False)) if a != b)
+    assert shared > len(json.dumps(schema["properties"]["known"]))
 
 
 def _option(goal: frozenset[str]) -> str:
@@ -144,9 +149,9 @@ def test_a_goal_of_several_parts_is_put_again_beside_its_parts(script):  # noqa:
     assert narrowed.known == {"email_topic": "budget"}  # what the first answer read stays
     menu = script.seen[1]["tools"][0]["function"]["parameters"]["properties"]["goal"]["enum"]
     assert sorted(menu) == ["email_sent", "email_summary", "summarize_email_then_send"]
-    asked = script.seen[1]["tools"][0]["function"]["parameters"]["properties"]
-    assert set(asked) == {"goal"}  # the goal alone: the values were read the first time
-    assert "every one of them" in script.seen[1]["messages"][0]["content"]
+    assert script.seen[1]["messages"] == script.seen[0]["messages"]  # asked afresh
+    goal = script.seen[1]["tools"][0]["function"]["parameters"]["properties"]["goal"]
+    assert "only when the request asks for every one of them" in goal["description"]
     assert any("asked again between summarize_email_then_send" in n for n in narrowed.notes)
     assert narrowed.input_tokens == 200  # both calls counted
     # the whole kept when the second answer is the whole, or is off that menu

@@ -15,9 +15,9 @@ shown, unless its last call was refused: the plan has a step left, so an answer 
 would end the run short of the goal (Qwen2.5-Coder-1.5B did so after the first call on banking
 tasks, and named tools that do not exist on slack). After a refusal it may answer in words
 (held to a call, it repeated a refused call until the step limit). The baselines cannot know
-when they are done and are asked with ``auto``, as AgentDojo asks. When the session's goal is reached (or no tool is left to show)
-the model is shown no tools and asked for its final answer.
-The run ends at the answer or after ``max_steps`` model turns; success and, under attack,
+when they are done and are asked with ``auto``, as AgentDojo asks. When the session's goal is
+reached (or no tool is left to show) the model is shown no tools and asked for its final
+answer. The run ends at the answer or after ``max_steps`` model turns; success and, under attack,
 the attack's success are the suite's own checks on the final environment and answer.
 
 ``tool_filter`` (AgentDojo's defence) asks the same model first, through the same litellm

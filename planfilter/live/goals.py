@@ -162,29 +162,38 @@ def reachable_first(registry: Registry, order: Sequence[int], known: Iterable[st
     return near + [i for i in order if not options[i].variables <= reach]
 
 
+#: How the ``goal`` parameter reads on the full menu, and on a goal of parts beside its parts.
+_GOAL_TEXT = ("What the request asks to have done, one of (a goal named for several things "
+              "reaches them in the order its description gives):\n")
+_PARTS_TEXT = ("What the request asks to have done, one of (choose a goal named for several "
+               "things only when the request asks for every one of them; when it asks for one "
+               "of them, choose that one):\n")
+
+
 def set_goal_tool(registry: Registry, options: Sequence[GoalOption] | None = None, *,
-                  known: bool = True) -> dict[str, Any]:
+                  parts: bool = False) -> dict[str, Any]:
     """The single tool the ``model`` resolver offers; ``options``: the goals in its enum
-    (default: the whole vocabulary); ``known``: whether it also asks for the values the
-    request gives (an object of every input variable, most of the tool's size)."""
+    (default: the whole vocabulary); ``parts``: the menu is a goal of several parts and its
+    parts, and ``goal`` says when to choose the whole.
+
+    ``known`` comes first in the schema: it is the same for every request to one registry,
+    and the menu is not, so prompts that render the tool ahead of the request (llama.cpp's
+    chat templates) share that part and a local model evaluates it once. The model still
+    answers ``goal`` first (it is the call's required enum)."""
     options = goal_vocabulary(registry) if options is None else options
     listing = "\n".join(f"- {o.name}: {o.description}" for o in options)
-    properties: dict[str, Any] = {
-        "goal": {"type": "string", "enum": [o.name for o in options],
-                 "description": "What the request asks to have done, one of (a goal named "
-                                "for several things reaches them in the order its "
-                                "description gives):\n" + listing}}
-    if known:
-        inputs = {name: {"type": ["string", "number", "boolean"], "description": text}
-                  for name, text in input_variables(registry).items()}
-        properties["known"] = {"type": "object", "properties": inputs,
-                               "additionalProperties": False,
-                               "description": "Values stated in the request, by name; leave "
-                                              "out what the request does not say."}
+    inputs = {name: {"type": ["string", "number", "boolean"], "description": text}
+              for name, text in input_variables(registry).items()}
+    properties: dict[str, Any] = {"known": {
+        "type": "object", "properties": inputs, "additionalProperties": False,
+        "description": "Values stated in the request, by name; leave out what the request "
+                       "does not say."}}
+    properties["goal"] = {"type": "string", "enum": [o.name for o in options],
+                          "description": (_PARTS_TEXT if parts else _GOAL_TEXT) + listing}
     return {"type": "function", "function": {
         "name": SET_GOAL,
-        "description": "Record what the user's request asks to have done (the goal)" +
-                       (" and the values the request itself gives." if known else "."),
+        "description": "Record what the user's request asks to have done (the goal) and the "
+                       "values the request itself gives.",
         "parameters": {"type": "object", "properties": properties, "required": ["goal"]},
     }}
 
@@ -325,9 +334,12 @@ def narrow_to_asked(registry: Registry, request: str, model: str, found: Resolut
     were such a goal adding an action the user did not ask for ("Summarize the email ..."
     resolved to ``summarize_email_then_send``). Retrieval scores cannot tell the two cases
     apart (the part a request does not ask for scores as high as parts that are asked), so
-    the model is asked, on a menu where the whole and its parts stand side by side; that
-    call asks for the goal alone (the values it read the first time stay), which keeps it
-    short. An invalid second answer keeps the first."""
+    the model is asked afresh, the same request on a menu where the whole and its parts stand
+    side by side, ``goal`` saying when the whole is right. Only the menu differs from the
+    first call, so a local model reuses the evaluated prompt up to it. (Asked instead as a
+    follow-up in the same conversation, "X names several things; choose it only if ...", the
+    1.5B model turned two of the first three requests that do ask for both to one part.) The
+    values it read the first time stay; an invalid second answer keeps the first."""
     parts = parts_of(registry, found.name)
     if not parts:
         return found, 0, 0
@@ -337,13 +349,9 @@ def narrow_to_asked(registry: Registry, request: str, model: str, found: Resolut
     order, _, _ = rank_goals(registry, request, context)
     rank = {i: k for k, i in enumerate(order)}
     menu = sorted({whole, *parts}, key=lambda o: rank[position[o.name]])
-    system = ("You map a user's request to the goal it asks for. Call set_goal exactly once. "
-              "A goal named for several things is right only when the request asks for every "
-              "one of them; when it asks for one of them, choose that one.")
-    messages = _messages(request, None, context)
-    messages[0] = {"role": "system", "content": system}
     try:
-        reply = complete(model, messages, [set_goal_tool(registry, menu, known=False)], seed=seed,
+        reply = complete(model, _messages(request, None, context),
+                         [set_goal_tool(registry, menu, parts=True)], seed=seed,
                          options=options or CallOptions())
     except ModelError as exc:
         return replace(found, notes=(*found.notes, f"kept {found.name}: asking again between "
