@@ -254,6 +254,19 @@ def test_cmtf_asks_for_a_call_while_its_plan_has_a_step_left(script):  # noqa: F
     assert not out.run.success  # it answered in words all the same: the bill is not paid
 
 
+def test_after_a_failed_call_cmtf_lets_the_model_answer_in_words(script):  # noqa: F811
+    _agentdojo()
+    slack = load_bench_suite("agentdojo:slack", SuiteOptions())
+    case = next(c for c in slack.cases() if c.id == "user_task_8")
+    script.call("get_channels")
+    script.call("read_channel_messages", channel="no-such-channel")
+    script.text("I could not find that channel.")
+    out = run_dialogue(slack, case, method="cmtf", model="script/m", options=_options())
+    assert [s.decision for s in out.steps] == ["allowed", "allowed"]
+    assert out.steps[1].tool_failed
+    assert [seen["tool_choice"] for seen in script.seen] == ["required", "required", "auto"]
+
+
 def test_loop_step_limit_and_failed_check(banking, script):  # noqa: F811
     case = next(c for c in banking.cases() if c.id == "user_task_1")
     script.call("get_iban")

@@ -11,10 +11,11 @@ in the suite's environment and its result, as AgentDojo renders it, goes back to
 a refused call never runs and the model is told why and what it may call. All calls of one
 turn are handled, in order, as AgentDojo's executor does. Under the causal methods the model
 is asked for a call (``tool_choice="required"``) while the goal is not reached and a tool is
-shown, unless its last call was refused: the plan has a step left, so an answer in words then
-would end the run short of the goal (Qwen2.5-Coder-1.5B did so after the first call on banking
-tasks, and named tools that do not exist on slack). After a refusal it may answer in words
-(held to a call, it repeated a refused call until the step limit). The baselines cannot know
+shown, unless its last call was refused or failed: the plan has a step left, so an answer in
+words then would end the run short of the goal (Qwen2.5-Coder-1.5B did so after the first call
+on banking tasks, and named tools that do not exist on slack). After a refusal or a failed call
+it may answer in words (held to a call, it repeated a refused call, or one the tool rejected,
+until the step limit). The baselines cannot know
 when they are done and are asked with ``auto``, as AgentDojo asks. When the session's goal is
 reached (or no tool is left to show) the model is shown no tools and asked for its final
 answer. The run ends at the answer or after ``max_steps`` model turns; success and, under attack,
@@ -136,7 +137,7 @@ def run_dialogue(suite: BenchSuite, case: Case, *, method: str, model: str, seed
     baseline = None if method in GUARDED_METHODS else ToolGuard(
         registry, task.goal, method=method, policy=options.approve_risky,  # type: ignore[arg-type]
         approver=session.approver, query=task.query, options=filter_options, provenance=False)
-    asked_final = refused = False
+    asked_final = stuck = False
     step = 0
     for turn in range(1, options.max_steps + 1):
         visible = session.visible() if baseline is None else baseline.visible(session.state)
@@ -145,9 +146,10 @@ def run_dialogue(suite: BenchSuite, case: Case, *, method: str, model: str, seed
             messages.append({"role": "user", "content": render("dialogue_final.j2").strip()})
             asked_final = True
         # A causal method knows the goal is not reached while it shows a tool: the model is
-        # asked for a call then, unless its last call was refused (it may give up in words).
+        # asked for a call then, unless its last call was refused or failed (it may give up
+        # in words).
         choice = "required" if (baseline is None and tools and not session.done
-                                and not refused) else "auto"
+                                and not stuck) else "auto"
         try:
             reply = complete(model, messages, suite.tool_schemas(tools), seed=seed,
                              options=options.call, tool_choice=choice)
@@ -178,7 +180,7 @@ def run_dialogue(suite: BenchSuite, case: Case, *, method: str, model: str, seed
                 attempts=reply.attempts, faults=reply.retried if k == 0 else ())
             decision = session.check(call.name, call.arguments) if baseline is None else \
                 baseline.check_call(state, call.name, call.arguments)
-            refused = not decision.allowed
+            stuck = not decision.allowed
             if not decision.allowed:
                 content = render("dialogue_refused.j2", reason=decision.reason,
                                  visible=tools).strip()
@@ -195,6 +197,7 @@ def run_dialogue(suite: BenchSuite, case: Case, *, method: str, model: str, seed
                         produced=dict(recorded.produced), state_after=session.state,
                         result=done.text[:RESULT_CHARS]))
                 else:
+                    stuck = True
                     session.record(call.name, arguments, error=done.error)
                     content = done.text or str(done.error)
                     records.append(replace(record, decision="allowed", error=done.error,
