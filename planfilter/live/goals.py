@@ -248,11 +248,11 @@ def check_answer(registry: Registry, arguments: Any) -> tuple[Resolution | None,
 def resolve_with_model(registry: Registry, request: str, model: str, *,
                        seed: int | None = None, context: Mapping[str, Any] | None = None,
                        options: CallOptions | None = None,
-                       shortlist: int | None = SHORTLIST, narrow: bool = True) -> Resolution:
+                       shortlist: int | None = SHORTLIST) -> Resolution:
     """The ``model`` resolver; falls back to ``retrieval`` after two invalid answers.
 
     A goal of several parts it chooses is put to the model once more beside its parts
-    (``narrow``, see ``narrow_to_asked``).
+    (see ``narrow_to_asked``).
 
     With a vocabulary larger than ``shortlist``, the enum offers the ``shortlist`` goals the
     retrieval scores rank highest, best first, those the known values reach ahead (``None``:
@@ -261,10 +261,10 @@ def resolve_with_model(registry: Registry, request: str, model: str, *,
     suite the right goal is in that menu for all 102 tasks (99 without the reachable first)."""
     offered = goal_vocabulary(registry)
     notes: list[str] = []
+    ranked, _, note = rank_goals(registry, request, context)
     if shortlist is not None and len(offered) > shortlist:
-        order, _, note = rank_goals(registry, request, context)
+        order = reachable_first(registry, ranked, context) if context else ranked
         if context:
-            order = reachable_first(registry, order, context)
             note += "; goals the known values reach first"
         offered = tuple(offered[i] for i in order[:shortlist])
         notes.append(f"offered the {shortlist} of {len(order)} goals retrieval ranks highest "
@@ -295,15 +295,14 @@ def resolve_with_model(registry: Registry, request: str, model: str, *,
                     found, problem = None, (f"goal {far!r} cannot be reached from the known "
                                             f"values: {why}. Choose another goal")
             if found is not None:
-                if narrow:
-                    found, used_in, used_out = narrow_to_asked(registry, request, model, found,
-                                                               seed=seed, context=context,
-                                                               options=options)
-                    spent_in += used_in
-                    spent_out += used_out
-                return replace(found, notes=(*notes, *found.notes), input_tokens=spent_in,
-                               output_tokens=spent_out,
-                               candidates=candidates(registry, request, context, found.name))
+                found, used_in, used_out = narrow_to_asked(registry, request, model, found,
+                                                           ranked, seed=seed, context=context,
+                                                           options=options)
+                return replace(found, notes=(*notes, *found.notes),
+                               input_tokens=spent_in + used_in,
+                               output_tokens=spent_out + used_out,
+                               candidates=_next_best(goal_vocabulary(registry), ranked,
+                                                     set(found.name.split(" -> "))))
         notes.append(f"invalid answer: {problem}")
     fallback = resolve_with_retrieval(registry, request, context)
     return replace(fallback, notes=(*notes, "fell back to retrieval", *fallback.notes),
@@ -322,12 +321,13 @@ def parts_of(registry: Registry, name: str) -> tuple[GoalOption, ...]:
                  if v in options and options[v].variables == frozenset({v}))
 
 
-def narrow_to_asked(registry: Registry, request: str, model: str, found: Resolution, *,
-                    seed: int | None = None, context: Mapping[str, Any] | None = None,
+def narrow_to_asked(registry: Registry, request: str, model: str, found: Resolution,
+                    ranked: Sequence[int], *, seed: int | None = None,
+                    context: Mapping[str, Any] | None = None,
                     options: CallOptions | None = None) -> tuple[Resolution, int, int]:
     """``found`` when it is one goal of one part; otherwise the model's answer to a second
-    ``set_goal`` whose menu is that goal and each of its parts, in retrieval's order, and the
-    tokens it spent.
+    ``set_goal`` whose menu is that goal and each of its parts, in the order of ``ranked``
+    (vocabulary positions, best first, as ``rank_goals`` gives them), and the tokens it spent.
 
     On a menu of 20, a goal named for several things draws requests that ask for one of them:
     with the goals in steps offered, 11 of Qwen2.5-Coder-1.5B's 28 misses on 65 bundled tasks
@@ -344,11 +344,9 @@ def narrow_to_asked(registry: Registry, request: str, model: str, found: Resolut
     if not parts:
         return found, 0, 0
     vocabulary = goal_vocabulary(registry)
-    position = {o.name: k for k, o in enumerate(vocabulary)}
-    whole = vocabulary[position[found.name]]
-    order, _, _ = rank_goals(registry, request, context)
-    rank = {i: k for k, i in enumerate(order)}
-    menu = sorted({whole, *parts}, key=lambda o: rank[position[o.name]])
+    rank = {vocabulary[i].name: k for k, i in enumerate(ranked)}
+    whole = next(o for o in vocabulary if o.name == found.name)
+    menu = sorted({whole, *parts}, key=lambda o: rank[o.name])
     try:
         reply = complete(model, _messages(request, None, context),
                          [set_goal_tool(registry, menu, parts=True)], seed=seed,
@@ -448,13 +446,6 @@ def _next_best(options: Sequence[GoalOption], order: Sequence[int],
                chosen: set[str]) -> tuple[str, ...]:
     picked = [options[i] for i in order if options[i].name not in chosen][:CANDIDATES]
     return tuple(f"{o.name}: {o.description}" for o in picked)
-
-
-def candidates(registry: Registry, request: str, context: Mapping[str, Any] | None,
-               chosen: str) -> tuple[str, ...]:
-    """The goals retrieval ranks highest after the chosen one(s), "name: one line" each."""
-    order, _, _ = rank_goals(registry, request, context)
-    return _next_best(goal_vocabulary(registry), order, set(chosen.split(" -> ")))
 
 
 def resolve_goal(registry: Registry, request: str, *, resolver: str = "model",
