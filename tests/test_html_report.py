@@ -185,6 +185,21 @@ def test_long_model_names_stay_in_their_column(browser, named_report, tmp_path):
             assert text_box(browser, model)["right"] <= method.rect["x"] + 0.5, name
         assert model.get_attribute("title") == name
     assert {LONG, LONGER} <= seen
+    # Chart legends: one model a line, inside the chart's width; LONGER cut with an ellipsis.
+    charts = browser.find_elements("css selector", "figure.chart")
+    assert len(charts) == 2
+    for chart in charts:
+        entries = chart.find_elements("css selector", ".legend li")
+        assert [e.get_attribute("title") for e in entries] == sorted(names)
+        right = chart.rect["x"] + chart.rect["width"] + 0.5
+        assert len({e.rect["y"] for e in entries}) == 3
+        for entry in entries:
+            assert entry.rect["x"] + entry.rect["width"] <= right, entry.get_attribute("title")
+            if entry.get_attribute("title") == LONGER:
+                assert entry.value_of_css_property("text-overflow") == "ellipsis"
+                assert entry.get_property("scrollWidth") > entry.get_property("clientWidth")
+            else:
+                assert text_box(browser, entry)["right"] <= right, entry.get_attribute("title")
     assert shot(browser, tmp_path, "report-long-names.png").stat().st_size > 10_000
 
 

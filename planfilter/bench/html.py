@@ -113,15 +113,17 @@ def report_data(lines: Iterable[Mapping[str, Any]],
 
 def bar_chart(rows: Sequence[Summary], metric: str, title: str, maximum: float | None = None,
               ) -> str:
-    """A grouped bar chart (methods along x, one bar per model) as inline SVG."""
+    """A grouped bar chart (methods along x, one bar per model): inline SVG in a figure whose
+    legend is HTML below it, one model a line, so a long model name is cut with an ellipsis
+    (the whole name on hover) instead of running out of the drawing."""
     methods = sorted({dict(r.group)["method"] for r in rows}, key=method_order)
     models = sorted({dict(r.group)["model"] for r in rows})
     value = {(dict(r.group)["model"], dict(r.group)["method"]): r.row()[metric] for r in rows}
     top = maximum or max([*value.values(), 1e-9])
-    width, height, left, bottom = max(360, 90 * len(methods)), 220, 50, 40
+    width, height, left, bottom = max(360, 90 * len(methods)), 200, 50, 24
     group = (width - left - 10) / max(1, len(methods))
     bar = group * 0.8 / max(1, len(models))
-    parts = [f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" '
+    parts = [f'<figure class="chart"><svg class="plot" viewBox="0 0 {width} {height}" role="img" '
              f'aria-label="{escape(title)}"><title>{escape(title)}</title>',
              f'<text x="{left}" y="14" class="t">{escape(title)}</text>']
     for tick in (0.0, 0.5, 1.0):
@@ -139,9 +141,9 @@ def bar_chart(rows: Sequence[Summary], metric: str, title: str, maximum: float |
             parts.append(f'<rect x="{x0 + j * bar:.1f}" y="{height - bottom - h:.1f}" '
                          f'width="{bar * 0.92:.1f}" height="{h:.1f}" class="s{j % 6}">'
                          f'<title>{escape(model)} {escape(method)}: {_short(v)}</title></rect>')
-    legend = "".join(f'<tspan class="l{j % 6}" dx="12">■ {escape(m)}</tspan>'
+    legend = "".join(f'<li title="{escape(m)}"><span class="l{j % 6}">■</span> {escape(m)}</li>'
                      for j, m in enumerate(models))
-    parts.append(f'<text x="{left - 12}" y="{height - 8}" class="ax">{legend}</text></svg>')
+    parts.append(f'</svg><figcaption><ul class="legend">{legend}</ul></figcaption></figure>')
     return "".join(parts)
 
 
