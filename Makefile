@@ -12,10 +12,10 @@ install: $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[dev]'
 
 test: install
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto --dist loadfile
 
 test-fast: install
-	$(BIN)/python -m pytest -q -m "not slow"
+	$(BIN)/python -m pytest -q -n auto --dist loadfile -m "not slow"
 
 run: install
 	$(BIN)/planfilter run

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import inspect
+import os
+import subprocess
+import sys
 
 import pytest
 
@@ -108,6 +111,29 @@ def test_through_litellm_one_tool_call_and_offline_usage(registry, suite):
                                                        tools=tools)
     assert reply.input_tokens > litellm.token_counter(model="sim/careful", messages=messages)
     assert 0 < reply.output_tokens < 100
+
+
+NETWORK_PROBE = """
+import socket
+tried = []
+def refuse(*args, **kwargs):
+    tried.append(args[:1])
+    raise OSError("no network in this test")
+socket.getaddrinfo = refuse
+socket.socket.connect = refuse
+import planfilter.models.sim_provider
+print(len(tried))
+"""
+
+
+def test_importing_a_provider_module_on_its_own_touches_no_network():
+    """litellm fetches its model cost map from GitHub on import unless told not to; every
+    import of planfilter.models tells it, whichever submodule is imported first."""
+    env = {k: v for k, v in os.environ.items() if k != "LITELLM_LOCAL_MODEL_COST_MAP"}
+    done = subprocess.run([sys.executable, "-c", NETWORK_PROBE], capture_output=True,
+                          text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["0"], done.stdout + done.stderr
 
 
 def test_seed_in_the_model_name(registry, suite):

@@ -1,9 +1,11 @@
 """Calling models through litellm, and only through litellm, with retries.
 
 litellm is imported lazily by :func:`load_litellm` (it takes seconds to import, and commands
-such as ``planfilter frontier`` never need it). The offline model cost map is selected before
-the import so that nothing is fetched from the network, and litellm's own console banners are
-switched off: a library does not print.
+such as ``planfilter frontier`` never need it). The offline model cost map is selected when
+this module is imported, which every import of ``planfilter.models`` does first, so that no
+later import of litellm (``load_litellm``, or the provider modules imported on their own)
+fetches anything from the network; a value the user set is kept. litellm's own console
+banners are switched off: a library does not print.
 """
 
 from __future__ import annotations
@@ -17,6 +19,10 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..core.errors import PlanfilterError
+
+# Without it, importing litellm fetches its model cost map from GitHub (retrying for seconds
+# when offline).
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 _LOCK = threading.RLock()
 _LOADED: list[Any] = []
@@ -36,7 +42,6 @@ def load_litellm() -> Any:
     with _LOCK:
         if _LOADED:
             return _LOADED[0]
-        os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
         import litellm
 
         litellm.suppress_debug_info = True
