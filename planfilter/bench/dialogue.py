@@ -9,17 +9,17 @@ the baselines (``all``, ``tool_filter``, keyword, ...) keep their tools whatever
 goal says and are checked for visibility, arguments and approval only. An allowed call runs
 in the suite's environment and its result, as AgentDojo renders it, goes back to the model;
 a refused call never runs and the model is told why and what it may call. All calls of one
-turn are handled, in order, as AgentDojo's executor does. Under the causal methods the model
-is asked for a call (``tool_choice="required"``) while the goal is not reached and a tool is
+turn are handled, in order, as AgentDojo's executor does. Under the causal methods the model is
+asked for a call (``tool_choice="required"``) while the goal is not reached and a tool is
 shown, unless its last call was refused or failed: the plan has a step left, so an answer in
 words then would end the run short of the goal (Qwen2.5-Coder-1.5B did so after the first call
 on banking tasks, and named tools that do not exist on slack). After a refusal or a failed call
 it may answer in words (held to a call, it repeated a refused call, or one the tool rejected,
-until the step limit). The baselines cannot know
-when they are done and are asked with ``auto``, as AgentDojo asks. When the session's goal is
-reached (or no tool is left to show) the model is shown no tools and asked for its final
-answer. The run ends at the answer or after ``max_steps`` model turns; success and, under attack,
-the attack's success are the suite's own checks on the final environment and answer.
+until the step limit). The baselines cannot know when they are done and are asked with
+``auto``, as AgentDojo asks. When the session's goal is reached (or no tool is left to show)
+the model is shown no tools and asked for its final answer. The run ends at the answer or after
+``max_steps`` model turns; success and, under attack, the attack's success are the suite's own
+checks on the final environment and answer.
 
 ``tool_filter`` (AgentDojo's defence) asks the same model first, through the same litellm
 path, which tools the task needs: AgentDojo's ``TOOL_FILTER_PROMPT`` after the system
