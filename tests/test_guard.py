@@ -11,6 +11,7 @@ from test_agent import script  # noqa: F401  (the scripted litellm provider fixt
 
 import planfilter.suites.bundled as bundled_module
 from planfilter.bench.agent import AgentOptions, run_task
+from planfilter.core.contracts import Registry, Tool
 from planfilter.core.loading import load_registry, load_suite
 from planfilter.core.resources import default_registry, default_suite
 from planfilter.filters import FILTERS, PAPER_METHODS, Attempt, FilterOptions
@@ -109,3 +110,48 @@ def test_benchmark_loop_never_executes_a_hidden_tool(script, monkeypatch):  # no
         else:
             assert executed == [] and step.error.endswith("is not visible; refused"), method
             assert not outcome.run.success
+
+
+PAY = Registry(tools=(Tool(
+    name="pay", requires=["recipient"], produces=["paid"],
+    parameters={"type": "object", "required": ["recipient", "amount", "times"], "properties": {
+        "recipient": {"type": "string"},
+        "amount": {"type": "number"},
+        "times": {"type": "integer"},
+        "fee": {"anyOf": [{"type": "number"}, {"type": "null"}]},
+        "note": {"type": "string"}}}),))
+
+
+def _pay(arguments):
+    guard = ToolGuard(PAY, frozenset({"paid"}), provenance=False)
+    run = Executor()
+    return guard.call({"recipient": "CH93"}, "pay", arguments, run), run
+
+
+@settings(max_examples=200, deadline=None)
+@given(amount=st.decimals(min_value=-10**6, max_value=10**6, places=2, allow_nan=False,
+                          allow_infinity=False),
+       times=st.integers(0, 10**6))
+def test_a_quoted_number_is_the_number_where_the_schema_asks_for_one(amount, times):
+    """A tool's own lax validation takes "19.5" for a float: the guard takes it too, and the
+    tool runs with the number, never with the text."""
+    text = format(amount, "f")
+    result, run = _pay({"recipient": "CH93", "amount": text, "times": str(times),
+                        "fee": text, "note": text})
+    assert result.decision.allowed, result.decision.reason
+    (_, ran), = run.calls
+    assert isinstance(ran["amount"], int | float) and ran["amount"] == float(text)
+    assert isinstance(ran["fee"], int | float) and ran["fee"] == float(text)
+    assert ran["times"] == times and type(ran["times"]) is int
+    assert ran["note"] == text  # a text parameter keeps its text
+
+
+@pytest.mark.parametrize("field, text", [
+    ("amount", "19.5 EUR"), ("amount", "1e3"), ("amount", "01"), ("amount", "nineteen"),
+    ("amount", ""), ("times", "2.5"), ("times", "two"),
+])
+def test_text_that_is_not_a_plain_numeral_is_still_refused(field, text):
+    arguments = {"recipient": "CH93", "amount": 19.5, "times": 2} | {field: text}
+    result, run = _pay(arguments)
+    assert not result.decision.allowed and result.decision.kind == "arguments"
+    assert f"argument '{field}'" in result.decision.reason and run.calls == []

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
@@ -30,6 +31,48 @@ def argument_errors(tool: Tool, arguments: Any) -> list[str]:
         where = ".".join(str(p) for p in err.absolute_path)
         problems.append(f"argument '{where}': {err.message}" if where else err.message)
     return problems
+
+
+#: A number written out in plain decimal, nothing around it ("19.5", "-3", not "1e3", "01").
+_NUMERAL = re.compile(r"-?(0|[1-9]\d*)(\.\d+)?")
+
+
+def coerce_numbers(tool: Tool, arguments: Mapping[str, Any]) -> dict[str, Any]:
+    """``arguments`` with each numeral written as text (``"19.5"``) turned into the number it
+    spells, where the tool's schema takes a number for that parameter and no text.
+
+    Models often quote a number; a tool's own lax validation (pydantic's, which AgentDojo and
+    most Python tool stacks use) takes ``"19.5"`` for a float, so refusing it would refuse a
+    call the tool runs. Only a whole plain decimal numeral is taken (``"19.5 EUR"``, ``"1e3"``
+    and ``"01"`` stay text and fail the schema as before); an ``integer`` parameter takes
+    only a numeral without a fraction. Nothing else changes."""
+    properties = tool.parameters.get("properties", {})
+    coerced = dict(arguments)
+    for name, value in arguments.items():
+        if not isinstance(value, str) or not isinstance(properties.get(name), Mapping):
+            continue
+        types = _types(properties[name])
+        text = value.strip()
+        match = _NUMERAL.fullmatch(text)
+        if match is None or "string" in types:
+            continue
+        if "integer" in types and match.group(2) is None:
+            coerced[name] = int(text)
+        elif "number" in types:
+            coerced[name] = int(text) if match.group(2) is None else float(text)
+    return coerced
+
+
+def _types(schema: Mapping[str, Any]) -> frozenset[str]:
+    """The JSON types a parameter's schema accepts (``type``, a list of them, or the branches
+    of ``anyOf``/``oneOf``, as pydantic writes ``float | None``)."""
+    declared = schema.get("type")
+    found = {declared} if isinstance(declared, str) else set(declared or ())
+    for key in ("anyOf", "oneOf"):
+        for branch in schema.get(key) or ():
+            if isinstance(branch, Mapping):
+                found |= _types(branch)
+    return frozenset(t for t in found if isinstance(t, str))
 
 
 def result_errors(tool: Tool, result: Any) -> list[str]:

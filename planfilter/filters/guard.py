@@ -3,10 +3,11 @@
 A framework asks the guard which tools to show (:meth:`ToolGuard.visible`), and hands it every
 tool call the model makes (:meth:`ToolGuard.check_call` or :meth:`ToolGuard.call`). A call is
 allowed only when the tool exists, was visible in that state, its arguments are a JSON object
-that validates against the tool's schema, its values may flow where they go
-(planfilter.core.provenance: no invented value, no substitute for a value the user gave),
-and, for a high-risk tool or a sensitive argument that came from outside content
-(``tainted``), the approval policy approves it.
+that validates against the tool's schema (a number the model quoted, ``"19.5"``, is taken as
+the number where the schema asks for one, as the tool's own lax validation would), its
+values may flow where they go (planfilter.core.provenance: no invented value, no substitute
+for a value the user gave), and, for a high-risk tool or a sensitive argument that came from
+outside content (``tainted``), the approval policy approves it.
 :meth:`ToolGuard.call` runs the framework's executor only for allowed calls; every decision,
 allowed or refused, is recorded in :attr:`ToolGuard.log`.
 
@@ -24,7 +25,7 @@ from typing import Any
 from ..core.contracts import Registry
 from ..core.errors import PlanfilterError
 from ..core.provenance import Flow, Held, check_flow, held_values
-from ..core.schemas import argument_errors
+from ..core.schemas import argument_errors, coerce_numbers
 from ..core.tasks import Task
 from .base import DEFAULT_OPTIONS, Attempt, FilterOptions, Visible
 from .registry import get_filter
@@ -135,6 +136,7 @@ class ToolGuard:
             return Decision(False, f"arguments of {name}: {parsed}; refused", name,
                             kind="arguments")
         tool = self.registry.tool(name)
+        parsed = coerce_numbers(tool, parsed)
         invalid = argument_errors(tool, parsed)
         if invalid:
             return Decision(False, f"invalid arguments for {name}: " + "; ".join(invalid),
