@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 from click.testing import CliRunner
@@ -38,6 +39,10 @@ def test_policies():
     assert not never.approved and "policy never" in never.reason
     assert approve("ask", _request(), lambda r: True).approved
     assert not approve("ask", _request(), lambda r: False).approved
+    assert approve("untainted", _request(), None).approved
+    tainted = approve("untainted", replace(_request(), tainted=("sensitive argument 'x'",)),
+                      None)
+    assert not tainted.approved and "sensitive argument 'x'" in tainted.reason
 
     def broken(request):
         raise RuntimeError("reviewer offline")
@@ -48,7 +53,7 @@ def test_policies():
         approve("ask", _request(), None)
     with pytest.raises(PlanfilterError, match="needs an approver"):
         ToolGuard(REGISTRY, CANCEL.goal, policy="ask")
-    with pytest.raises(PlanfilterError, match="choose from never, ask, always"):
+    with pytest.raises(PlanfilterError, match="choose from never, ask, untainted, always"):
         approve("sometimes", _request(), None)  # type: ignore[arg-type]
 
 

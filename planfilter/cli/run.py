@@ -88,10 +88,12 @@ def summary_table(rows: Sequence[Any], title: str) -> Any:
               help="Merge near-duplicate tools first (ToolScopeMerger, judge sim/judge) and "
                    "relabel the tasks; the merge report goes to --out/merge.")
 @click.option("--no-plots", is_flag=True, help="Skip the PNG charts.")
-@click.option("--approve-risky", type=click.Choice(["never", "ask", "always"]), default="always",
-              show_default=True,
-              help="Approval of high-risk tools: always (the paper), never (refused), or ask "
-                   "a stand-in reviewer that approves a tool only on the minimal causal path.")
+@click.option("--approve-risky", type=click.Choice(["never", "ask", "untainted", "always"]),
+              default="always", show_default=True,
+              help="Approval of high-risk tools and tainted arguments: always (the paper), "
+                   "never (refused), untainted (approved unless an argument is tainted: a "
+                   "value read in outside content, not given by the user), or ask a stand-in "
+                   "reviewer that approves a tool only on the minimal causal path.")
 @click.option("--embedder", type=click.Choice(["minilm", "hashing", "none"]),
               help="Dense embedder of the toolscope-k methods (default: $PLANFILTER_EMBEDDER, "
                    "else minilm when the toolscope extra is installed); none = BM25 only.")

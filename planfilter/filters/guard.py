@@ -153,7 +153,8 @@ class ToolGuard:
             concerns.insert(0, f"{name} is high-risk")
         if not concerns:
             return Decision(True, "visible, arguments valid", name, parsed)
-        request = ApprovalRequest(name, parsed, dict(state), self.goal, tuple(concerns))
+        request = ApprovalRequest(name, parsed, dict(state), self.goal, tuple(concerns),
+                                  tainted=tuple(p.message for p in problems))
         approval = approve(self.policy, request, self.approver)
         refused = "tainted" if problems else "approval"
         return Decision(approval.approved, f"visible, arguments valid, {approval}", name,

@@ -6,6 +6,9 @@ says how:
 
 - ``always``: approved without asking (the paper's benchmark; the default);
 - ``never``: refused, every time; the call is recorded and never executed;
+- ``untainted``: an unattended agent. Approved without asking, except a call with a tainted
+  argument, which is refused: what the plan needs runs, but a value read in outside
+  content and not given by the user never reaches a sensitive argument;
 - ``ask``: a callback decides. A deployed agent passes one that asks a person. The
   benchmark has no person, so it uses :func:`on_path_approver`, a deterministic stand-in
   that approves exactly when the tool is on the minimal causal path (the canonical plan of
@@ -25,7 +28,7 @@ from ..core.contracts import Registry
 from ..core.errors import PlanfilterError
 from .base import DEFAULT_OPTIONS, FilterOptions, frontier_for
 
-ApprovalPolicy = Literal["never", "ask", "always"]
+ApprovalPolicy = Literal["never", "ask", "untainted", "always"]
 POLICIES: tuple[str, ...] = get_args(ApprovalPolicy)
 RISKY = "high"
 
@@ -40,6 +43,8 @@ class ApprovalRequest:
     state: Mapping[str, Any]
     goal: frozenset[str]
     concerns: tuple[str, ...] = ()
+    #: The concerns that are tainted arguments (a subset of ``concerns``).
+    tainted: tuple[str, ...] = ()
 
     @property
     def why(self) -> str:
@@ -76,6 +81,10 @@ def approve(policy: ApprovalPolicy, request: ApprovalRequest,
         return Approval(True, "policy always")
     if policy == "never":
         return Approval(False, f"policy never: {request.why}")
+    if policy == "untainted":
+        if request.tainted:
+            return Approval(False, "policy untainted: " + "; ".join(request.tainted))
+        return Approval(True, "policy untainted")
     if approver is None:
         raise PlanfilterError("approval policy 'ask' needs an approver callback")
     try:
