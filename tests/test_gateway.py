@@ -23,6 +23,7 @@ from planfilter.gateway import (
     mcp_missing,
 )
 from planfilter.gateway.config import parse_config
+from planfilter.gateway.service import Checked, GatewayOptions, unattended
 from planfilter.gateway.tasks import TaskError, TaskTable
 from planfilter.live import Session
 
@@ -159,3 +160,24 @@ def test_serve_errors_are_messages_not_tracebacks(tmp_path: Path) -> None:
                                       str(EXAMPLE / "contracts.yaml")])
     assert failed.exit_code == 1 and "upstream 'x': cannot start" in failed.output
     assert "Traceback" not in failed.output
+
+
+@pytest.mark.parametrize("policy, outside, concerns, runs", [
+    ("always", False, ("fs.write_file is high-risk",), True),
+    ("always", True, (), True),
+    ("never", False, ("fs.write_file is high-risk",), False),
+    ("untainted", False, ("fs.write_file is high-risk",), True),
+    ("untainted", False, ("fs.write_file is high-risk",
+                          "sensitive argument 'path' = \"/x\" was not given by the user"), False),
+    ("untainted", True, (), False),  # an uncontracted tool is outside the plan
+])
+def test_a_risky_call_without_a_client_to_ask(policy, outside, concerns, runs):
+    checked = Checked(task=None, tool="fs.write_file", arguments={},  # type: ignore[arg-type]
+                      risky=True, outside=outside, concerns=concerns)
+    refusal = unattended(policy, checked, "why")
+    assert (refusal is None) is runs
+    if not runs:
+        assert refusal == f"why; this client cannot be asked (no elicitation) and the gateway " \
+                          f"runs with --approve-risky {policy}"
+    with pytest.raises(PlanfilterError, match="choose never, untainted, always"):
+        GatewayOptions(approve_risky="sometimes")

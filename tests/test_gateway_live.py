@@ -295,6 +295,13 @@ async def test_high_risk_call_needs_the_users_approval(workspace: dict[str, str]
         assert written.structured_content["done"], written.content[0].text
         assert answers and "fs.write_file is high-risk" in answers[0]
     assert target.read_text() == "x"
+    target.unlink()
+    unattended = GatewayOptions(approve_risky="untainted")  # cannot ask; nothing is tainted
+    async with gateway(workspace, "fs", mode=era, options=unattended) as (c, holder):
+        task = (await c.call_tool("plan", start)).structured_content["task"]
+        written = await c.call_tool("call", {"task": task, **call})
+        assert written.structured_content["done"], written.content[0].text
+    assert target.read_text() == "x" and len(answers) == 1
 
 
 def child_pid(marker: str) -> int:

@@ -47,9 +47,10 @@ def _planfilter_error(exc: BaseException) -> PlanfilterError | None:
 @click.option("--uncontracted", type=click.Choice(["hide", "expose"]), default="hide",
               show_default=True, help="Upstream tools without a contract: hidden, or always "
               "shown outside the plan.")
-@click.option("--approve-risky", type=click.Choice(["never", "always"]), default="never",
-              show_default=True, help="High-risk calls when the client cannot be asked "
-              "(no elicitation).")
+@click.option("--approve-risky", type=click.Choice(["never", "untainted", "always"]),
+              default="never", show_default=True,
+              help="High-risk calls when the client cannot be asked (no elicitation); "
+              "untainted: approve a contracted call unless an argument is tainted.")
 @click.option("--timeout", type=click.FloatRange(min=0.1), default=60.0, show_default=True,
               help="Seconds an upstream call may take.")
 @click.option("--model", default=None, help="litellm model that resolves a goal from the "

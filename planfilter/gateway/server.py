@@ -39,7 +39,7 @@ from ..core.contracts import Registry
 from ..core.errors import PlanfilterError
 from .config import ServerSpec
 from .coverage import Coverage, check_coverage, gateway_registry
-from .service import Checked, Gateway, GatewayOptions
+from .service import Checked, Gateway, GatewayOptions, unattended
 from .upstream import Upstreams
 
 log = logging.getLogger("planfilter.gateway")
@@ -236,10 +236,7 @@ def build_server(specs: tuple[ServerSpec, ...], contracts: Registry,
         caps = ctx.session.client_capabilities
         why = "; ".join(checked.concerns) or f"{checked.tool} is high-risk"
         if caps is None or caps.elicitation is None:
-            if gw.options.approve_risky == "always":
-                return None
-            return (f"{why}; this client cannot be asked (no elicitation) and the gateway "
-                    "runs with --approve-risky never")
+            return unattended(gw.options.approve_risky, checked, why)
         message = (f"{why}. {checked.tool} arguments: "
                    f"{json.dumps(checked.arguments, ensure_ascii=False, default=str)[:500]}. "
                    "Run it?")

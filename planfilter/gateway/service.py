@@ -29,7 +29,7 @@ from .upstream import Outcome
 
 Mode = Literal["meta", "dynamic"]
 MODES: tuple[str, ...] = ("meta", "dynamic")
-APPROVE_RISKY: tuple[str, ...] = ("never", "always")
+APPROVE_RISKY: tuple[str, ...] = ("never", "untainted", "always")
 #: Characters of an upstream result's text repeated in a call's answer.
 RESULT_CHARS = 20_000
 
@@ -42,7 +42,8 @@ class Caller(Protocol):
 class GatewayOptions:
     mode: Mode = "meta"
     uncontracted: str = "hide"
-    #: Without a client that can be asked: approve high-risk calls ``always`` or ``never``.
+    #: Without a client that can be asked: approve high-risk calls ``always``, ``never``, or
+    #: ``untainted`` (a contracted call without a tainted argument; never an uncontracted one).
     approve_risky: str = "never"
     method: str = "cmtf"
     model: str | None = None
@@ -54,8 +55,8 @@ class GatewayOptions:
         if self.uncontracted not in ("hide", "expose"):
             raise PlanfilterError(f"uncontracted {self.uncontracted!r}: choose hide or expose")
         if self.approve_risky not in APPROVE_RISKY:
-            raise PlanfilterError(f"approve-risky {self.approve_risky!r}: choose never or "
-                                  "always")
+            raise PlanfilterError(f"approve-risky {self.approve_risky!r}: choose "
+                                  + ", ".join(APPROVE_RISKY))
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,17 @@ class Checked:
         """The kind of refusal when the user does not approve it."""
         return "tainted" if any(c.startswith("sensitive argument") for c in self.concerns) \
             else "approval"
+
+
+def unattended(policy: str, checked: Checked, why: str) -> str | None:
+    """The decision on a risky call when the client cannot be asked: None when ``policy``
+    approves it, else why not. ``untainted`` approves a contracted call whose arguments are
+    not tainted; an uncontracted tool is outside the plan, so it approves none of those."""
+    if policy == "always" or (policy == "untainted" and not checked.outside
+                              and checked.refusal_kind != "tainted"):
+        return None
+    return (f"{why}; this client cannot be asked (no elicitation) and the gateway runs with "
+            f"--approve-risky {policy}")
 
 
 class Gateway:
