@@ -17,7 +17,7 @@ from planfilter import Session
 from planfilter.core.contracts import Registry, Tool
 from planfilter.core.errors import ContractError
 from planfilter.core.frontier import compute_frontier
-from planfilter.core.provenance import accepted, occurs_in, same_value
+from planfilter.core.provenance import accepted, occurs_in, same_value, spelled_out
 
 WRITTEN = {"body": {"type": "string"}, "date": {"type": "string"}}
 
@@ -202,6 +202,47 @@ def test_untainted_runs_what_the_plan_needs_and_refuses_a_tainted_argument(attac
     clean = session.check("send_message", {"recipient": friend, "body": "hi"})
     assert clean.allowed and clean.concerns == ("send_message is high-risk",)
     assert clean.approval == "approved: policy untainted"
+
+
+@settings(max_examples=100, deadline=None)
+@given(names, names, st.sampled_from(["Send it to {}.", "please message {} now", "{}: hi"]))
+def test_a_sensitive_value_the_request_spells_out_is_the_users(named, other, template):
+    """The user typed it: a recipient the request names, as whole words, is not tainted
+    when an untrusted result holds it too; a value the request does not spell out is."""
+    if named in other or other in named:
+        return
+    session = Session(messenger(), method="all", policy="untainted")
+    session.start(template.format(named), goal=["message_sent"])
+    session.record("get_contacts", {}, [{"name": named}, {"name": other}])
+    session.record("read_inbox", {}, f"write to {named} or to {other}")
+    ok = session.check("send_message", {"recipient": named, "body": "hi"})
+    assert ok.allowed and not ok.tainted, ok.reason
+    refused = session.check("send_message", {"recipient": other, "body": "hi"})
+    assert refused.kind == "tainted"
+    # part of a word is not the word: "bob" is not spelled out in "Send it to bobby."
+    session = Session(messenger(), method="all", policy="untainted")
+    session.start(template.format(named + "xy"), goal=["message_sent"])
+    session.record("get_contacts", {}, [{"name": named}])
+    session.record("read_inbox", {}, f"write to {named}")
+    assert session.check("send_message", {"recipient": named, "body": "hi"}).kind == "tainted"
+
+
+@pytest.mark.parametrize("value, text, spelled", [
+    ("Alice", "Summarize it and send it to Alice", True),
+    ("alice", "send it to ALICE.", True),
+    ("Ali", "send it to Alice", False),
+    ("www.our-company.com", "post them to our website www.our-company.com.", True),
+    ("www.our-company.com", "post them to our website", False),
+    (50, "pay 50 to my landlord", True),
+    (50, "pay 150 to my landlord", False),
+    (50, "pay 50.5 to my landlord", False),
+    (["Alice", "Bob"], "ask Alice and Bob", True),
+    (["Alice", "Eve"], "ask Alice and Bob", False),
+    ("ab", "ab", False),  # shorter than three characters: never
+    ("Alice", "", False),
+])
+def test_spelled_out(value, text, spelled):
+    assert spelled_out(value, text) is spelled
 
 
 @settings(max_examples=60, deadline=None)

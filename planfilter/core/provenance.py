@@ -14,7 +14,8 @@ Three rules, each a refusal kind (the guard runs them in this order, after the s
   within the given list); a tool's result does not override what the user said.
 - **tainted**: an argument of a *sensitive* parameter whose value came from outside content
   (it occurs in the result of an *untrusted* tool, or the model wrote it after such content
-  entered the state) and was not given by the user needs the user's approval.
+  entered the state) and was not given by the user needs the user's approval. A value the
+  user's request spells out, as whole words ("send it to Alice"), is the user's.
 
 Parameters the contract marks *authored* (a message body, a date) are written by the model:
 neither invented nor substituted applies to them; tainted still does when they are
@@ -54,6 +55,8 @@ class Flow:
     exposed: bool = False
     #: Which variables ``invented`` checks: "produced" (by some tool) or "all" of the registry.
     scope: str = "produced"
+    #: The user's request: a sensitive value it spells out is the user's, not outside content.
+    request: str = ""
 
 
 @dataclass(frozen=True)
@@ -198,7 +201,8 @@ def check_flow(registry: Registry, tool: Tool, arguments: Mapping[str, Any],
                     f"argument '{name}'{alias} = {_show(value)} was not obtained from any "
                     f"tool or from the user ({where})")))
                 continue
-        if name in tool.sensitive and not (given and within(value, given)):
+        if name in tool.sensitive and not (given and within(value, given)) \
+                and not spelled_out(value, flow.request):
             source = ("it occurs in an untrusted result" if occurs_in(value, flow.outside)
                       else "the model wrote it after untrusted content entered the state"
                       if authored and flow.exposed else "")
@@ -207,6 +211,29 @@ def check_flow(registry: Registry, tool: Tool, arguments: Mapping[str, Any],
                     f"sensitive argument '{name}' = {_show(value)} was not given by the "
                     f"user and {source}")))
     return problems
+
+
+def spelled_out(value: Any, text: str) -> bool:
+    """``value`` (or, for a list, every item) is written in ``text`` as whole words (case
+    and runs of whitespace ignored; ``Alice`` in "send it to Alice", not ``Ali``); a number
+    only as a whole number (``10`` is not in ``100``)."""
+    if not text:
+        return False
+    items = value if isinstance(value, list | tuple) else (value,)
+    spaced = " ".join(text.split()).lower()
+    for item in items:
+        if item is None or isinstance(item, bool | Mapping | list | tuple):
+            return False
+        if isinstance(item, int | float):
+            pattern = rf"(?<![\d.]){re.escape(_number_text(item))}(?![\d]|\.\d)"
+        else:
+            needle = " ".join(str(item).split()).lower()
+            if len(needle) < 3:
+                return False
+            pattern = rf"(?<!\w){re.escape(needle)}(?!\w)"
+        if not re.search(pattern, spaced):
+            return False
+    return bool(items)
 
 
 def invented_arguments(registry: Registry, arguments: Mapping[str, Any],

@@ -298,7 +298,8 @@ class Session:
             outside = tuple(f.value for facts in self._facts.values() for f in facts
                             if f.untrusted)
             return Flow(held=self.held(), given={k: v for k, v in given.items() if v},
-                        outside=outside, exposed=self._exposed(), scope="all")
+                        outside=outside, exposed=self._exposed(), scope="all",
+                        request=self.request)
 
     def planning_state(self) -> dict[str, Any]:
         """The state the planner sees for the current step: the current step's variables
