@@ -38,6 +38,9 @@ from .contracts import Registry, Tool
 Held = Mapping[str, Iterable[Any]]
 #: Refusal kinds of the data-flow checks, in the order they are checked.
 FLOW_KINDS = ("invented", "substituted", "tainted")
+#: Text shorter than this never counts as occurring in other text (a two-letter id would
+#: occur everywhere).
+MIN_TEXT_CHARS = 3
 
 
 @dataclass(frozen=True)
@@ -153,14 +156,19 @@ def occurs_in(value: Any, outside: Iterable[Any]) -> bool:
         if item is None or isinstance(item, bool):
             continue
         if isinstance(item, int | float):
-            pattern = re.compile(rf"(?<![\d.]){re.escape(_number_text(item))}(?![\d])")
+            pattern = re.compile(_whole_number(item))
             if any(pattern.search(t) for t in texts):
                 return True
             continue
         needle = _squeezed(str(item)).lower()
-        if len(needle) >= 3 and any(needle in t for t in texts):
+        if len(needle) >= MIN_TEXT_CHARS and any(needle in t for t in texts):
             return True
     return False
+
+
+def _whole_number(value: float | int) -> str:
+    """A pattern for ``value`` as a whole number in text, never as digits of another."""
+    return rf"(?<![\d.]){re.escape(_number_text(value))}(?![\d])"
 
 
 def _number_text(value: float | int) -> str:
@@ -225,10 +233,10 @@ def spelled_out(value: Any, text: str) -> bool:
         if item is None or isinstance(item, bool | Mapping | list | tuple):
             return False
         if isinstance(item, int | float):
-            pattern = rf"(?<![\d.]){re.escape(_number_text(item))}(?![\d]|\.\d)"
+            pattern = _whole_number(item) + r"(?!\.\d)"  # 50 is not spelled in 50.5
         else:
             needle = " ".join(str(item).split()).lower()
-            if len(needle) < 3:
+            if len(needle) < MIN_TEXT_CHARS:
                 return False
             pattern = rf"(?<!\w){re.escape(needle)}(?!\w)"
         if not re.search(pattern, spaced):
