@@ -3,6 +3,7 @@
     python examples/goal_accuracy.py llamacpp/qwen2.5-coder-1.5b      # all 102 tasks
     python examples/goal_accuracy.py sim/careful --sample 18
     python examples/goal_accuracy.py retrieval --tasks tasks/steps.yaml
+    python examples/goal_accuracy.py sim/careful --only email-summarize-006,files-summarize-001
 
 A resolution is right when its steps are the task's steps, in order (a goal of one step: the
 same variables).
@@ -28,10 +29,18 @@ def main() -> None:
     parser.add_argument("model", help="a litellm model name, or 'retrieval'")
     parser.add_argument("--sample", type=int, help="the stratified sample of this size")
     parser.add_argument("--tasks", default=None, help="a suite (default: the bundled one)")
+    parser.add_argument("--only", default="", help="these task ids only (comma-separated)")
     args = parser.parse_args()
     registry = load_registry(default_registry())
     suite = load_suite(args.tasks or default_suite())
     tasks = tuple(stratified_sample(suite, args.sample) if args.sample else suite)
+    if args.only:
+        wanted = {i.strip() for i in args.only.split(",") if i.strip()}
+        unknown = wanted - {t.id for t in tasks}
+        if unknown:
+            where = args.tasks or "the bundled suite"
+            parser.error(f"--only: no task {sorted(unknown)[0]!r} in {where}")
+        tasks = tuple(t for t in tasks if t.id in wanted)
     retrieval = args.model == "retrieval"
     right = tokens = 0
     start = time.monotonic()

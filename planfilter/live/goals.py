@@ -15,8 +15,11 @@ requires (an end result, such as ``event_updated``), plus the registry's ``goals
   Qwen2.5-Coder-1.5B listed two to six goals for requests that ask for one (1 right of 14
   sampled bundled tasks). Steps that no registry goal names are the caller's to give.
   A chosen goal of several parts (a registry goal naming several variables, or steps) is
-  put to the model once more on a menu of that goal and each of its parts, and the second
-  answer stands: on a menu of 20, such goals drew requests that ask for one of their parts.
+  narrowed to the one part the request names when every part it leaves out is a side effect
+  (``asked``: "Summarize the email ..." never resolves to ``summarize_email_then_send``);
+  otherwise it is put to the model once more on a menu of that goal and each of its parts,
+  and the second answer stands: on a menu of 20, such goals drew requests that ask for one
+  of their parts.
 - ``retrieval``: BM25 (and, when installed, the dense embedder, mixed as ToolScope mixes
   them) over each option's name and description and the descriptions of the tools that
   produce it. It cannot read values out of the request, so it extracts none.
@@ -48,6 +51,7 @@ from ..core.contracts import Registry, Steps
 from ..core.errors import PlanfilterError
 from ..core.planners.native import index_for, reachable, unreachable_reason
 from ..models import CallOptions, ModelError, complete
+from .asked import only_part_asked
 
 SET_GOAL = "set_goal"
 Resolver = Literal["model", "retrieval"]
@@ -325,9 +329,11 @@ def narrow_to_asked(registry: Registry, request: str, model: str, found: Resolut
                     ranked: Sequence[int], *, seed: int | None = None,
                     context: Mapping[str, Any] | None = None,
                     options: CallOptions | None = None) -> tuple[Resolution, int, int]:
-    """``found`` when it is one goal of one part; otherwise the model's answer to a second
-    ``set_goal`` whose menu is that goal and each of its parts, in the order of ``ranked``
-    (vocabulary positions, best first, as ``rank_goals`` gives them), and the tokens it spent.
+    """``found`` when it is one goal of one part; the part the request alone names, when the
+    parts it leaves out are side effects (``asked.only_part_asked``: no model call);
+    otherwise the model's answer to a second ``set_goal`` whose menu is that goal and each of
+    its parts, in the order of ``ranked`` (vocabulary positions, best first, as
+    ``rank_goals`` gives them), and the tokens it spent.
 
     On a menu of 20, a goal named for several things draws requests that ask for one of them:
     with the goals in steps offered, 11 of Qwen2.5-Coder-1.5B's 28 misses on 65 bundled tasks
@@ -344,8 +350,15 @@ def narrow_to_asked(registry: Registry, request: str, model: str, found: Resolut
     if not parts:
         return found, 0, 0
     vocabulary = goal_vocabulary(registry)
-    rank = {vocabulary[i].name: k for k, i in enumerate(ranked)}
     whole = next(o for o in vocabulary if o.name == found.name)
+    part = only_part_asked(registry, request, whole, parts)
+    if part is not None:
+        left = ", ".join(p.name for p in parts if p is not part)
+        note = (f"narrowed {found.name} to {part.name}: the request names {part.name} and "
+                f"not {left}, a side effect")
+        return replace(found, goal=part.variables, name=part.name, steps=(),
+                       notes=(*found.notes, note)), 0, 0
+    rank = {vocabulary[i].name: k for k, i in enumerate(ranked)}
     menu = sorted({whole, *parts}, key=lambda o: rank[o.name])
     try:
         reply = complete(model, _messages(request, None, context),
@@ -358,7 +371,8 @@ def narrow_to_asked(registry: Registry, request: str, model: str, found: Resolut
     second, problem = check_answer(registry, calls[0].arguments) if calls else \
         (None, "no call to set_goal")
     if second is not None and second.name not in {o.name for o in menu}:
-        second, problem = None, f"goal {second.name!r} was not on the menu"
+        problem = f"goal {second.name!r} was not on the menu"
+        second = None
     if second is None:
         note = f"kept {found.name}: the answer between it and its parts was invalid ({problem})"
         return (replace(found, notes=(*found.notes, note)), reply.input_tokens,
