@@ -16,7 +16,8 @@ requires (an end result, such as ``event_updated``), plus the registry's ``goals
   sampled bundled tasks). Steps that no registry goal names are the caller's to give.
   A chosen goal of several parts (a registry goal naming several variables, or steps) is
   narrowed to the one part the request names when every part it leaves out is a side effect
-  (``asked``: "Summarize the email ..." never resolves to ``summarize_email_then_send``);
+  (``asked``: "Summarize the email from Ben" takes ``email_summary`` out of
+  ``summarize_email_then_send``);
   otherwise it is put to the model once more on a menu of that goal and each of its parts,
   and the second answer stands: on a menu of 20, such goals drew requests that ask for one
   of their parts.
