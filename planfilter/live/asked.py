@@ -18,16 +18,14 @@ two, and both stand for ``email_sent``). A word both parts share (``email``) nam
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Protocol
 
 from ..core.contracts import Registry, Tool
 
-_WORD = re.compile(r"[a-z]+")
-#: Words too common in tool and variable names to name a part on their own.
-GENERIC = frozenset({"and", "for", "from", "get", "into", "list", "new", "set", "the", "then",
-                     "with"})
+#: Words too common in tool and variable names to name a part on their own (besides the
+#: stop words retrieval leaves out).
+GENERIC = frozenset({"get", "into", "list", "new", "set", "then"})
 #: Endings taken off a word before comparing (one, the first that fits, longest first).
 _ENDINGS = ("izing", "ising", "ized", "ised", "ize", "ise", "ing", "ied", "ies", "ers", "er",
             "ed", "es", "s", "y", "e")
@@ -59,9 +57,12 @@ def stem(word: str) -> str:
 
 
 def stems(text: str) -> frozenset[str]:
-    """The stems of the words of ``text`` (``_`` splits words), generic words left out."""
-    return frozenset(stem(w) for w in _WORD.findall(text.lower().replace("_", " "))
-                     if len(w) >= _STEM_CHARS and w not in GENERIC)
+    """The stems of the words of ``text`` as retrieval reads them (``_`` splits words, stop
+    words left out), generic words left out too."""
+    from ..retrieval.toolscope import words  # imported here, as goals.py does: numpy waits
+
+    return frozenset(stem(w) for w in words(text) if len(w) >= _STEM_CHARS
+                     and w not in GENERIC)
 
 
 def _producers(registry: Registry, part: Part) -> list[Tool]:
