@@ -11,7 +11,14 @@ from test_agent import script  # noqa: F401  (the scripted litellm provider fixt
 from planfilter.core.loading import load_registry
 from planfilter.core.resources import default_registry
 from planfilter.live import resolve_goal
-from planfilter.live.asked import named, only_part_asked, side_effect, stem, words_of
+from planfilter.live.asked import (
+    named,
+    only_part_asked,
+    side_effect,
+    stem,
+    text_of,
+    words_of,
+)
 from planfilter.live.goals import SET_GOAL, goal_vocabulary, parts_of
 
 REGISTRY = load_registry(default_registry())
@@ -31,9 +38,7 @@ def _own_words(parts, i) -> list[str]:
     """The words of part ``i``'s name, producers and actions that stand for it alone."""
     stems = [words_of(REGISTRY, p) for p in parts]
     others = frozenset().union(*(w for j, w in enumerate(stems) if j != i))
-    part = parts[i]
-    producers = [t for t in REGISTRY if t.produces & part.variables]
-    text = " ".join([part.name, *(t.name for t in producers), *(t.action or "" for t in producers)])
+    text = text_of(REGISTRY, parts[i])
     return sorted({w for w in text.replace("_", " ").split()
                    if stem(w) in stems[i] - others})
 

@@ -69,11 +69,15 @@ def _producers(registry: Registry, part: Part) -> list[Tool]:
     return [t for t in registry if t.produces & part.variables]
 
 
-def words_of(registry: Registry, part: Part) -> frozenset[str]:
-    """The stems that stand for ``part``: its name, its producers' names and actions."""
+def text_of(registry: Registry, part: Part) -> str:
+    """What may name ``part``: its name, its producers' names and their actions."""
     producers = _producers(registry, part)
-    return stems(" ".join([part.name, *(t.name for t in producers),
-                           *(t.action or "" for t in producers)]))
+    return " ".join([part.name, *(t.name for t in producers), *(t.action or "" for t in producers)])
+
+
+def words_of(registry: Registry, part: Part) -> frozenset[str]:
+    """The stems that stand for ``part`` (of ``text_of``)."""
+    return stems(text_of(registry, part))
 
 
 def named(registry: Registry, request: str, parts: Sequence[Part]) -> tuple[bool, ...]:
