@@ -116,12 +116,37 @@ def test_the_vocabulary_covers_every_bundled_task_goal():
     schema = set_goal_tool(REGISTRY)["function"]["parameters"]
     goal = schema["properties"]["goal"]
     assert goal["type"] == "string" and goal["enum"] == [
-        o.name for o in goal_vocabulary(REGISTRY)]
+        o.menu_name for o in goal_vocabulary(REGISTRY)]
     # the values first: two menus' tools share everything up to the menu (a cached prefix)
     one, two = (json.dumps(set_goal_tool(REGISTRY, goal_vocabulary(REGISTRY)[k:k + 20]))
                 for k in (0, 20))
     shared = next(i for i, (a, b) in enumerate(zip(one, two, strict=False)) if a != b)
     assert shared > len(json.dumps(schema["properties"]["known"]))
+
+
+def test_the_menu_names_a_result_by_the_one_tool_that_reaches_it():
+    options = goal_vocabulary(REGISTRY)
+    names = [o.menu_name for o in options]
+    assert len(set(names)) == len(names)  # an answer names one option
+    assert not {o.label for o in options if o.label} & {o.name for o in options}
+    for option in options:
+        makers = [t.name for t in REGISTRY if t.produces & option.variables]
+        if option.label:  # one tool reaches it, and that tool reaches no other option
+            assert option.steps == () and makers == [option.label]
+            assert option.menu_text and not option.menu_text.startswith(option.label)
+        elif option.name not in {g.name for g in REGISTRY.goals} and len(makers) > 1:
+            assert all(f"{m}: " in option.description for m in makers)  # every tool said
+    by_name = {o.name: o.menu_name for o in options}
+    assert by_name["email_summary"] == "summarize_email"
+    assert by_name["summarize_email_then_send"] == "summarize_email_then_send"
+    assert by_name["email_sent"] == "email_sent"  # send_draft and send_email both reach it
+
+
+def test_an_answer_may_name_the_menu_label_or_the_goal(script):  # noqa: F811
+    for answer in ("summarize_email", "email_summary"):
+        script.call(SET_GOAL, goal=answer)
+        resolution = resolve_goal(REGISTRY, "Summarize the budget email", model="script/m")
+        assert resolution.goal == {"email_summary"} and resolution.name == "email_summary"
 
 
 def _option(goal: frozenset[str]) -> str:
@@ -148,7 +173,7 @@ def test_a_goal_of_several_parts_is_put_again_beside_its_parts(script):  # noqa:
     assert narrowed.goal == {"email_summary"} and narrowed.steps == ()
     assert narrowed.known == {"email_topic": "budget"}  # what the first answer read stays
     menu = script.seen[1]["tools"][0]["function"]["parameters"]["properties"]["goal"]["enum"]
-    assert sorted(menu) == ["email_sent", "email_summary", "summarize_email_then_send"]
+    assert sorted(menu) == ["email_sent", "summarize_email", "summarize_email_then_send"]
     assert script.seen[1]["messages"] == script.seen[0]["messages"]  # asked afresh
     goal = script.seen[1]["tools"][0]["function"]["parameters"]["properties"]["goal"]
     assert "only when the request asks for every one of them" in goal["description"]
@@ -199,7 +224,7 @@ def test_session_start_uses_the_resolved_goal_and_keeps_user_values_first(script
 
 
 def _reaches(state, option: str) -> bool:
-    goal = next(o.variables for o in goal_vocabulary(REGISTRY) if o.name == option)
+    goal = next(o.variables for o in goal_vocabulary(REGISTRY) if option in (o.name, o.menu_name))
     return not why_unreachable(REGISTRY, state, goal)
 
 

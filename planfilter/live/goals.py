@@ -7,7 +7,9 @@ requires (an end result, such as ``event_updated``), plus the registry's ``goals
 - ``model`` (default): one model call offered a single tool, ``set_goal``, whose arguments
   are ``goal`` (one item of an enum over the vocabulary, each option described; over the 20
   options retrieval ranks highest when the vocabulary is larger; a registry goal may be
-  several steps, and then the resolution has those steps) and ``known`` (an object
+  several steps, and then the resolution has those steps; a result one tool alone reaches
+  is listed under that tool's name, an action as a registry goal's name is, see
+  ``GoalOption.label``) and ``known`` (an object
   whose properties are the registry's input variables: required by some tool, produced by
   none), called with ``tool_choice="required"``. The answer is validated; an invalid one is
   asked again once, with what was wrong, and then the ``retrieval`` resolver answers.
@@ -78,10 +80,24 @@ class GoalOption:
     description: str
     #: The option's steps, when it is a registry goal of several.
     steps: Steps = ()
+    #: What the model's menu calls it: the name of the one tool that reaches it, when one
+    #: does (an action, as a registry goal's name is one), otherwise its name.
+    label: str = ""
 
     @property
     def goal_steps(self) -> Steps:
         return tuple(self.steps) if self.steps else (self.variables,)
+
+    @property
+    def menu_name(self) -> str:
+        return self.label or self.name
+
+    @property
+    def menu_text(self) -> str:
+        """The description without the tool name that ``menu_name`` already says."""
+        prefix = f"{self.label}: "
+        return self.description[len(prefix):] if self.label and \
+            self.description.startswith(prefix) else self.description
 
 
 @dataclass(frozen=True)
@@ -124,9 +140,38 @@ def goal_vocabulary(registry: Registry) -> tuple[GoalOption, ...]:
             if variable in seen:
                 continue
             seen.add(variable)
-            options.append(GoalOption(variable, frozenset({variable}),
-                                      f"{tool.name}: {first_clause(tool.description)}"))
-    return (*options, *named)
+            makers = [t for t in registry if variable in t.produces]
+            options.append(GoalOption(variable, frozenset({variable}), "; ".join(
+                f"{t.name}: {first_clause(t.description)}" for t in makers)))
+    return _labelled(registry, (*options, *named))
+
+
+def _labelled(registry: Registry, options: Sequence[GoalOption]) -> tuple[GoalOption, ...]:
+    """``options``, each result that exactly one tool produces (a tool that reaches no other
+    option) labelled with that tool's name, when no other option is named so.
+
+    A request says what to do ("Decline Thursday's webinar", "Summarize the email from
+    Ben"); a registry goal of several is named for the actions (``summarize_email_then_send``)
+    and a single result for what it leaves (``rsvp_sent``, ``email_summary``). On a menu that
+    mixes the two, the action named like the request's verb draws it even when it adds a step
+    the user did not ask for, so the menu names every option it can by an action."""
+    singles = [o for o in options if not o.steps and len(o.variables) == 1]
+    reaches: dict[str, list[GoalOption]] = {}
+    producers: dict[str, list[str]] = {}
+    for option in singles:
+        makers = [t.name for t in registry if t.produces & option.variables]
+        producers[option.name] = makers
+        for maker in makers:
+            reaches.setdefault(maker, []).append(option)
+    taken = {o.name for o in options}
+    labelled = []
+    for option in options:
+        makers = producers.get(option.name, [])
+        if len(makers) == 1 and len(reaches[makers[0]]) == 1 and makers[0] not in taken:
+            taken.add(makers[0])
+            option = replace(option, label=makers[0])
+        labelled.append(option)
+    return tuple(labelled)
 
 
 def first_clause(text: str) -> str:
@@ -186,14 +231,14 @@ def set_goal_tool(registry: Registry, options: Sequence[GoalOption] | None = Non
     chat templates) share that part and a local model evaluates it once. The model still
     answers ``goal`` first (it is the call's required enum)."""
     options = goal_vocabulary(registry) if options is None else options
-    listing = "\n".join(f"- {o.name}: {o.description}" for o in options)
+    listing = "\n".join(f"- {o.menu_name}: {o.menu_text}" for o in options)
     inputs = {name: {"type": ["string", "number", "boolean"], "description": text}
               for name, text in input_variables(registry).items()}
     properties: dict[str, Any] = {"known": {
         "type": "object", "properties": inputs, "additionalProperties": False,
         "description": "Values stated in the request, by name; leave out what the request "
                        "does not say."}}
-    properties["goal"] = {"type": "string", "enum": [o.name for o in options],
+    properties["goal"] = {"type": "string", "enum": [o.menu_name for o in options],
                           "description": (_PARTS_TEXT if parts else _GOAL_TEXT) + listing}
     return {"type": "function", "function": {
         "name": SET_GOAL,
@@ -229,7 +274,8 @@ def check_answer(registry: Registry, arguments: Any) -> tuple[Resolution | None,
             return None, f"arguments are not valid JSON ({exc})"
     if not isinstance(arguments, Mapping):
         return None, "arguments must be a JSON object"
-    options = {o.name: o for o in goal_vocabulary(registry)}
+    vocabulary = goal_vocabulary(registry)
+    options = {**{o.menu_name: o for o in vocabulary}, **{o.name: o for o in vocabulary}}
     goal = arguments.get("goal")
     names = [goal] if isinstance(goal, str) else goal
     if not isinstance(names, list) or not names or len(names) > MAX_STEPS:
@@ -246,7 +292,8 @@ def check_answer(registry: Registry, arguments: Any) -> tuple[Resolution | None,
             if k in inputs and isinstance(v, str | int | float | bool) and v != ""}
     notes = tuple(f"ignored known {k!r}: not an input variable with a plain value"
                   for k in known if k not in kept)
-    return Resolution(frozenset().union(*steps), " -> ".join(names), kept, "model", notes,
+    return Resolution(frozenset().union(*steps), " -> ".join(options[n].name for n in names),
+                      kept, "model", notes,
                       steps=steps if len(steps) > 1 else ()), ""
 
 
@@ -294,8 +341,9 @@ def resolve_with_model(registry: Registry, request: str, model: str, *,
             if found is not None and attempt == 0 and context:
                 why = why_unreachable(registry, {*context, *found.known}, found.goal)
                 if why:  # asked once more, without it; the second answer stands
-                    far = found.name
-                    offered = tuple(o for o in offered if o.name != far)
+                    far = next((o.menu_name for o in offered if o.name == found.name),
+                               found.name)
+                    offered = tuple(o for o in offered if o.name != found.name)
                     tool = set_goal_tool(registry, offered)
                     found, problem = None, (f"goal {far!r} cannot be reached from the known "
                                             f"values: {why}. Choose another goal")
