@@ -45,6 +45,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -155,19 +156,14 @@ def _labelled(registry: Registry, options: Sequence[GoalOption]) -> tuple[GoalOp
     and a single result for what it leaves (``rsvp_sent``, ``email_summary``). On a menu that
     mixes the two, the action named like the request's verb draws it even when it adds a step
     the user did not ask for, so the menu names every option it can by an action."""
-    singles = [o for o in options if not o.steps and len(o.variables) == 1]
-    reaches: dict[str, list[GoalOption]] = {}
-    producers: dict[str, list[str]] = {}
-    for option in singles:
-        makers = [t.name for t in registry if t.produces & option.variables]
-        producers[option.name] = makers
-        for maker in makers:
-            reaches.setdefault(maker, []).append(option)
+    producers = {o.name: [t.name for t in registry if t.produces & o.variables]
+                 for o in options if not o.steps and len(o.variables) == 1}
+    reaches = Counter(maker for makers in producers.values() for maker in makers)
     taken = {o.name for o in options}
     labelled = []
     for option in options:
         makers = producers.get(option.name, [])
-        if len(makers) == 1 and len(reaches[makers[0]]) == 1 and makers[0] not in taken:
+        if len(makers) == 1 and reaches[makers[0]] == 1 and makers[0] not in taken:
             taken.add(makers[0])
             option = replace(option, label=makers[0])
         labelled.append(option)
