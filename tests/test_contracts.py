@@ -13,6 +13,7 @@ from planfilter.core.contracts import Registry, Tool
 from planfilter.core.errors import ContractError
 from planfilter.core.loading import load_registry, load_suite
 from planfilter.core.naming import NameMap
+from planfilter.core.resources import default_registry
 
 
 def write(tmp_path, name, text):
@@ -33,6 +34,16 @@ def test_registry_is_frozen_and_ordered(example_registry):
     schema = tool.function_schema()
     schema["function"]["parameters"]["required"].append("x")  # a copy, not the contract
     assert "x" not in tool.parameters["required"]
+
+
+@given(st.sets(st.sampled_from(sorted(load_registry(default_registry()).variables)),
+               max_size=3))
+def test_producers_are_the_tools_that_produce_a_variable_in_registry_order(variables):
+    registry = load_registry(default_registry())
+    producers = registry.producers(variables)
+    assert [t.name for t in producers] == [
+        name for name in registry.names if registry.tool(name).produces & variables]
+    assert all(t.produces & variables for t in producers)
 
 
 def test_suite_is_frozen(example_suite):

@@ -348,6 +348,11 @@ class Registry(BaseModel):
             out |= t.produces
         return frozenset(out)
 
+    def producers(self, variables: Iterable[str]) -> tuple[Tool, ...]:
+        """The tools that produce any of ``variables``, in registry order."""
+        wanted = frozenset(variables)
+        return tuple(t for t in self.tools if t.produces & wanted)
+
     def subset(self, names: Iterable[str]) -> Registry:
         """A new registry with only ``names``, in registry order."""
         keep = set(names)

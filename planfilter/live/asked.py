@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from ..core.contracts import Registry, Tool
+from ..core.contracts import Registry
 
 #: Words too common in tool and variable names to name a part on their own (besides the
 #: stop words retrieval leaves out).
@@ -65,13 +65,9 @@ def stems(text: str) -> frozenset[str]:
                      and w not in GENERIC)
 
 
-def _producers(registry: Registry, part: Part) -> list[Tool]:
-    return [t for t in registry if t.produces & part.variables]
-
-
 def text_of(registry: Registry, part: Part) -> str:
     """What may name ``part``: its name, its producers' names and their actions."""
-    producers = _producers(registry, part)
+    producers = registry.producers(part.variables)
     return " ".join([part.name, *(t.name for t in producers), *(t.action or "" for t in producers)])
 
 
@@ -90,7 +86,7 @@ def named(registry: Registry, request: str, parts: Sequence[Part]) -> tuple[bool
 
 def side_effect(registry: Registry, part: Part) -> bool:
     """Every tool that produces the part writes, sends, updates, shares or deletes."""
-    producers = _producers(registry, part)
+    producers = registry.producers(part.variables)
     return bool(producers) and all(t.side_effecting for t in producers)
 
 

@@ -141,9 +141,9 @@ def goal_vocabulary(registry: Registry) -> tuple[GoalOption, ...]:
             if variable in seen:
                 continue
             seen.add(variable)
-            makers = [t for t in registry if variable in t.produces]
             options.append(GoalOption(variable, frozenset({variable}), "; ".join(
-                f"{t.name}: {first_clause(t.description)}" for t in makers)))
+                f"{t.name}: {first_clause(t.description)}"
+                for t in registry.producers({variable}))))
     return _labelled(registry, (*options, *named))
 
 
@@ -156,7 +156,7 @@ def _labelled(registry: Registry, options: Sequence[GoalOption]) -> tuple[GoalOp
     and a single result for what it leaves (``rsvp_sent``, ``email_summary``). On a menu that
     mixes the two, the action named like the request's verb draws it even when it adds a step
     the user did not ask for, so the menu names every option it can by an action."""
-    producers = {o.name: [t.name for t in registry if t.produces & o.variables]
+    producers = {o.name: [t.name for t in registry.producers(o.variables)]
                  for o in options if not o.steps and len(o.variables) == 1}
     reaches = Counter(maker for makers in producers.values() for maker in makers)
     taken = {o.name for o in options}
@@ -432,9 +432,8 @@ def narrow_to_asked(registry: Registry, request: str, model: str, found: Resolut
 def _documents(registry: Registry) -> tuple[str, ...]:
     docs = []
     for option in goal_vocabulary(registry):
-        producers = [t for t in registry if t.produces & option.variables]
         parts = [option.name, option.description,
-                 *(f"{t.name} {t.description}" for t in producers)]
+                 *(f"{t.name} {t.description}" for t in registry.producers(option.variables))]
         docs.append(" ".join(parts).replace("_", " "))
     return tuple(docs)
 
