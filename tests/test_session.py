@@ -278,6 +278,14 @@ def test_an_answer_the_known_values_cannot_reach_is_asked_again(script):  # noqa
     assert resolve_goal(REGISTRY, MOVE.query, model="script/m").goal == {"event_rescheduled"}
 
 
+def test_an_out_of_reach_answer_is_told_back_by_the_name_the_model_gave(script):  # noqa: F811
+    script.call(SET_GOAL, goal="reschedule_event")  # event_rescheduled: needs a new_date
+    script.call(SET_GOAL, goal=_option(MOVE.goal))
+    resolve_goal(REGISTRY, MOVE.query, model="script/m", context=dict(MOVE.state))
+    told = script.seen[1]["messages"][-1]["content"]
+    assert "goal 'reschedule_event' cannot be reached" in told
+
+
 def test_retrieval_takes_the_best_goal_the_known_values_reach():
     moved = 0
     for task in SUITE:

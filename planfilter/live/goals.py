@@ -337,12 +337,11 @@ def resolve_with_model(registry: Registry, request: str, model: str, *,
             if found is not None and attempt == 0 and context:
                 why = why_unreachable(registry, {*context, *found.known}, found.goal)
                 if why:  # asked once more, without it; the second answer stands
-                    far = next((o.menu_name for o in offered if o.name == found.name),
-                               found.name)
-                    offered = tuple(o for o in offered if o.name != found.name)
+                    far = next(o for o in goal_vocabulary(registry) if o.name == found.name)
+                    offered = tuple(o for o in offered if o.name != far.name)
                     tool = set_goal_tool(registry, offered)
-                    found, problem = None, (f"goal {far!r} cannot be reached from the known "
-                                            f"values: {why}. Choose another goal")
+                    found, problem = None, (f"goal {far.menu_name!r} cannot be reached from "
+                                            f"the known values: {why}. Choose another goal")
             if found is not None:
                 found, used_in, used_out = narrow_to_asked(registry, request, model, found,
                                                            ranked, seed=seed, context=context,
