@@ -15,7 +15,13 @@ from planfilter.core.errors import PlanfilterError
 from planfilter.core.loading import load_registry, load_suite
 from planfilter.core.resources import default_registry, default_suite
 from planfilter.live import goal_vocabulary, input_variables, resolve_goal
-from planfilter.live.goals import SET_GOAL, parts_of, set_goal_tool, why_unreachable
+from planfilter.live.goals import (
+    SET_GOAL,
+    first_clause,
+    parts_of,
+    set_goal_tool,
+    why_unreachable,
+)
 
 REGISTRY = load_registry(default_registry())
 SUITE = load_suite(default_suite())
@@ -140,6 +146,17 @@ def test_the_menu_names_a_result_by_the_one_tool_that_reaches_it():
     assert by_name["email_summary"] == "summarize_email"
     assert by_name["summarize_email_then_send"] == "summarize_email_then_send"
     assert by_name["email_sent"] == "email_sent"  # send_draft and send_email both reach it
+
+
+@pytest.mark.parametrize(("description", "clause"), [
+    ("Return the agenda for a day, i.e. every event that day. Times are local.",
+     "Return the agenda for a day, i.e. every event that day"),
+    ("Find files (e.g. by title); newest first", "Find files (e.g. by title)"),
+    ("Send an email to one recipient.", "Send an email to one recipient"),
+    ("Export as v1.2 PDF. Slow", "Export as v1.2 PDF"),
+])
+def test_an_option_is_described_by_its_tool_s_first_clause(description, clause):
+    assert first_clause(description) == clause
 
 
 def test_an_answer_may_name_the_menu_label_or_the_goal(script):  # noqa: F811

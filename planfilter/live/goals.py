@@ -67,7 +67,9 @@ MAX_STEPS = 6
 #: Characters of a tool description kept in an option's description: the option list is
 #: part of every resolution prompt, so it is kept short.
 _DESCRIPTION_CHARS = 100
-_CLAUSE_END = re.compile(r"[.;](\s|$)")
+#: A clause ends at a full stop or semicolon before a space, but not at the stop of a
+#: one-letter abbreviation ("i.e.", "e.g.").
+_CLAUSE_END = re.compile(r"(?<![\s.(][A-Za-z])[.;](\s|$)")
 
 
 #: Next-best goals a resolution carries, for a client to start again with the right one.
