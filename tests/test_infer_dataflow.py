@@ -148,6 +148,15 @@ def test_untrusted_from_names_descriptions_and_open_world_hint():
     assert "messages in its name" in reg.tool("read_channel_messages").inferred["untrusted"]
 
 
+def test_the_first_sentence_of_a_description_runs_past_i_e_and_e_g():
+    specs = [tool("get_items", description="Return the items, e.g. the posts people shared. "
+                                          "Sorted."),
+             tool("get_stats", description="Return the counts. E.g. posts per day.")]
+    reg = infer_contracts(specs).registry
+    assert "posts in its description" in reg.tool("get_items").inferred["untrusted"]
+    assert not reg.tool("get_stats").untrusted  # a later sentence says nothing of what it reads
+
+
 def test_sensitive_parameters_of_high_risk_tools():
     specs = [tool("send_money", {"recipient": "string", "amount": "number",
                                  "subject": "string"}, ("recipient", "amount", "subject")),

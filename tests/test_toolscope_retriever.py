@@ -56,6 +56,9 @@ def test_requests_split_into_subqueries():
     assert split_subqueries("Find the budget report and share it with Ana, then email Bob.") \
         == ("Find the budget report", "share it with Ana", "email Bob")
     assert split_subqueries("Move my dentist appointment") == ("Move my dentist appointment",)
+    # a one-letter abbreviation ends no sentence
+    assert split_subqueries("Show the new files i.e. those from today") == (
+        "Show the new files i.e. those from today",)
 
 
 def test_tool_document_has_name_description_and_argument_names(example_registry):

@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..core.sentences import NOT_AN_ABBREVIATION
 from .names import entity_words, local_name, tokens
 from .rules import ID_KEYS, verb_and_object
 from .sources import ToolSpec
@@ -92,8 +93,12 @@ def authored_note(params: Mapping[str, str]) -> str:
     return f"rule: {' or '.join(kinds)} no tool produces ({', '.join(params)})"
 
 
+#: A sentence ends at ".", "!" or "?" before a space ("i.e." ends none), or at a line break.
+_SENTENCE_END = re.compile(r"(?<=[.!?])" + NOT_AN_ABBREVIATION + r"\s|\n")
+
+
 def _first_sentence(text: str) -> str:
-    return re.split(r"(?<=[.!?])\s|\n", text.strip(), maxsplit=1)[0] if text else ""
+    return _SENTENCE_END.split(text.strip(), maxsplit=1)[0] if text else ""
 
 
 def untrusted_of(spec: ToolSpec, action: str | None) -> str | None:

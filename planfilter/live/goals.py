@@ -54,6 +54,7 @@ from typing import Any, Literal
 from ..core.contracts import Registry, Steps
 from ..core.errors import PlanfilterError
 from ..core.planners.native import index_for, reachable, unreachable_reason
+from ..core.sentences import NOT_AN_ABBREVIATION
 from ..models import CallOptions, ModelError, complete
 from .asked import only_part_asked
 
@@ -67,9 +68,8 @@ MAX_STEPS = 6
 #: Characters of a tool description kept in an option's description: the option list is
 #: part of every resolution prompt, so it is kept short.
 _DESCRIPTION_CHARS = 100
-#: A clause ends at a full stop or semicolon before a space, but not at the stop of a
-#: one-letter abbreviation ("i.e.", "e.g.").
-_CLAUSE_END = re.compile(r"(?<![\s.(][A-Za-z])[.;](\s|$)")
+#: A clause ends at a full stop or semicolon before a space ("i.e." ends none).
+_CLAUSE_END = re.compile(r"[.;]" + NOT_AN_ABBREVIATION + r"(\s|$)")
 
 
 #: Next-best goals a resolution carries, for a client to start again with the right one.

@@ -39,6 +39,7 @@ from typing import Any, Protocol, cast
 import numpy as np
 
 from ..core.contracts import Registry, Tool
+from ..core.sentences import NOT_AN_ABBREVIATION
 from ..core.tasks import Task
 from .embedders import Embedder, try_embedder
 
@@ -50,7 +51,7 @@ NO_RERANKER = "skipped (no cross-encoder is available offline)"
 _WORD = re.compile(r"[a-z0-9]+")
 _SPLIT = re.compile(
     r"\s*[,;]\s*(?:and\s+then\s+|and\s+|then\s+)?|\s+(?:and\s+then|and|then)\s+"
-    r"|(?<=[.!?])\s+",
+    r"|(?<=[.!?])" + NOT_AN_ABBREVIATION + r"\s+",
     re.IGNORECASE,
 )
 #: Words that carry no retrieval signal in requests or tool descriptions.
