@@ -49,6 +49,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from types import MappingProxyType
 from typing import Any, Literal
 
 from ..core.contracts import Registry, Steps
@@ -147,6 +148,12 @@ def goal_vocabulary(registry: Registry) -> tuple[GoalOption, ...]:
                 f"{t.name}: {first_clause(t.description)}"
                 for t in registry.producers({variable}))))
     return _labelled(registry, (*options, *named))
+
+
+@lru_cache(maxsize=16)
+def _by_name(registry: Registry) -> Mapping[str, GoalOption]:
+    """The vocabulary's options by name (read-only: it is cached)."""
+    return MappingProxyType({o.name: o for o in goal_vocabulary(registry)})
 
 
 def _labelled(registry: Registry, options: Sequence[GoalOption]) -> tuple[GoalOption, ...]:
@@ -339,7 +346,7 @@ def resolve_with_model(registry: Registry, request: str, model: str, *,
             if found is not None and attempt == 0 and context:
                 why = why_unreachable(registry, {*context, *found.known}, found.goal)
                 if why:  # asked once more, without it; the second answer stands
-                    far = next(o for o in goal_vocabulary(registry) if o.name == found.name)
+                    far = _by_name(registry)[found.name]
                     offered = tuple(o for o in offered if o.name != far.name)
                     tool = set_goal_tool(registry, offered)
                     found, problem = None, (f"goal {far.menu_name!r} cannot be reached from "
@@ -362,7 +369,7 @@ def resolve_with_model(registry: Registry, request: str, model: str, *,
 def parts_of(registry: Registry, name: str) -> tuple[GoalOption, ...]:
     """The vocabulary options a goal of several variables is made of, one per variable, in
     the order of its steps (empty when it has one variable, or none of them is an option)."""
-    options = {o.name: o for o in goal_vocabulary(registry)}
+    options = _by_name(registry)
     chosen = options.get(name)
     if chosen is None or len(chosen.variables) < 2:
         return ()
@@ -396,7 +403,7 @@ def narrow_to_asked(registry: Registry, request: str, model: str, found: Resolut
     if not parts:
         return found, 0, 0
     vocabulary = goal_vocabulary(registry)
-    whole = next(o for o in vocabulary if o.name == found.name)
+    whole = _by_name(registry)[found.name]
     part = only_part_asked(registry, request, whole, parts)
     if part is not None:
         left = ", ".join(p.name for p in parts if p is not part)
