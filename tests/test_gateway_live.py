@@ -433,6 +433,20 @@ def test_example_agent_writes_the_time_into_a_file_in_two_steps(
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+09:00", written.strip()), written
 
 
+@pytest.mark.parametrize(("option", "value", "said"), [
+    ("--known", "{bad", "--known is not valid JSON"),
+    ("--known", "[1]", "--known must be a JSON object"),
+    ("--goal", '[["current_time"], ', "--goal looks like a JSON list of steps"),
+])
+def test_example_agent_names_the_option_that_is_not_json(
+        workspace: dict[str, str], option: str, value: str, said: str) -> None:
+    out = subprocess.run(
+        [sys.executable, str(EXAMPLE / "agent.py"), "--request", "Write the time", option, value],
+        capture_output=True, text=True, timeout=60, env={**os.environ, **workspace})
+    assert out.returncode == 2, out.stdout + out.stderr
+    assert said in out.stderr and "Traceback" not in out.stderr
+
+
 async def test_values_the_user_gave_are_held_to_before_the_upstream(
         workspace: dict[str, str]) -> None:
     repo = workspace["PLANFILTER_GIT_REPO"]

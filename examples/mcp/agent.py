@@ -1,4 +1,4 @@
-"""An agent through the planfilter MCP gateway: a litellm model, the MCP SDK client, and
+r"""An agent through the planfilter MCP gateway: a litellm model, the MCP SDK client, and
 `planfilter serve` (meta mode) in front of real MCP servers.
 
     PLANFILTER_GIT_REPO=/path/to/repo PLANFILTER_FS_ROOT=/tmp \
@@ -79,14 +79,13 @@ async def run(args: argparse.Namespace) -> int:
         return types.ElicitResult(action="decline")
 
     async with Client(server, mode="legacy", elicitation_callback=elicit) as client:
-        goal = json.loads(args.goal) if args.goal and args.goal.startswith("[") else args.goal
-        started = await client.call_tool("plan", {"request": args.request, "goal": goal,
-                                                  "known": json.loads(args.known)})
+        started = await client.call_tool("plan", {"request": args.request, "goal": args.goal,
+                                                  "known": args.known})
         answer = started.structured_content or {}
         if started.is_error or "task" not in answer:
             print(f"plan failed: {started.content[0].text}")  # type: ignore[union-attr]
             return 1
-        task, state, steps = answer["task"], json.loads(args.known), []
+        task, state, steps = answer["task"], dict(args.known), []
         steps_note = f"; steps {answer['steps']}" if "steps" in answer else ""
         print(f"task started; goal {answer['goal']}{steps_note}; plan {answer['plan']}")
         for step in range(1, args.max_steps + 1):
@@ -116,17 +115,36 @@ async def run(args: argparse.Namespace) -> int:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--config", type=Path, default=HERE / "servers.json")
-    parser.add_argument("--contracts", type=Path, default=HERE / "contracts.yaml")
-    parser.add_argument("--model", default="sim/careful")
-    parser.add_argument("--request", required=True)
-    parser.add_argument("--goal", default=None)
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--config", type=Path, default=HERE / "servers.json",
+                        help="the mcpServers file of the upstream servers (default: %(default)s)")
+    parser.add_argument("--contracts", type=Path, default=HERE / "contracts.yaml",
+                        help="the planfilter registry naming their tools (default: %(default)s)")
+    parser.add_argument("--model", default="sim/careful",
+                        help="a litellm model name, sim/... or llamacpp/... (default: %(default)s)")
+    parser.add_argument("--request", required=True, help="what the user asks, in words")
+    parser.add_argument("--goal", default=None,
+                        help="a registry goal, a variable or a JSON list of steps "
+                             "(default: resolved from the request)")
     parser.add_argument("--known", default="{}", help="JSON object of values the user gives")
-    parser.add_argument("--max-steps", type=int, default=8)
+    parser.add_argument("--max-steps", type=int, default=8,
+                        help="model turns before giving up (default: %(default)s)")
     parser.add_argument("--yes", action="store_true",
                         help="approve every call the gateway asks about, without asking")
-    sys.exit(anyio.run(run, parser.parse_args()))
+    args = parser.parse_args()
+    try:
+        args.known = json.loads(args.known)
+    except ValueError as exc:
+        parser.error(f"--known is not valid JSON: {exc}")
+    if not isinstance(args.known, dict):
+        parser.error("--known must be a JSON object of values by name")
+    if args.goal and args.goal.lstrip().startswith("["):
+        try:
+            args.goal = json.loads(args.goal)
+        except ValueError as exc:
+            parser.error(f"--goal looks like a JSON list of steps but is not valid JSON: {exc}")
+    sys.exit(anyio.run(run, args))
 
 
 if __name__ == "__main__":
