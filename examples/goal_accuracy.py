@@ -19,6 +19,7 @@ import json
 import time
 
 from planfilter.bench.sampling import stratified_sample
+from planfilter.core.errors import PlanfilterError
 from planfilter.core.loading import load_registry, load_suite
 from planfilter.core.resources import default_registry, default_suite
 from planfilter.live.goals import resolve_goal
@@ -31,8 +32,11 @@ def main() -> None:
     parser.add_argument("--tasks", default=None, help="a suite (default: the bundled one)")
     parser.add_argument("--only", default="", help="these task ids only (comma-separated)")
     args = parser.parse_args()
-    registry = load_registry(default_registry())
-    suite = load_suite(args.tasks or default_suite())
+    try:
+        registry = load_registry(default_registry())
+        suite = load_suite(args.tasks or default_suite())
+    except PlanfilterError as exc:
+        parser.error(str(exc))
     tasks = tuple(stratified_sample(suite, args.sample) if args.sample else suite)
     if args.only:
         wanted = {i.strip() for i in args.only.split(",") if i.strip()}
@@ -42,7 +46,7 @@ def main() -> None:
             parser.error(f"--only: no task {sorted(unknown)[0]!r} in {where}")
         tasks = tuple(t for t in tasks if t.id in wanted)
     retrieval = args.model == "retrieval"
-    right = tokens = 0
+    right = tokens = fell_back = 0
     start = time.monotonic()
     for task in tasks:
         began = time.monotonic()
@@ -51,6 +55,7 @@ def main() -> None:
                                   model=None if retrieval else args.model)
         ok = resolution.goal_steps == task.goal_steps
         right += ok
+        fell_back += not retrieval and resolution.resolver != "model"
         tokens += resolution.input_tokens + resolution.output_tokens
         print(json.dumps({"task": task.id, "ok": ok, "chose": resolution.name,
                           "gold": [sorted(s) for s in task.goal_steps],
@@ -59,8 +64,10 @@ def main() -> None:
                           "seconds": round(time.monotonic() - began, 1),
                           "notes": list(resolution.notes)}), flush=True)
     count = len(tasks)
+    fallback = (f"; {fell_back} answered by retrieval after the model failed (see notes)"
+                if fell_back else "")
     print(f"# {args.model}: goal accuracy {right}/{count} = {right / max(count, 1):.2f}; "
-          f"{tokens} tokens; {time.monotonic() - start:.0f} s")
+          f"{tokens} tokens; {time.monotonic() - start:.0f} s{fallback}")
 
 
 if __name__ == "__main__":

@@ -369,6 +369,13 @@ def test_the_goal_accuracy_example_runs():
     assert len(rows) == 3 and all(r["by"] == "retrieval" for r in rows)
     assert re.fullmatch(r"# retrieval: goal accuracy \d/3 = [01]\.\d\d; 0 tokens; \d+ s",
                         lines[-1])
+    # A model that only ever fails: the retrieval fallback answers, and the summary says so
+    # rather than crediting the model with retrieval's right goals.
+    out = subprocess.run([sys.executable, str(example), "sim/careful?faults=1.0", "--sample", "2"],
+                         capture_output=True, text=True, check=True, timeout=300).stdout
+    lines = out.splitlines()
+    assert all(json.loads(line)["by"] == "retrieval" for line in lines[:-1])
+    assert lines[-1].endswith("; 2 answered by retrieval after the model failed (see notes)")
 
 
 def test_reachable_agrees_with_the_unreachable_reason():
