@@ -119,6 +119,45 @@ def test_authored_free_text_and_dates_leave_requires_with_evidence():
     assert "a date" in hotel.inferred["authored"] and "format date" in hotel.inferred["authored"]
 
 
+def test_names_a_read_lists_only_in_text_are_authored_with_evidence():
+    text = {"type": "string"}
+    names = {"type": "array", "items": {"type": "string"}}
+    prices = {"type": "object", "properties": {"prices": {"type": "object"}}}
+    specs = [tool("get_all_hotels_in_city", {"city": "string"}, ("city",), text),
+             tool("get_hotels_prices", {"hotel_names": names}, ("hotel_names",), prices),
+             tool("reserve_hotel", {"hotel": "string", "hotel_id": "string"},
+                  ("hotel", "hotel_id")),
+             tool("get_all_car_rental_companies_in_city", {"city": "string"}, ("city",), text),
+             tool("get_car_types_available", {"company_name": "string"}, ("company_name",),
+                  prices)]
+    reg = infer_contracts(specs).registry
+    prices_tool = reg.tool("get_hotels_prices")
+    assert prices_tool.authored == {"hotel_names"} and prices_tool.requires == frozenset()
+    assert prices_tool.inferred["authored"] == (
+        "rule: a name read out of get_all_hotels_in_city's text no tool produces (hotel_names)")
+    assert "less the authored (hotel_names)" in prices_tool.inferred["requires"]
+    # the thing itself is a name too; an id is a structured value, never read out of text
+    assert reg.tool("reserve_hotel").authored == {"hotel"}
+    assert reg.tool("reserve_hotel").requires == {"hotel_id"}
+    assert reg.tool("get_car_types_available").authored == {"company_name"}  # companies
+    # what a listing filters by is not what it lists
+    assert reg.tool("get_all_hotels_in_city").requires == {"city"}
+
+
+def test_a_text_that_is_one_thing_or_a_structured_list_makes_no_name_authored():
+    text = {"type": "string"}
+    specs = [tool("get_hotel_of_the_day", output=text),  # singular: the text is the value
+             tool("list_restaurants", output={"type": "array", "items": {"type": "string"}}),
+             tool("reserve_hotel", {"hotel_name": "string"}, ("hotel_name",)),
+             tool("reserve_restaurant", {"restaurant": "string"}, ("restaurant",))]
+    reg = infer_contracts(specs).registry
+    assert reg.tool("reserve_hotel").authored == frozenset()
+    assert reg.tool("reserve_hotel").requires == {"hotel_name"}
+    restaurant = reg.tool("reserve_restaurant")  # a structured list links its items instead
+    assert restaurant.authored == frozenset() and restaurant.requires == {"restaurant"}
+    assert "restaurant" in reg.tool("list_restaurants").produces
+
+
 def test_text_a_read_yields_is_not_authored():
     specs = [tool("read_email", {"email_id": "string"}, ("email_id",)),
              tool("summarize_email", {"email_body": "string"}, ("email_body",)),

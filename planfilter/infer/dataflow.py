@@ -3,7 +3,10 @@
 - ``authored``: a free-text or date parameter (its name ends in ``body``, ``subject``,
   ``content``, ``message``, ``text``, ``title``, ``description``, ``query``, ``date``, ``time``,
   ``day``... or its schema says ``format: date``), a string, with no id-like name, that no tool
-  produces: the model writes it, so it is never a precondition of the plan.
+  produces: the model writes it, so it is never a precondition of the plan. So is a name of
+  things that a read lists only as text (``hotel_names``, ``hotel`` or ``company_name``, when
+  ``get_all_hotels_in_city`` or ``get_all_car_rental_companies_in_city`` returns a string):
+  nothing can point into text, so the model reads the name out of it and writes it.
 - ``untrusted``: a tool that reads rather than acts and whose name or description's first
   sentence names outside content (messages, emails, files, web pages, reviews...), or whose
   MCP annotations say ``openWorldHint: true``.
@@ -24,8 +27,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.sentences import NOT_AN_ABBREVIATION
-from .names import entity_words, local_name, tokens
-from .rules import ID_KEYS, verb_and_object
+from .names import entity_words, local_name, singular, tokens
+from .rules import ID_KEYS, LOOKUP_VERBS, READ_VERBS, verb_and_object
 from .sources import ToolSpec
 
 #: Last words of parameters the model writes.
@@ -34,6 +37,8 @@ AUTHORED_KEYS = frozenset({"content", "contents", "body", "subject", "message", 
                            "comment", "summary", "reason", "topic", "keyword", "keywords",
                            "prompt", "question", "answer", "caption", "instructions"})
 DATE_FORMATS = frozenset({"date", "date-time", "time"})
+#: Last words of parameters that name a thing (``hotel_names``, ``company_name``).
+NAME_KEYS = frozenset({"name", "names"})
 #: Words of names and descriptions that mean content written outside the user's control.
 OUTSIDE_WORDS = frozenset({"message", "messages", "email", "emails", "mail", "mails", "inbox",
                            "file", "files", "document", "documents", "webpage", "webpages",
@@ -85,6 +90,45 @@ def authored_candidates(spec: ToolSpec) -> dict[str, str]:
             found[param] = f"format {fmt}"
         elif parts[-1] in AUTHORED_KEYS:
             found[param] = "free text" if parts[-1] not in ("date", "time", "day") else "a date"
+    return found
+
+
+def _string_list(schema: Any) -> bool:
+    return isinstance(schema, Mapping) and schema.get("type") == "array" and \
+        isinstance(schema.get("items"), Mapping) and _string_like(schema["items"])
+
+
+def text_listings(specs: Sequence[ToolSpec]) -> dict[str, str]:
+    """Entity -> the first read whose declared result is one string and whose name's object
+    is plural: a text that lists such things (``get_all_hotels_in_city`` -> ``hotel``). A
+    singular object (``get_iban``) is a text that is the value itself, which a held value
+    can match whole, so it lists nothing."""
+    found: dict[str, str] = {}
+    for spec in specs:
+        out = spec.output_schema
+        if not isinstance(out, Mapping) or out.get("type") != "string":
+            continue
+        verb, words = verb_and_object(spec)
+        nouns = entity_words(tuple(words))
+        if verb in LOOKUP_VERBS | READ_VERBS and nouns and singular(nouns[-1]) != nouns[-1]:
+            found.setdefault(singular(nouns[-1]), spec.name)
+    return found
+
+
+def listed_in_text(spec: ToolSpec, listings: Mapping[str, str]) -> dict[str, str]:
+    """Parameter -> why the model writes it: it names a thing of an entity that another tool
+    lists only as text (``hotel_names``, ``hotel``: see :func:`text_listings`)."""
+    found = {}
+    for param, schema in spec.properties.items():
+        words = list(tokens(param))
+        if words and words[-1] in NAME_KEYS:
+            words.pop()
+        if not words or words[-1] in ID_KEYS or not (_string_like(schema)
+                                                      or _string_list(schema)):
+            continue
+        lister = listings.get(singular(words[-1]))
+        if lister is not None and lister != spec.name:
+            found[param] = f"a name read out of {lister}'s text"
     return found
 
 

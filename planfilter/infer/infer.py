@@ -13,9 +13,11 @@ from .dataflow import (
     LOGGED_IN,
     authored_candidates,
     authored_note,
+    listed_in_text,
     login_tools,
     required_fact,
     sensitive_of,
+    text_listings,
     untrusted_of,
 )
 from .names import local_name, normalise, tokens
@@ -75,11 +77,17 @@ def _alias_note(tool: str, props: Sequence[str], side: str, vocab: Vocabulary) -
 
 
 def _authored(specs: Sequence[ToolSpec], vocab: Vocabulary) -> dict[str, dict[str, str]]:
-    """Tool -> {parameter: why} of the free-text and date parameters no output key names."""
+    """Tool -> {parameter: why} of the free-text and date parameters, and the names read out
+    of a text listing, that no output key names."""
     declared = {vocab.variable(s.name, p, "out") for s in specs if not is_record(s)
                 for p in s.output_properties}  # a record's fields are not all produced
-    return {s.name: {p: why for p, why in authored_candidates(s).items()
-                     if vocab.variable(s.name, p) not in declared} for s in specs}
+    listings = text_listings(specs)
+    drafted = {}
+    for s in specs:
+        why = {**listed_in_text(s, listings), **authored_candidates(s)}
+        drafted[s.name] = {p: why[p] for p in s.properties
+                           if p in why and vocab.variable(s.name, p) not in declared}
+    return drafted
 
 
 def _of_entity(variable: str, variables: frozenset[str]) -> bool:
