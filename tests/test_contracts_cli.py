@@ -175,6 +175,30 @@ def test_check_finds_planted_violations_naming_tool_variable_and_line(clean_trac
     assert f"{planted}:{at['extra']}" in out
 
 
+def test_check_leaves_out_authored_arguments_whatever_they_hold(tmp_path):
+    registry = tmp_path / "mail.yaml"
+    registry.write_text(yaml.safe_dump({"tools": [
+        {"name": "read_email", "produces": ["email_body"], "risk": "low"},
+        {"name": "send_email", "requires": ["recipient"], "produces": ["email_sent"],
+         "authored": ["message_text"],
+         "parameters": {"type": "object", "properties": {
+             "recipient": {"type": "string"}, "message_text": {"type": "string"},
+             "reply_to": {"type": "string"}}}}]}))
+    body = "Budget review moved to Friday"
+    trace = tmp_path / "traces.jsonl"
+    trace.write_text(json.dumps({
+        "type": "step", "task": "t1", "method": "cmtf", "model": "m", "seed": 1, "step": 2,
+        "chosen": "send_email", "produced": {"email_sent": True}, "error": None,
+        "arguments": {"recipient": "ana@example.org", "message_text": body,
+                      "reply_to": "ops@example.org"},
+        "state_before": {"recipient": "ana@example.org", "email_body": body,
+                         "team_address": "ops@example.org"}}) + "\n")
+    result = invoke("contracts", "check", str(registry), str(trace))
+    findings = [x for x in result.output.splitlines() if x.startswith("unrequired-argument")]
+    # the model wrote the message from what it read; reply_to is a value the contract ignores
+    assert len(findings) == 1 and "variable 'team_address'" in findings[0], result.output
+
+
 def test_check_reports_a_tool_that_never_succeeds(clean_traces, tmp_path):
     lines = []
     for raw in clean_traces.read_text().splitlines():

@@ -6,7 +6,8 @@ Reads ``planfilter run`` trace files (JSON Lines; ``step`` lines with ``chosen``
 - ``missing-output``: a successful call's result lacks a variable its contract produces;
 - ``undeclared-output``: a result key that looks like a variable and no contract declares;
 - ``unrequired-argument``: an argument filled with the value of a state variable the tool does
-  not require (the contract may be missing a requirement);
+  not require (the contract may be missing a requirement); a parameter the contract marks
+  ``authored`` is the model's own text by design, and is not reported;
 - ``never-succeeds``: a tool that was called and never succeeded;
 - ``missing-precondition``: in one run, a tool failed (it ran, and its call failed) until
   another tool had succeeded, and its contract requires nothing that tool produces: the
@@ -152,7 +153,7 @@ def check_traces(registry: Registry, paths: Iterable[Path]) -> CheckReport:
                     key = ("undeclared-output", name, var)
                     found[key].append(where)
                     details[key] = "result key no contract declares"
-            for var, arg in _unrequired(tool.requires, line):
+            for var, arg in _unrequired(tool.requires, tool.authored, line):
                 key = ("unrequired-argument", name, var)
                 found[key].append(where)
                 details[key] = f"argument '{arg}' holds the value of {var}, which the tool " \
@@ -170,16 +171,18 @@ def check_traces(registry: Registry, paths: Iterable[Path]) -> CheckReport:
     return CheckReport(findings, steps, files)
 
 
-def _unrequired(requires: frozenset[str], line: Mapping[str, Any]) -> list[tuple[str, str]]:
+def _unrequired(requires: frozenset[str], authored: frozenset[str],
+                line: Mapping[str, Any]) -> list[tuple[str, str]]:
     """(state variable, argument) pairs where an argument holds a state variable's value and
-    the tool does not require that variable (nor a required one holding the same value)."""
+    the tool does not require that variable (nor a required one holding the same value);
+    ``authored`` parameters are left out: the model writes them, whatever they hold."""
     arguments = line.get("arguments")
     state = line.get("state_before") or {}
     if not isinstance(arguments, Mapping) or not isinstance(state, Mapping):
         return []
     out = []
     for arg, value in sorted(arguments.items()):
-        if not isinstance(value, str) or len(value) < MIN_VALUE_LENGTH:
+        if arg in authored or not isinstance(value, str) or len(value) < MIN_VALUE_LENGTH:
             continue
         holders = sorted(v for v, held in state.items() if held == value)
         if holders and not set(holders) & requires:
