@@ -127,7 +127,8 @@ def test_names_a_read_lists_only_in_text_are_authored_with_evidence():
              tool("get_hotels_prices", {"hotel_names": names}, ("hotel_names",), prices),
              tool("reserve_hotel", {"hotel": "string", "hotel_id": "string"},
                   ("hotel", "hotel_id")),
-             tool("get_all_car_rental_companies_in_city", {"city": "string"}, ("city",), text),
+             tool("get_all_car_rental_companies_in_city", {"city": "string"}, ("city",),
+                  {"anyOf": [text, {"type": "null"}]}),  # ``str | None`` lists text too
              tool("get_car_types_available", {"company_name": "string"}, ("company_name",),
                   prices)]
     reg = infer_contracts(specs).registry

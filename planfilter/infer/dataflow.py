@@ -28,6 +28,7 @@ from typing import Any
 
 from ..core.sentences import NOT_AN_ABBREVIATION
 from .names import entity_words, local_name, singular, tokens
+from .outputs import schema_kind
 from .rules import ID_KEYS, LOOKUP_VERBS, READ_VERBS, verb_and_object
 from .sources import ToolSpec
 
@@ -105,8 +106,7 @@ def text_listings(specs: Sequence[ToolSpec]) -> dict[str, str]:
     can match whole, so it lists nothing."""
     found: dict[str, str] = {}
     for spec in specs:
-        out = spec.output_schema
-        if not isinstance(out, Mapping) or out.get("type") != "string":
+        if not spec.output_schema or schema_kind(spec.output_schema) != "string":
             continue
         verb, words = verb_and_object(spec)
         nouns = entity_words(tuple(words))

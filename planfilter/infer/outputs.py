@@ -63,7 +63,8 @@ def _deref(schema: Any, root: Mapping[str, Any]) -> Mapping[str, Any]:
     return schema if isinstance(schema, Mapping) else {}
 
 
-def _kind(schema: Mapping[str, Any]) -> str | None:
+def schema_kind(schema: Mapping[str, Any]) -> str | None:
+    """A schema's type, the non-null one of an ``anyOf`` (``str | None`` -> "string")."""
     kind = schema.get("type")
     if isinstance(kind, str):
         return kind
@@ -89,7 +90,7 @@ def _consumed_fields(spec: ToolSpec, ctx: Context, item: Mapping[str, Any], root
     found = {}
     for key, sub in _props(item).items():
         var = ctx.vocabulary.of_name(str(key))
-        if var in wanted and _kind(_deref(sub, root)) in ("string", "integer", "number"):
+        if var in wanted and schema_kind(_deref(sub, root)) in ("string", "integer", "number"):
             found[var] = pointer(*prefix, str(key))
     return found
 
@@ -100,7 +101,7 @@ def is_record(spec: ToolSpec) -> bool:
     if not root:
         return False
     record = _deref(root, root)
-    return _kind(record) in ("object", None) and _record_id_key(record) is not None
+    return schema_kind(record) in ("object", None) and _record_id_key(record) is not None
 
 
 def _takes_an_id(spec: ToolSpec) -> bool:
@@ -146,7 +147,7 @@ def list_produces_items(spec: ToolSpec, ctx: Context) -> Drafted | None:
     if not root:
         return None
     top = _deref(root, root)
-    if _kind(top) != "array":
+    if schema_kind(top) != "array":
         return None
     item = _deref(top.get("items") or {}, root)
     _verb, words = verb_and_object(spec)
@@ -154,7 +155,7 @@ def list_produces_items(spec: ToolSpec, ctx: Context) -> Drafted | None:
     own = requires_of(spec, ctx.vocabulary).variables
     wanted = ctx.consumed_by_others(spec.name) - own
     outputs: dict[str, str] = {}
-    if _kind(item) in ("object", None) and _props(item):
+    if schema_kind(item) in ("object", None) and _props(item):
         id_key = _record_id_key(item)
         props = {normalise(k): k for k in _props(item)}
         for run in _runs(obj):
@@ -167,7 +168,7 @@ def list_produces_items(spec: ToolSpec, ctx: Context) -> Drafted | None:
                     outputs[var] = pointer("*", field)
         outputs.update({v: p for v, p in _consumed_fields(spec, ctx, item, root, ("*",)).items()
                         if v not in outputs})
-    elif _kind(item) in ("string", "integer", "number"):
+    elif schema_kind(item) in ("string", "integer", "number"):
         for run in _runs(obj):  # a list of names or ids: the entity itself, not its email
             for var in (run, f"{run}_id", f"{run}_name"):
                 if var in wanted and var not in outputs:
