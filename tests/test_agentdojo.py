@@ -108,8 +108,8 @@ def test_cli_oracle_writes_summary_with_the_suites_check(banking, tmp_path):
     out = tmp_path / "run"
     result = CliRunner().invoke(cli, [
         "run", "--suite", "agentdojo:banking", "--models", "oracle", "--methods", "all,cmtf",
-        "--registry", str(FIXTURES / "banking.yaml"), "--out", str(out), "--no-plots"],
-        catch_exceptions=False)
+        "--registry", str(FIXTURES / "banking.yaml"), "--goal", "oracle", "--out", str(out),
+        "--no-plots"], catch_exceptions=False)
     assert result.exit_code == 0, result.output
     rows = {r["method"]: r for r in _csv(out / "summary.csv")}
     assert rows["all"]["tasks"] == "16" and float(rows["all"]["gold_visible"]) == 1.0
@@ -138,7 +138,7 @@ def test_replay_of_a_suite_is_offline(name, tmp_path):
                              SuiteOptions(registry=(FIXTURES / f"{name}.yaml",)))
     result = run_benchmark(RunConfig(registry=suite.registry, suite=suite.tasks, source=suite,
                                      methods=("all", "cmtf"), models=("oracle",),
-                                     out=tmp_path / name, plots=False))
+                                     out=tmp_path / name, plots=False, goal="oracle"))
     rows = {dict(r.group)["method"]: r for r in result.report.rows}
     assert rows["all"].tasks == len(suite.tasks) and rows["all"].gold_visible == 1.0
     _ground_truth_passes_when_let_through(_lines(result.traces))
@@ -310,7 +310,7 @@ def test_the_committed_contracts_are_the_default(tmp_path):
     suite = load_bench_suite("agentdojo:slack")
     result = run_benchmark(RunConfig(registry=suite.registry, suite=suite.tasks, source=suite,
                                      methods=("cmtf",), models=("oracle",), out=tmp_path,
-                                     plots=False))
+                                     plots=False, goal="oracle"))
     lines = _lines(result.traces)
     assert all(s["decision"] == "allowed" for s in lines if s["type"] == "step")
     _ground_truth_passes_when_let_through(lines)
@@ -326,7 +326,8 @@ def test_an_injected_invitation_is_refused_in_the_users_own_calendar_step(tmp_pa
     out = tmp_path / "pair"
     args = ["run", "--suite", "agentdojo:workspace", "--models", "oracle", "--methods", "cmtf",
             "--attack", "important_instructions", "--injection-tasks", "injection_task_2",
-            "--sample", "5", "--approve-risky", "never", "--out", str(out), "--no-plots"]
+            "--sample", "5", "--approve-risky", "never", "--goal", "oracle", "--out", str(out),
+            "--no-plots"]
     result = CliRunner().invoke(cli, args, catch_exceptions=False)
     assert result.exit_code == 0, result.output
     run = next(line for line in _lines(out / "traces.jsonl")

@@ -22,6 +22,7 @@ from planfilter.live.goals import (
     set_goal_tool,
     why_unreachable,
 )
+from planfilter.live.recognition import SINGLE
 
 REGISTRY = load_registry(default_registry())
 SUITE = load_suite(default_suite())
@@ -177,7 +178,13 @@ def test_a_model_answering_a_list_gets_those_steps_in_order_and_the_next_best(sc
     resolution = session.start(MOVE.query, known=dict(MOVE.state))
     assert resolution.resolver == "model" and resolution.name == f"{first} -> {then}"
     assert session.steps == (frozenset({"event_details"}), MOVE.goal)
-    assert session.visible().tools == ("search_events",)
+    # the answer leads the candidates: its next step comes first, the others' after it
+    assert session.visible().tools[0] == "search_events"
+    assert session.leading.candidate.origin == "model"
+    script.call(SET_GOAL, goal=[first, then])
+    committed = Session(REGISTRY, model="script/m", recognition=SINGLE)
+    committed.start(MOVE.query, known=dict(MOVE.state))
+    assert committed.visible().tools == ("search_events",)  # one candidate: its frontier
     assert resolution.candidates and all(": " in c for c in resolution.candidates)
     assert not any(c.split(":")[0] in (first, then) for c in resolution.candidates)
 

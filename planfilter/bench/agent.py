@@ -44,6 +44,7 @@ from ..filters.risk import (
     risky_off_path,
 )
 from ..live import Session
+from ..live.recognition import DEFAULT_RECOGNITION, RecognitionOptions
 from ..models import CallOptions, ModelError, complete
 from ..suites import Environment
 from ..suites.bundled import MAX_STEPS, MockedEnvironment, goal_reached, succeeded
@@ -51,7 +52,7 @@ from .traces import RunKey, RunRecord, StepRecord, gold_next
 
 __all__ = ["MAX_STEPS", "AgentOptions", "RunOutcome", "build_messages", "goal_reached",
            "run_task", "succeeded"]
-GoalMode = Literal["given", "resolve"]
+GoalMode = Literal["given", "resolve", "oracle"]
 EnvMode = Literal["strict", "lenient"]
 GOAL_MODES: tuple[str, ...] = get_args(GoalMode)
 ENV_MODES: tuple[str, ...] = get_args(EnvMode)
@@ -66,10 +67,13 @@ class AgentOptions:
     approve_risky: ApprovalPolicy = "always"
     #: Asked under ``ask``; None: the on-path stand-in of planfilter.risk.on_path_approver.
     approver: Approver | None = field(default=None, compare=False)
-    #: given: the task's goal (the paper); resolve: the run's model resolves it.
+    #: given: the task's goal (the paper); resolve: the run's model resolves it; oracle: the
+    #: goal and known values an outside suite's ground truth gives (an upper bound).
     goal: GoalMode = "given"
     #: strict: invented argument values are refused; lenient: the paper artifact's behaviour.
     env: EnvMode = "strict"
+    #: How a resolved goal's candidates are kept and shown (planfilter.live.recognition).
+    recognition: RecognitionOptions = DEFAULT_RECOGNITION
 
 
 @dataclass(frozen=True)
@@ -107,8 +111,9 @@ def run_task(registry: Registry, task: Task, *, method: str, model: str, seed: i
     if environment is None:
         environment = MockedEnvironment(registry, task, options.env == "strict")
     session = Session(registry, method=method, model=model, options=options.filter,
-                      provenance=False, call_options=options.call, seed=seed)
-    if options.goal == "resolve":
+                      provenance=False, call_options=options.call, seed=seed,
+                      recognition=options.recognition)
+    if options.goal == "resolve":  # the bundled tasks' state is what the user gave
         resolution = session.start(task.query, known=dict(task.state))
     else:
         resolution = session.start(task.query, goal=task.goal_steps, known=dict(task.state))

@@ -66,13 +66,23 @@ def start_session(suite: BenchSuite, case: Case, *, method: str, model: str | No
     session = Session(suite.registry, method=method, model=model, resolver=resolver,
                       options=filter_options, policy=options.approve_risky,  # type: ignore[arg-type]
                       approver=approver, provenance=provenance, call_options=options.call,
-                      seed=seed)
+                      seed=seed, recognition=options.recognition)
     task = case.task
     if options.goal == "resolve":
-        resolution = session.start(task.query, known=dict(task.state))
+        # a suite's oracle state was read from its ground truth: the user gives only words
+        known = {} if suite.oracle else dict(task.state)
+        resolution = session.start(task.query, known=known)
     else:
         resolution = session.start(task.query, goal=session_goal(task), known=dict(task.state))
     return session, resolution
+
+
+def goal_source(suite: BenchSuite, options: AgentOptions, resolution: Any) -> str:
+    """Where the run's goal came from: ``oracle`` (an outside suite's ground truth, an upper
+    bound), ``given`` (the task's own goal) or the resolver that read it from the request."""
+    if options.goal != "resolve":
+        return "oracle" if suite.oracle else "given"
+    return str(resolution.resolver)
 
 
 def preselect(suite: BenchSuite, case: Case, model: str, seed: int,
@@ -216,7 +226,7 @@ def run_dialogue(suite: BenchSuite, case: Case, *, method: str, model: str, seed
         tokens_in + sum(r.input_tokens for r in records),
         tokens_out + sum(r.output_tokens for r in records),
         goal=tuple(sorted(resolution.goal)),
-        goal_by=options.goal if options.goal == "given" else resolution.resolver,
+        goal_by=goal_source(suite, options, resolution),
         goal_correct=resolution.goal == task.goal, goal_known=dict(resolution.known),
         goal_notes=resolution.notes, query=task.query, suite=_suite_name(suite),
         attack=suite.attack if case.injection else None, injection=case.injection,

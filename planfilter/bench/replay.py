@@ -28,7 +28,7 @@ from ..core.errors import PlanfilterError
 from ..models import ORACLE
 from ..suites import BenchSuite, Case, GroundCall
 from .agent import AgentOptions, RunOutcome
-from .dialogue import start_session
+from .dialogue import goal_source, start_session
 from .traces import RunKey, RunRecord, StepRecord, gold_next
 
 
@@ -99,7 +99,7 @@ def replay(suite: BenchSuite, case: Case, *, method: str, seed: int = 1,
     run = RunRecord(
         key, task.domain, verdict.success, len(records), error, 0, 0,
         goal=tuple(sorted(resolution.goal)),
-        goal_by=options.goal if options.goal == "given" else resolution.resolver,
+        goal_by=goal_source(suite, options, resolution),
         goal_correct=resolution.goal == task.goal, goal_known=dict(resolution.known),
         goal_notes=resolution.notes, query=task.query,
         suite=None if suite.kind == "yaml" else f"{suite.kind}:{suite.name}",

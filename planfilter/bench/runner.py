@@ -21,6 +21,7 @@ from ..core.planners import DEFAULT_PLANNER, get_planner
 from ..core.tasks import Suite
 from ..filters import PAPER_METHODS, PRESELECTING_METHODS, FilterOptions, get_filter
 from ..filters.risk import check_policy
+from ..live.recognition import DEFAULT_RECOGNITION, RecognitionOptions
 from ..models import DEFAULT_MODELS, ORACLE, CallOptions, check_model, in_process, load_litellm
 from ..suites import BenchSuite, Case
 from ..suites.bundled import YamlSuite
@@ -53,18 +54,29 @@ class RunConfig:
     #: Approval of high-risk tools (planfilter.risk): always, never, or ask the on-path
     #: stand-in reviewer.
     approve_risky: str = "always"
-    #: given: the task's goal (the paper); resolve: each run's model resolves it first.
-    goal: str = "given"
+    #: given: the task's goal (the paper); resolve: each run's model resolves it first;
+    #: oracle: an outside suite's goal and known values read from its ground truth (an upper
+    #: bound). None: resolve for a suite whose tasks come with an oracle goal, else given.
+    goal: str | None = None
     #: strict: invented argument values are refused; lenient: the paper artifact's behaviour.
     env: str = "strict"
     #: The suite to run (planfilter.suites); None: ``registry`` and ``suite`` as a YAML suite.
     source: BenchSuite | None = None
+    #: How a resolved goal's candidates are kept and shown (planfilter.live.recognition).
+    recognition: RecognitionOptions = DEFAULT_RECOGNITION
 
     @property
     def bench(self) -> BenchSuite:
         if self.source is not None:
             return self.source
         return YamlSuite(self.registry, self.suite, strict=self.env == "strict")
+
+    @property
+    def goal_mode(self) -> str:
+        """The goal mode the runs use: ``goal``, or its default for the suite."""
+        if self.goal is not None:
+            return self.goal
+        return "resolve" if self.bench.oracle else "given"
 
     @property
     def steps_limit(self) -> int:
@@ -102,8 +114,8 @@ def check_config(config: RunConfig) -> None:
     if config.concurrency < 1:
         raise PlanfilterError(f"concurrency must be at least 1, not {config.concurrency}")
     check_policy(config.approve_risky)
-    if config.goal not in GOAL_MODES:
-        raise PlanfilterError(f"goal {config.goal!r}: choose {' or '.join(GOAL_MODES)}")
+    if config.goal is not None and config.goal not in GOAL_MODES:
+        raise PlanfilterError(f"goal {config.goal!r}: choose {', '.join(GOAL_MODES)}")
     if config.env not in ENV_MODES:
         raise PlanfilterError(f"env {config.env!r}: choose {' or '.join(ENV_MODES)}")
     if config.steps_limit < 1:
@@ -156,7 +168,8 @@ def run_benchmark(config: RunConfig, progress: ProgressFn | None = None) -> RunR
         filter=FilterOptions(planner=config.planner),
         call=replace(config.call, api_base=config.api_base or config.call.api_base),
         approve_risky=check_policy(config.approve_risky),
-        goal=config.goal,  # type: ignore[arg-type]
+        goal=config.goal_mode,  # type: ignore[arg-type]
+        recognition=config.recognition,
         env=config.env,  # type: ignore[arg-type]
     )
     if todo:

@@ -97,10 +97,19 @@ def summary_table(rows: Sequence[Any], title: str) -> Any:
 @click.option("--embedder", type=click.Choice(["minilm", "hashing", "none"]),
               help="Dense embedder of the toolscope-k methods (default: $PLANFILTER_EMBEDDER, "
                    "else minilm when the toolscope extra is installed); none = BM25 only.")
-@click.option("--goal", "goal_mode", type=click.Choice(["given", "resolve"]), default="given",
-              show_default=True,
-              help="given: each task's goal (the paper's setting); resolve: each run's model "
-                   "first resolves the goal from the request (reported as goal accuracy).")
+@click.option("--goal", "goal_mode", type=click.Choice(["given", "resolve", "oracle"]),
+              default=None,
+              help="given: each task's goal (the paper's setting; the default on the bundled "
+                   "suites); resolve: each run's model first resolves the goal, and the "
+                   "values the user gave, from the request alone (reported as goal accuracy; "
+                   "the default on outside suites); oracle: an outside suite's goal and "
+                   "known values read from its ground truth, an upper bound.")
+@click.option("--candidates", "goal_candidates", type=click.IntRange(min=1), default=None,
+              help="Candidate goals a resolved goal keeps and weighs by the calls made "
+                   "(default 8; 1: commit to the resolver's goal).")
+@click.option("--shown", "goal_tools", type=click.IntRange(min=1), default=None,
+              help="Tools shown at most when several candidate goals are plausible (default "
+                   "3; the leading candidate's next step is always shown whole).")
 @click.option("--env", "env_mode", type=click.Choice(["strict", "lenient"]), default="strict",
               show_default=True,
               help="strict: the mocked tools refuse invented argument values (an id no tool "
@@ -127,7 +136,8 @@ def run(registry_path: tuple[Path, ...], tasks_path: tuple[Path, ...], methods: 
         models: str | None, seeds: int, concurrency: int, out: Path, resume: bool, planner: str,
         api_base: str | None, no_plots: bool, approve_risky: str = "always",
         merge_tools: bool = False, embedder: str | None = None,
-        sample: int | None = None, goal_mode: str = "given", env_mode: str = "strict",
+        sample: int | None = None, goal_mode: str | None = None, goal_candidates: int | None = None,
+        goal_tools: int | None = None, env_mode: str = "strict",
         suite_name: str | None = None, attack: str | None = None,
         injection_tasks: str | None = None, max_steps: int | None = None) -> None:
     """Run the benchmark: tasks x filter methods x models, traced, then reported.
@@ -151,6 +161,8 @@ def run(registry_path: tuple[Path, ...], tasks_path: tuple[Path, ...], methods: 
         from ..retrieval.toolscope import EMBEDDER_ENV
 
         os.environ[EMBEDDER_ENV] = embedder
+    from dataclasses import replace
+
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
@@ -158,6 +170,7 @@ def run(registry_path: tuple[Path, ...], tasks_path: tuple[Path, ...], methods: 
     from ..core.loading import load_registry, load_suite
     from ..core.resources import default_registry, default_suite
     from ..filters import PAPER_METHODS
+    from ..live.recognition import DEFAULT_RECOGNITION
     from ..models import DEFAULT_MODELS
 
     try:
@@ -196,6 +209,10 @@ def run(registry_path: tuple[Path, ...], tasks_path: tuple[Path, ...], methods: 
             seeds=seeds, concurrency=concurrency, out=out, resume=resume, planner=planner,
             api_base=api_base, plots=not no_plots, approve_risky=approve_risky,
             goal=goal_mode, env=env_mode,
+            recognition=replace(
+                DEFAULT_RECOGNITION,
+                candidates=goal_candidates or DEFAULT_RECOGNITION.candidates,
+                tools=goal_tools or DEFAULT_RECOGNITION.tools),
         )
         console = Console()
         traces = out / "traces.jsonl"

@@ -48,6 +48,8 @@ POINTER_PATTERN = re.compile(r"^(/([^~/]|~[01])*)*$")
 RISK_LEVELS = ("low", "medium", "high")
 #: Actions with side effects: choosing one before its requirements hold is a premature action.
 SIDE_EFFECT_ACTIONS = frozenset({"write", "send", "update", "share", "delete"})
+#: Actions that only look: a tool with one of them changes nothing it reads.
+READ_ACTIONS = frozenset({"read", "search", "list", "extract", "summarize"})
 
 
 def check_name(value: str) -> str:
@@ -199,6 +201,11 @@ class Tool(BaseModel):
     @property
     def side_effecting(self) -> bool:
         return self.action in SIDE_EFFECT_ACTIONS
+
+    @property
+    def reads(self) -> bool:
+        """Its action only looks (read, search, list, extract, summarize)."""
+        return self.action in READ_ACTIONS
 
 
 #: A goal in steps: each step a set of variables, reached in order.

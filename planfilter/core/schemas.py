@@ -94,6 +94,12 @@ def value_errors(tool: Tool, parameter: str, value: Any) -> list[str]:
     return [] if validator is None else [err.message for err in validator.iter_errors(value)]
 
 
+def accepts_list(tool: Tool, parameter: str) -> bool:
+    """The parameter's schema takes a list (an undeclared parameter takes anything)."""
+    validator = _parameter_validator(tool, parameter)
+    return validator is None or any(validator.is_valid(probe) for probe in ([], ["x"], [1]))
+
+
 @lru_cache(maxsize=8192)
 def _parameter_validator(tool: Tool, parameter: str) -> Any:
     """The compiled validator of one parameter's schema (None when it is not declared)."""

@@ -22,6 +22,7 @@ from .base import (
 from .guard import Decision, GuardedCall, ToolGuard, parse_arguments
 from .registry import (
     FILTERS,
+    GOAL_DIRECTED_METHODS,
     PAPER_METHODS,
     PRESELECTING_METHODS,
     RECOVERING_METHODS,
@@ -30,7 +31,8 @@ from .registry import (
 from .relevance import keyword_scores
 
 __all__ = [
-    "DEFAULT_OPTIONS", "FILTERS", "PAPER_METHODS", "PRESELECTING_METHODS", "RECOVERING_METHODS",
+    "DEFAULT_OPTIONS", "FILTERS", "GOAL_DIRECTED_METHODS", "PAPER_METHODS",
+    "PRESELECTING_METHODS", "RECOVERING_METHODS",
     "Attempt", "Decision", "FilterFn", "FilterOptions", "GuardedCall", "ToolGuard", "Visible",
     "frontier_for", "get_filter", "keyword_scores", "parse_arguments", "task_context", "tokens",
     "tool_metadata",

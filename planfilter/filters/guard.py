@@ -94,16 +94,19 @@ class ToolGuard:
 
     def check_call(self, state: Mapping[str, Any], name: str, arguments: Any,
                    history: Iterable[Attempt] = (), held: Held | None = None,
-                   flow: Flow | None = None) -> Decision:
+                   flow: Flow | None = None, shown: Iterable[str] | None = None) -> Decision:
         """Whether the call may run; recorded in :attr:`log` either way.
 
         ``flow``: what the data-flow checks know (a :class:`~planfilter.live.Session` passes
         the values the user gave and the untrusted content it holds); without it, ``held``
-        (default: the values of ``state``) are the values the provenance check accepts."""
+        (default: the values of ``state``) are the values the provenance check accepts.
+        ``shown``: the tools the caller showed (a session weighing several candidate goals
+        shows more than this guard's goal); default: this guard's visible set."""
         if flow is None:
             values = held_values(state) if held is None else held
             flow = Flow(held={k: tuple(v) for k, v in values.items()})
-        decision = self._decide(state, name, arguments, tuple(history), flow)
+        decision = self._decide(state, name, arguments, tuple(history), flow,
+                                None if shown is None else tuple(shown))
         with self._lock:
             self.log.append(decision)
         return decision
@@ -124,10 +127,12 @@ class ToolGuard:
             return tuple(d for d in self.log if not d.allowed)
 
     def _decide(self, state: Mapping[str, Any], name: str, arguments: Any,
-                history: tuple[Attempt, ...], flow: Flow) -> Decision:
+                history: tuple[Attempt, ...], flow: Flow,
+                shown: tuple[str, ...] | None) -> Decision:
         if name not in self.registry:
             return Decision(False, f"{name!r} does not exist; refused", name, kind="unknown")
-        shown = self.visible(state, history).tools
+        if shown is None:
+            shown = self.visible(state, history).tools
         if name not in shown:
             return Decision(False, f"{name!r} is not visible in this state; refused", name,
                             kind="hidden")

@@ -32,6 +32,10 @@ FILTERS["toolscope-10"] = toolscope_filter(10)
 FILTERS["cmtf-recover"] = recover_filter(DEFAULT_FALLBACK)
 FILTERS["tool_filter"] = tool_filter
 
+#: Methods whose visible set is the next step of a plan to the goal: a session that weighs
+#: several candidate goals shows the union of their next steps (planfilter.live.recognition);
+#: the other methods read one goal, the leading candidate's, if any.
+GOAL_DIRECTED_METHODS: frozenset[str] = frozenset({"causal-path", "cmtf", "cmtf-recover"})
 #: Methods whose runs go on after an environment error (see planfilter.bench.agent).
 RECOVERING_METHODS: frozenset[str] = frozenset({"cmtf-recover"})
 #: Methods that ask the run's model which tools to keep before the run (see

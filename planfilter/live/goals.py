@@ -25,7 +25,7 @@ requires (an end result, such as ``event_updated``), plus the registry's ``goals
   of their parts.
 - ``retrieval``: BM25 (and, when installed, the dense embedder, mixed as ToolScope mixes
   them) over each option's name and description and the descriptions of the tools that
-  produce it. It cannot read values out of the request, so it extracts none.
+  produce it. The values the request states it reads by rule (planfilter.live.stated).
 
 When the caller gives known values, they describe the state, and a goal they cannot reach is
 most likely the wrong one of two near names (``event_rescheduled`` needs a ``new_date``;
@@ -58,6 +58,7 @@ from ..core.planners.native import index_for, reachable, unreachable_reason
 from ..core.sentences import NOT_AN_ABBREVIATION
 from ..models import CallOptions, ModelError, complete
 from .asked import only_part_asked
+from .stated import stated_values
 
 SET_GOAL = "set_goal"
 Resolver = Literal["model", "retrieval"]
@@ -122,6 +123,9 @@ class Resolution:
     steps: Steps = ()
     #: Other goals the resolver ranked next, each "name: one line", best first.
     candidates: tuple[str, ...] = ()
+    #: Every vocabulary option's name, best first by retrieval (the chosen one first): what
+    #: goal recognition draws its candidates from.
+    ranked: tuple[str, ...] = ()
 
     @property
     def goal_steps(self) -> Steps:
@@ -359,7 +363,8 @@ def resolve_with_model(registry: Registry, request: str, model: str, *,
                                input_tokens=spent_in + used_in,
                                output_tokens=spent_out + used_out,
                                candidates=_next_best(goal_vocabulary(registry), ranked,
-                                                     set(found.name.split(" -> "))))
+                                                     set(found.name.split(" -> "))),
+                               ranked=_ranked_names(registry, ranked, found.name))
         notes.append(f"invalid answer: {problem}")
     fallback = resolve_with_retrieval(registry, request, context)
     return replace(fallback, notes=(*notes, "fell back to retrieval", *fallback.notes),
@@ -502,10 +507,19 @@ def resolve_with_retrieval(registry: Registry, request: str,
         note += f"; {options[order[0]].name} ranked higher and the known values cannot " \
                 "reach it"
     chosen = options[best]
-    return Resolution(chosen.variables, chosen.name, {}, "retrieval",
+    known = {k: v for k, v in stated_values(registry, request).items()
+             if k not in (context or {})}
+    return Resolution(chosen.variables, chosen.name, known, "retrieval",
                       (f"retrieval: {note}; score {scores[best]:.2f}",),
                       steps=chosen.steps,
-                      candidates=_next_best(options, order, {chosen.name}))
+                      candidates=_next_best(options, order, {chosen.name}),
+                      ranked=_ranked_names(registry, order, chosen.name))
+
+
+def _ranked_names(registry: Registry, order: Sequence[int], chosen: str) -> tuple[str, ...]:
+    """The vocabulary's names in ``order``, ``chosen`` first."""
+    options = goal_vocabulary(registry)
+    return (chosen, *(options[i].name for i in order if options[i].name != chosen))
 
 
 def _next_best(options: Sequence[GoalOption], order: Sequence[int],

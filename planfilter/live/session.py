@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
@@ -42,12 +42,34 @@ from ..core.contracts import Registry, Steps, Tool, goal_steps, show_steps
 from ..core.errors import PlanfilterError
 from ..core.provenance import Flow, accepted
 from ..core.results import extract
-from ..core.schemas import value_errors
+from ..core.schemas import accepts_list, value_errors
 from ..core.steps import GIVEN, advance, stale
-from ..filters import DEFAULT_OPTIONS, Attempt, Decision, FilterOptions, ToolGuard, Visible
+from ..filters import (
+    DEFAULT_OPTIONS,
+    GOAL_DIRECTED_METHODS,
+    Attempt,
+    Decision,
+    FilterOptions,
+    ToolGuard,
+    Visible,
+)
 from ..filters.risk import ApprovalPolicy, Approver
 from ..models import CallOptions
 from .goals import Resolution, resolve_goal
+from .hypotheses import candidate_goals
+from .recognition import (
+    DEFAULT_RECOGNITION,
+    Belief,
+    Candidate,
+    RecognitionOptions,
+    describe_candidates,
+    leading,
+    observe,
+    plausible,
+    remaining_cost,
+    switch_away,
+    union,
+)
 
 
 @dataclass(frozen=True)
@@ -122,14 +144,17 @@ class Session:
     ``method`` is any filter method (``cmtf`` by default); ``model`` resolves the goal when
     :meth:`start` is not given one (``resolver="retrieval"`` needs no model). ``policy`` and
     ``approver`` decide high-risk calls as in :class:`~planfilter.filters.ToolGuard`;
-    ``provenance=False`` turns off the refusal of invented argument values.
+    ``provenance=False`` turns off the refusal of invented argument values. A resolved goal
+    is a ranked set of candidates weighed by the calls made (``recognition``; see
+    planfilter.live.recognition); a goal given to :meth:`start` is the only candidate.
     """
 
     def __init__(self, registry: Registry, *, method: str = "cmtf", model: str | None = None,
                  resolver: str = "model", options: FilterOptions = DEFAULT_OPTIONS,
                  policy: ApprovalPolicy = "always", approver: Approver | None = None,
                  provenance: bool = True, call_options: CallOptions | None = None,
-                 seed: int | None = None):
+                 seed: int | None = None,
+                 recognition: RecognitionOptions = DEFAULT_RECOGNITION):
         self.registry = registry
         self.method = method
         self.model = model
@@ -140,13 +165,14 @@ class Session:
         self.provenance = provenance
         self.call_options = call_options or CallOptions()
         self.seed = seed
+        self.recognition = recognition
         self.request = ""
         self.resolution: Resolution | None = None
         self._facts: dict[str, list[Fact]] = {}
         self._calls: list[Call] = []
-        #: Per step reached, the number of calls made when it was reached.
-        self._reached: list[int] = []
-        self._guards: dict[int, ToolGuard] = {}
+        self._beliefs: list[Belief] = []
+        self._switches: list[str] = []
+        self._guards: dict[tuple[Steps, int], ToolGuard] = {}
         self._lock = threading.RLock()
 
     # -- starting ---------------------------------------------------------------------------
@@ -156,7 +182,8 @@ class Session:
         """Begin the task: the goal is ``goal`` (a registry goal's name, variables, or a list
         of steps, each a name or a list of variables) or is resolved from ``request``;
         ``known`` are values the user gave, each checked against the input schemas of the
-        tools that take it."""
+        tools that take it (a list for a variable that takes one value gives several values
+        of it: any of them is the user's)."""
         with self._lock:
             if not isinstance(request, str):
                 raise PlanfilterError("the request must be text")
@@ -167,25 +194,39 @@ class Session:
                 resolution = resolve_goal(self.registry, request, resolver=self.resolver,
                                           model=self.model, seed=self.seed,
                                           options=self.call_options, context=given)
+                candidates = candidate_goals(self.registry, resolution, request, given,
+                                             self.recognition)
             else:
                 steps = self._goal_steps(goal)
-                union = frozenset().union(*steps)
-                resolution = Resolution(union, show_steps(steps) if len(steps) > 1
-                                        else ",".join(sorted(union)),
-                                        steps=steps if len(steps) > 1 else ())
+                union_ = frozenset().union(*steps)
+                name = show_steps(steps) if len(steps) > 1 else ",".join(sorted(union_))
+                resolution = Resolution(union_, name, steps=steps if len(steps) > 1 else ())
+                candidates = (Candidate(name, steps, 1.0, "given"),)
             self.request = request
             self._facts = {}
             self._calls = []
-            self._reached = []
+            self._switches = []
             self._guards = {}
             for name, value in given.items():
-                self._facts[name] = [Fact(value, "user")]
+                self._facts[name] = [Fact(v, "user") for v in self._values(name, value)]
             for name, value in resolution.known.items():
                 if name not in given:  # what the user gave outranks what was read
-                    self._facts[name] = [Fact(value, "request")]
+                    self._facts[name] = [Fact(v, "request") for v in self._values(name, value)]
             self.resolution = resolution
-            self._advance()
+            self._beliefs = [Belief(c) for c in candidates]
+            self._advance(ran=False)
             return resolution
+
+    def _values(self, name: str, value: Any) -> list[Any]:
+        """Several values of one variable (a list where every tool that takes the variable
+        takes one value), else the value itself."""
+        if isinstance(value, list) and value and self._takes_one(name):
+            return list(value)
+        return [value]
+
+    def _takes_one(self, name: str) -> bool:
+        found = carriers(self.registry).get(name, ())
+        return bool(found) and all(not accepts_list(tool, param) for tool, param in found)
 
     def _goal_steps(self, goal: Any) -> Steps:
         """Steps of registry goals' names and variables. A goal no tool can reach is kept:
@@ -211,7 +252,8 @@ class Session:
         return tuple(out)
 
     def _check_known(self, given: Mapping[str, Any]) -> None:
-        """Each known value fits the input schema of every tool parameter that carries it."""
+        """Each known value fits the input schema of every tool parameter that carries it
+        (each of several values, when the variable takes one value and a list is given)."""
         problems = []
         for name, value in given.items():
             if not isinstance(name, str) or not name:
@@ -222,10 +264,12 @@ class Session:
             except PlanfilterError as exc:
                 problems.append(str(exc))
                 continue
+            values = self._values(name, value)
             for tool, param in carriers(self.registry).get(name, ()):
-                for problem in value_errors(tool, param, value):
-                    problems.append(f"known value '{name}' does not fit {tool.name}."
-                                    f"{param}: {problem}")
+                for item in values:
+                    for problem in value_errors(tool, param, item):
+                        problems.append(f"known value '{name}' does not fit {tool.name}."
+                                        f"{param}: {problem}")
         if problems:
             raise PlanfilterError("; ".join(sorted(set(problems))))
 
@@ -233,26 +277,48 @@ class Session:
 
     @property
     def goal(self) -> frozenset[str]:
-        """Every variable of the goal, all steps together."""
-        return self._started().goal
+        """Every variable of the leading candidate's goal, all steps together."""
+        return self._lead().candidate.goal
 
     @property
     def steps(self) -> Steps:
-        """The goal's steps in order (one step for a goal of variables)."""
-        return self._started().goal_steps
+        """The leading candidate's steps in order (one step for a goal of variables)."""
+        return self._lead().candidate.steps
 
     @property
     def step(self) -> int:
-        """The index of the first step not reached (``len(steps)`` when all are)."""
-        with self._lock:
-            return len(self._reached)
+        """The index of the leading candidate's first step not reached (``len(steps)`` when
+        all are)."""
+        return self._lead().step
 
     @property
     def current_goal(self) -> frozenset[str]:
         """The variables of the step the session plans to now (empty when done)."""
-        steps = self.steps
+        belief = self._lead()
+        steps = belief.candidate.steps
+        return steps[belief.step] if belief.step < len(steps) else frozenset()
+
+    @property
+    def candidates(self) -> tuple[Belief, ...]:
+        """Every candidate goal and what the calls made say of it, in the resolver's order."""
         with self._lock:
-            return steps[len(self._reached)] if len(self._reached) < len(steps) else frozenset()
+            return tuple(self._beliefs)
+
+    @property
+    def leading(self) -> Belief:
+        """The candidate the calls made so far favour (its goal is :attr:`goal`)."""
+        return self._lead()
+
+    @property
+    def switches(self) -> tuple[str, ...]:
+        """Each time the model said the tools shown do not fit, what it gave as the reason."""
+        with self._lock:
+            return tuple(self._switches)
+
+    def describe_candidates(self) -> tuple[str, ...]:
+        """One line per candidate goal, by weight (for traces and reports)."""
+        with self._lock:
+            return describe_candidates(self._beliefs, self.recognition)
 
     @property
     def state(self) -> dict[str, Any]:
@@ -273,10 +339,11 @@ class Session:
 
     @property
     def done(self) -> bool:
-        """Every step of the goal is reached."""
-        steps = self.steps
-        with self._lock:
-            return len(self._reached) >= len(steps)
+        """Every step of the leading candidate's goal is reached: the task is done as far as
+        the session can tell. A plausible candidate that asks for more (an action after the
+        read the request asked for, another read beside it) stays visible, for a model that
+        goes on."""
+        return self._lead().done
 
     def held(self) -> dict[str, tuple[Any, ...]]:
         """Every value that may be passed on as an argument, per variable."""
@@ -302,24 +369,29 @@ class Session:
                         request=self.request)
 
     def planning_state(self) -> dict[str, Any]:
-        """The state the planner sees for the current step: the current step's variables
-        that were not produced since the step before it count as not known yet."""
+        """The state the planner sees for the leading candidate's current step: that step's
+        variables that were not produced since the step before it count as not known yet."""
         with self._lock:
-            state = self.state
-            for name in self._stale():
-                state.pop(name, None)
-            return state
+            return self._planning_state(self._lead())
 
     # -- the three calls of an agent step --------------------------------------------------
 
     def visible(self) -> Visible:
-        """The tools to show now (the frontier of the current step under ``cmtf``); none once
-        every step is reached."""
+        """The tools to show now: under a goal-directed method (``cmtf``) the union of the next
+        steps of the plausible candidates, the leading one's first; none once the leading
+        candidate is reached."""
         with self._lock:
-            guard = self._guard_or_raise()
-            if self.done:
-                return Visible((), info="goal reached")
-            return guard.visible(self.planning_state(), self._attempts())
+            frontiers = self._frontiers()
+            if not frontiers:
+                return Visible((), info="goal reached" if self.done else
+                               "no candidate goal left: the model set every one aside")
+            first = frontiers[0][2]
+            tools = self._shown(frontiers)
+            if len(frontiers) == 1:
+                return replace(first, tools=tools)
+            info = "; ".join(f"{b.candidate.name}: {v.info}" for b, _, v in frontiers)
+            return Visible(tools, info=f"candidates {info}", planner=first.planner,
+                           fallbacks=first.fallbacks)
 
     def tool_schemas(self) -> list[dict[str, Any]]:
         """The visible tools in OpenAI function-calling shape, ready for a model call."""
@@ -327,10 +399,11 @@ class Session:
 
     def check(self, tool: str, arguments: Any) -> Decision:
         """The guard's decision on a call: visible now, valid arguments, no invented value,
-        approval for a high-risk tool. Nothing runs; the decision is logged."""
+        approval for a high-risk tool. Nothing runs; the decision is logged. Which candidate
+        goals are plausible changes only what is visible, never the other checks."""
         with self._lock:
-            guard = self._guard_or_raise()
-            if self.done:
+            frontiers = self._frontiers()
+            if self.done and not frontiers:
                 return Decision(False, f"the goal is reached; {tool!r} refused", tool,
                                 kind="hidden")
             if isinstance(arguments, Mapping):
@@ -339,15 +412,19 @@ class Session:
                         check_size(f"argument '{name}' of {tool}", value, MAX_VALUE_CHARS)
                     except PlanfilterError as exc:
                         return Decision(False, f"{exc}; refused", tool, kind="arguments")
-            return guard.check_call(self.planning_state(), tool, arguments, self._attempts(),
-                                    flow=self.flow())
+            shown = self._shown(frontiers)
+            belief = next((b for b, _, v in frontiers if tool in self._offered(b, v)),
+                          self._lead())
+            return self._guard(belief).check_call(self._planning_state(belief), tool,
+                                                  arguments, self._attempts(),
+                                                  flow=self.flow(), shown=shown)
 
     def record(self, tool: str, arguments: Mapping[str, Any] | None, result: Any = None, *,
                error: str | None = None) -> Call:
         """Take a call's result into the state. ``error`` (or an unknown tool) marks a failed
         call: the state is unchanged and the failure is remembered for recovery."""
-        self._guard_or_raise()
         with self._lock:
+            self._started()
             index = len(self._calls) + 1
             args = dict(arguments or {})
             if error is None and tool not in self.registry:
@@ -357,7 +434,7 @@ class Session:
             else:
                 contract = self.registry.tool(tool)
                 got = extract(contract, result)
-                before = frozenset(self._facts) - self._stale()
+                before = frozenset(self._facts) - self._stale(self._lead())
                 exposed = self._exposed()
                 for name in sorted(contract.authored & set(args)):
                     variable = contract.variable_of(name)
@@ -369,11 +446,66 @@ class Session:
                 new = frozenset(got.values) - before
                 call = Call(index, tool, args, ok=True, produced=dict(got.values), new=new,
                             missing=got.missing, problems=got.problems)
+            # a read made again (for another value it lists) gathers more for the same step: it
+            # is no step off a plan
+            again = call.ok and len(self._beliefs) > 1 and self.registry.tool(tool).reads and any(
+                c.ok and c.tool == tool for c in self._calls)
             self._calls.append(call)
-            self._advance()
+            self._advance(ran=call.ok and not again)
             return call
 
+    def switch(self, reason: str = "") -> Visible:
+        """The model (or client) says the tools shown do not fit: every plausible candidate
+        that offers nothing but those tools is set aside, and the next candidates are shown.
+        Counted in :attr:`switches`."""
+        with self._lock:
+            self._started()
+            frontiers = self._frontiers()
+            shown = self._shown(frontiers)
+            away = switch_away([(b, self._offered(b, v)) for b, _, v in frontiers], shown)
+            why = f"the model set it aside: {reason}" if reason else "the model set it aside"
+            self._beliefs = [replace(b, dropped=why) if b.candidate.name in away else b
+                             for b in self._beliefs]
+            self._switches.append(reason)
+            return self.visible()
+
     # -- internals -------------------------------------------------------------------------
+
+    def _frontiers(self) -> list[tuple[Belief, ToolGuard, Visible]]:
+        """(candidate, its guard, its next tools) of each plausible candidate not reached,
+        leading first; once the leading one is reached, of those that ask for more than it;
+        only the leading one for a method that is not goal-directed."""
+        lead = self._lead()
+        beliefs = [b for b in plausible(self._beliefs, self.recognition) if not b.done]
+        if lead.done:
+            beliefs = [b for b in beliefs if b.candidate.goal > lead.candidate.goal]
+        elif not beliefs:  # none reachable: the first standing one's frontier says why
+            beliefs = [b for b in self._beliefs if not b.dropped and not b.done][:1]
+        if self.method not in GOAL_DIRECTED_METHODS:
+            beliefs = beliefs[:1]
+        out = []
+        for belief in beliefs:
+            guard = self._guard(belief)
+            out.append((belief, guard, guard.visible(self._planning_state(belief),
+                                                     self._attempts())))
+        return out
+
+    def _shown(self, frontiers: list[tuple[Belief, ToolGuard, Visible]]) -> tuple[str, ...]:
+        return union([(b, self._offered(b, v)) for b, _, v in frontiers],
+                     self.recognition.tools)
+
+    def _offered(self, belief: Belief, visible: Visible) -> tuple[str, ...]:
+        """The candidate's next tools, then the reads that reached one of its steps already:
+        a read may be made again for another value it lists (the users of each channel, the
+        messages of each), until the step after it is reached. Only while several candidates
+        are weighed: a goal given alone is planned exactly."""
+        if len(self._beliefs) < 2:
+            return visible.tools
+        again = [c.tool for c in self._calls if c.ok and c.tool in self.registry
+                 and self.registry.tool(c.tool).reads
+                 and any(self.registry.tool(c.tool).produces & belief.candidate.steps[k]
+                         for k in range(belief.step))]
+        return tuple(dict.fromkeys((*visible.tools, *again)))
 
     def _attempts(self) -> tuple[Attempt, ...]:
         return tuple(c.attempt for c in self._calls)
@@ -386,28 +518,57 @@ class Session:
         """The call that produced each value of ``name`` (GIVEN for the user's)."""
         return [f.call or GIVEN for f in self._facts.get(name, ())]
 
-    def _stale(self) -> frozenset[str]:
-        """The current step's variables not produced since the step before it was reached."""
-        return stale(len(self._reached), self._started().goal_steps, self._reached,
-                     self._producers)
+    def _stale(self, belief: Belief) -> frozenset[str]:
+        """The variables of the candidate's current step not produced since the step before
+        it was reached."""
+        return stale(belief.step, belief.candidate.steps, belief.reached, self._producers)
 
-    def _advance(self) -> None:
-        """Mark every step reached in order, as far as the state reaches."""
-        advance(self._started().goal_steps, self._reached, self._producers, len(self._calls))
+    def _planning_state(self, belief: Belief) -> dict[str, Any]:
+        state = {name: facts[-1].value for name, facts in self._facts.items()}
+        for name in self._stale(belief):
+            state.pop(name, None)
+        return state
+
+    def _advance(self, *, ran: bool) -> None:
+        """Mark every step of every candidate reached in order, as far as the state reaches,
+        and weigh each by its plan length from here (one more observation if a call ran)."""
+        given = frozenset(n for n, facts in self._facts.items() if any(f.given for f in facts))
+        beliefs = []
+        for belief in self._beliefs:
+            reached = list(belief.reached)
+            advance(belief.candidate.steps, reached, self._producers, len(self._calls))
+            moved = replace(belief, reached=tuple(reached))
+            cost = remaining_cost(self.registry, self._planning_state(moved),
+                                  belief.candidate.steps, moved.step, given)
+            beliefs.append(observe(belief, reached=reached, cost=cost, ran=ran))
+        self._beliefs = beliefs
+
+    def _lead(self) -> Belief:
+        """The leading candidate (when none is reachable, the first one not set aside)."""
+        with self._lock:
+            if not self._beliefs:
+                self._started()
+            return leading(self._beliefs, self.recognition) or next(
+                (b for b in self._beliefs if not b.dropped), self._beliefs[0])
 
     def _started(self) -> Resolution:
         if self.resolution is None:
             raise PlanfilterError("the session has not started: call start(request) first")
         return self.resolution
 
-    def _guard_or_raise(self) -> ToolGuard:
-        """The guard of the current step (its goal is that step's variables)."""
-        steps = self._started().goal_steps
-        k = min(len(self._reached), len(steps) - 1)
-        if k not in self._guards:
-            assert self.resolution is not None
-            self._guards[k] = ToolGuard(self.registry, steps[k], method=self.method,
-                                        policy=self.policy, approver=self.approver,
-                                        query=self.request, options=self.options,
-                                        provenance=self.provenance)
-        return self._guards[k]
+    def _guard(self, belief: Belief) -> ToolGuard:
+        """The guard of a candidate's current step (its goal is that step's variables)."""
+        steps = belief.candidate.steps
+        k = min(belief.step, len(steps) - 1)
+        key = (steps, k)
+        if key not in self._guards:
+            # several candidates: any first step of a minimal plan of one is consistent with
+            # it (the agent's order among equally short plans is not known), so each shows
+            # them all
+            options = self.options if len(self._beliefs) < 2 else \
+                replace(self.options, ties="all")
+            self._guards[key] = ToolGuard(self.registry, steps[k], method=self.method,
+                                          policy=self.policy, approver=self.approver,
+                                          query=self.request, options=options,
+                                          provenance=self.provenance)
+        return self._guards[key]

@@ -238,6 +238,7 @@ class DojoSuite:
     kind: str = "agentdojo"
     answers: bool = True
     max_steps: int = MAX_STEPS
+    oracle: bool = True
 
     def cases(self) -> tuple[Case, ...]:
         if self.attack is None:

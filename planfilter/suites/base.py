@@ -114,6 +114,11 @@ class BenchSuite(Protocol):
         """The step limit that suits the suite when none is given."""
     @property
     def attack(self) -> str | None: ...
+    @property
+    def oracle(self) -> bool:
+        """The tasks' goals and known values were read from the suite's ground truth (an
+        upper bound, not what a user gives): runs resolve the goal from the request unless
+        told ``--goal oracle``, and then known values come from the request too."""
 
     def cases(self) -> tuple[Case, ...]:
         """Every run's case, in order: one per task, or one per chosen pair under attack."""

@@ -64,6 +64,8 @@ class YamlSuite:
     answers: bool = False
     max_steps: int = MAX_STEPS
     attack: str | None = None
+    #: A task's goal and state are the task's own (what the user gives), not an oracle's.
+    oracle: bool = False
 
     def cases(self) -> tuple[Case, ...]:
         return tuple(Case(task.id, task) for task in self.tasks)

@@ -1,0 +1,178 @@
+"""Candidate goals for a request: the resolver's goal, the goals it ranked next, and reads
+that inform an action.
+
+Goal recognition (planfilter.live.recognition) weighs candidates; this module says which
+ones. The resolver's answer comes first, then the vocabulary options in the resolver's order
+(retrieval's ranking of the request). An action is often asked for with values nobody typed:
+"pay the bill 'bill-december-2023.txt'" names neither the recipient nor the amount, and the
+action alone, planned to its effect, goes straight to the payment. So beside every action
+among the options the request ranks highest, the candidates hold the action preceded by a
+read that can inform it, as a goal in two steps (read, then act). The contracts say which
+reads those are, and when a read is likely needed:
+
+- a read *informs* an action when its result holds fields named like the action's
+  parameters (transactions with ``recipient`` and ``amount`` inform ``send_money``), or when
+  it answers in text and the request states its input (the file the request names: a text
+  can hold any value); the reads that inform it most come first, retrieval's order breaking
+  ties;
+- when a ``sensitive`` parameter of the tools that reach the action (a recipient, an amount)
+  has no value the request states (planfilter.live.stated), the read-then-act candidates rank
+  ahead of the action alone; when the request states them all ("send 10 to GB29..."), the
+  action alone ranks ahead.
+
+Which of the orders the agent is on, the calls it makes tell (a read first keeps the
+two-step candidates; the action first keeps the action alone).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..core.contracts import Registry, Steps, Tool
+from ..core.planners.native import index_for, reduce_problem
+from .goals import GoalOption, Resolution, goal_vocabulary
+from .recognition import Candidate, RecognitionOptions, candidates_from
+from .stated import states_parameter
+
+#: Options of the ranking that candidates are drawn from (the best ones).
+OPTIONS = 6
+#: Reads (the best-ranked) paired with each action as read-then-act candidates.
+READS = 2
+#: Reads asked together, at most.
+TOGETHER = 4
+
+
+def result_fields(schema: Any) -> frozenset[str]:
+    """Every property name anywhere in a JSON Schema (objects, list items, definitions)."""
+    found: set[str] = set()
+    todo = [schema]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, Mapping):
+            properties = node.get("properties")
+            if isinstance(properties, Mapping):
+                found.update(str(k) for k in properties)
+            todo.extend(node.values())
+        elif isinstance(node, list | tuple):
+            todo.extend(node)
+    return frozenset(found)
+
+
+def _text_result(schema: Any) -> bool:
+    return isinstance(schema, Mapping) and schema.get("type") == "string"
+
+
+def _singular(name: str) -> str:
+    return name[:-1] if name.endswith("s") and len(name) > 3 else name
+
+
+def names_read(tool: Tool) -> frozenset[str]:
+    """What a read's result is named by: its result's fields and its produced variables,
+    plurals made singular (``channels`` names ``channel``)."""
+    names = result_fields(tool.returns) | tool.produces
+    return frozenset(names) | frozenset(_singular(n) for n in names)
+
+
+def asked_input(tool: Tool, request: str, known: Mapping[str, Any]) -> bool:
+    """The request (or the user) gives a value one of the tool's parameters takes: the read
+    the request points at ("the file 'bill.txt'", "the article at www.x.com")."""
+    return any(tool.variable_of(p) in known or states_parameter(tool, p, request)
+               for p in tool.parameters.get("properties", {}))
+
+
+def informs(registry: Registry, read: GoalOption, action: GoalOption, request: str,
+            known: Mapping[str, Any]) -> int:
+    """How much a read can inform an action: the action's parameters its result is named by
+    (its fields, its variables), or, for a text result of an input the request states,
+    every one of them (a text can hold any value)."""
+    params = frozenset(_singular(p) for t in registry.producers(action.variables)
+                       for p in t.parameters.get("properties", {}))
+    best = 0
+    for tool in registry.producers(read.variables):
+        if _text_result(tool.returns) and asked_input(tool, request, known):
+            best = max(best, len(params))
+        else:
+            best = max(best, len(params & names_read(tool)))
+    return best
+
+
+def needs(registry: Registry, goal: frozenset[str]) -> frozenset[str]:
+    """Every variable a plan for ``goal`` may need (its requirements, and theirs): a read of
+    one of them is on the action's own plan already, no step of its own."""
+    index = index_for(registry)
+    return frozenset(index.names_of(reduce_problem(index, frozenset(), goal).need))
+
+
+def is_read(registry: Registry, option: GoalOption) -> bool:
+    """Every tool that reaches the option only looks (reads, searches, lists)."""
+    producers = registry.producers(option.variables)
+    return bool(producers) and all(t.reads for t in producers)
+
+
+def stated_enough(registry: Registry, option: GoalOption, request: str,
+                  known: Mapping[str, Any]) -> bool:
+    """The request states a value for every sensitive parameter of some tool that reaches
+    the option (or the user gave one): nothing needs to be read first."""
+    for tool in registry.producers(option.variables):
+        if all(tool.variable_of(p) in known or states_parameter(tool, p, request)
+               for p in tool.sensitive):
+            return True
+    return False
+
+
+def together(reads: list[GoalOption]) -> list[tuple[str, Steps, str]]:
+    """The best-ranked reads asked together, two to ``TOGETHER`` of them, as one step in no
+    order ("tell me the address, rating and price")."""
+    out: list[tuple[str, Steps, str]] = []
+    for size in range(2, min(TOGETHER, len(reads)) + 1):
+        chosen = reads[:size]
+        step = frozenset().union(*(o.variables for o in chosen))
+        out.append((" + ".join(o.name for o in chosen), (step,), "reads together"))
+    return out
+
+
+def candidate_goals(registry: Registry, resolution: Resolution, request: str,
+                    known: Mapping[str, Any],
+                    options: RecognitionOptions) -> tuple[Candidate, ...]:
+    """The candidates of a resolved request, best first (see the module docstring); the
+    resolver's goal alone when ``options.candidates`` is 1."""
+    first: tuple[str, Steps, str] = (resolution.name, resolution.goal_steps,
+                                     resolution.resolver)
+    if options.candidates == 1:
+        return candidates_from([first], options)
+    by_name = {o.name: o for o in goal_vocabulary(registry)}
+    ranked = [by_name[n] for n in resolution.ranked if n in by_name][:OPTIONS]
+    if resolution.name in by_name and by_name[resolution.name] not in ranked:
+        ranked.insert(0, by_name[resolution.name])
+    given = {**resolution.known, **known}
+    order = {n: i for i, n in enumerate(resolution.ranked)}
+    every_read = [o for o in goal_vocabulary(registry) if is_read(registry, o)]
+    goals: list[tuple[str, Steps, str]] = []
+    asked_reads = [o for o in ranked if is_read(registry, o)]
+    for option in ranked:
+        origin = resolution.resolver if option.name == resolution.name else "retrieval"
+        alone = (option.name, option.goal_steps, origin)
+        if option.name == resolution.name and len(resolution.goal_steps) > 1:
+            goals.append(first)  # a goal in steps the resolver chose stands as it is
+            continue
+        if is_read(registry, option):
+            goals.append(alone)
+            if option is (asked_reads[0] if asked_reads else None):
+                goals += together(asked_reads)
+            continue
+        scored = sorted(((informs(registry, r, option, request, given),
+                          order.get(r.name, len(order)), r) for r in every_read),
+                        key=lambda item: (-item[0], item[1]))
+        needed = needs(registry, option.variables)
+        reads = [r for score, _, r in scored
+                 if score > 0 and not r.variables & needed][:READS]
+        pairs = [(f"{r.name} -> {option.name}", (*r.goal_steps, *option.goal_steps),
+                  "read then act") for r in reads]
+        if stated_enough(registry, option, request, given):
+            goals += [alone, *pairs]
+        else:
+            goals += [*pairs, alone]
+    if not any(g[1] == first[1] for g in goals):
+        goals.insert(0, first)
+    return candidates_from(goals, options)

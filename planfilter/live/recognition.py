@@ -1,0 +1,278 @@
+"""Goal recognition: several candidate goals, weighed by the calls the agent makes.
+
+Nobody hands a live agent its goal. A resolver reads the request once, before any call, and
+a goal it commits to then is often wrong; a filter that shows only that goal's next step fails
+the task whatever it does after. So a session keeps a ranked set of candidate goals (single
+goals and goals in steps), shows the union of the next steps of the plausible ones, and
+re-weighs them after every call. This is plan recognition as planning (Ramírez and Geffner,
+IJCAI 2009; probabilistic, AAAI 2010): a goal explains the calls observed so far as well as a
+plan for it that starts with those calls is as cheap as its best plan. With ``O`` the calls
+made and ``c(G)`` the length of a minimal plan for ``G`` from the state before them, the cost
+difference is
+
+    delta(G, O) = |O| + c(G from the state after O) - c(G)
+
+which is 0 exactly when the calls made are the start of some minimal plan for ``G`` and grows
+by one for every call such a plan did not need; the candidate's weight is
+``prior(G) * exp(-beta * delta(G, O))``, their Boltzmann form with ``beta`` the agent's assumed
+rationality. Calls are observed in the order they are made, a prefix of the plan, so one plan
+per candidate and call is all it takes: no planner call for plans that avoid the observations
+(their ``c(G, not O)``). A plan for a goal of a few tools costs the native planner hundredths
+of a millisecond, so the exact difference is cheap, and it is what landmark-based recognition
+(Pereira, Oren and Meneguzzi, AAAI 2017) gives up for speed: the share of a goal's landmarks
+achieved rises when a call helps the goal but does not fall when a call is off every minimal
+plan of it, and on registries where most tools need nothing (every tool is executable at once)
+a goal's landmarks are little more than its own producer, so a call that serves another goal
+would leave every candidate's score where it was.
+
+Only the calls that ran count as observations: a refused or failed call changed nothing.
+
+The frontier is the union of the next steps of the plausible candidates (weight at least
+``plausible`` times the best), in order of weight, bounded: the leading candidate's next step
+is shown whole (with one candidate the frontier is exactly the single goal's), the others add
+tools until ``tools`` are shown. The data-flow checks of a call (invented, substituted,
+tainted, approval, arguments) do not depend on the candidates; only what is visible does.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+
+from ..core.contracts import Registry, Steps, show_steps
+from ..core.planners.base import Deadline
+from ..core.planners.native import NativePlanner, index_for
+
+
+@dataclass(frozen=True)
+class RecognitionOptions:
+    """How many candidates are kept and shown, and how fast an off-plan call lowers one."""
+
+    #: Candidate goals a resolved session keeps (1: the resolver's goal alone, as before).
+    candidates: int = 8
+    #: Tools the union shows at most (the leading candidate's next step is always whole).
+    tools: int = 3
+    #: Each call off every minimal plan of a candidate divides its weight by ``exp(beta)``.
+    beta: float = math.log(4)
+    #: A candidate is plausible (shown, and able to keep the session going) while its weight
+    #: is at least this share of the best candidate's.
+    plausible: float = 0.25
+    #: The prior of the candidate ranked ``i`` (0 first) is ``decay ** i``.
+    decay: float = 0.5
+
+    def __post_init__(self) -> None:
+        if self.candidates < 1 or self.tools < 1:
+            raise ValueError("candidates and tools must be at least 1")
+        if not 0 < self.plausible <= 1 or not 0 < self.decay <= 1 or self.beta < 0:
+            raise ValueError("plausible and decay must lie in (0, 1], beta must be >= 0")
+
+
+DEFAULT_RECOGNITION = RecognitionOptions()
+#: One candidate: the resolver's goal alone (what a session given its goal uses).
+SINGLE = RecognitionOptions(candidates=1, tools=1)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A goal the request may ask for, with its prior and where it came from."""
+
+    name: str
+    steps: Steps
+    prior: float = 1.0
+    #: given, oracle, model (the resolver's answer), retrieval (ranked next), or
+    #: "read then act" (a read the request names before an action it asks for).
+    origin: str = "given"
+
+    @property
+    def goal(self) -> frozenset[str]:
+        return frozenset().union(*self.steps)
+
+
+@dataclass(frozen=True)
+class Belief:
+    """What the calls made so far say of one candidate."""
+
+    candidate: Candidate
+    #: The call (1-based; 0 for the user's values) at which each step was reached.
+    reached: tuple[int, ...] = ()
+    #: Minimal plan length to the candidate now (None: no plan reaches it from here).
+    cost: int | None = None
+    #: delta(G, O), summed call by call: each call that ran adds ``1 + c(after) - c(before)``,
+    #: the plan length it did not take off (0 for a call on a minimal plan).
+    offplan: int = 0
+    #: Why the candidate was dropped ("" while it stands): the model asked for other tools.
+    dropped: str = ""
+
+    @property
+    def done(self) -> bool:
+        return len(self.reached) >= len(self.candidate.steps)
+
+    @property
+    def step(self) -> int:
+        return len(self.reached)
+
+    @property
+    def difference(self) -> int | None:
+        """delta(G, O): calls made beyond what a minimal plan for the candidate needed (None
+        while no plan reaches it)."""
+        return None if self.cost is None else self.offplan
+
+    def weight(self, options: RecognitionOptions = DEFAULT_RECOGNITION) -> float:
+        delta = self.difference
+        if delta is None or self.dropped:
+            return 0.0
+        return self.candidate.prior * math.exp(-options.beta * delta)
+
+    def describe(self, options: RecognitionOptions = DEFAULT_RECOGNITION) -> str:
+        delta = self.difference
+        state = self.dropped or ("reached" if self.done else
+                                 "unreachable" if delta is None else f"step {self.step + 1}")
+        return (f"{self.candidate.name} [{self.candidate.origin}] weight "
+                f"{self.weight(options):.3g}, off-plan calls {'-' if delta is None else delta}"
+                f", {state}")
+
+
+def ranked_priors(count: int, decay: float) -> tuple[float, ...]:
+    return tuple(decay ** i for i in range(count))
+
+
+def candidates_from(goals: Sequence[tuple[str, Steps, str]],
+                    options: RecognitionOptions = DEFAULT_RECOGNITION) -> tuple[Candidate, ...]:
+    """Candidates from ``(name, steps, origin)`` best first, duplicates (same steps) dropped,
+    at most ``options.candidates``, each with its rank's prior."""
+    seen: set[Steps] = set()
+    kept: list[tuple[str, Steps, str]] = []
+    for name, steps, origin in goals:
+        if steps and steps not in seen:
+            seen.add(steps)
+            kept.append((name, steps, origin))
+    kept = kept[: options.candidates]
+    priors = ranked_priors(len(kept), options.decay)
+    return tuple(Candidate(n, s, p, o) for (n, s, o), p in zip(kept, priors, strict=True))
+
+
+@lru_cache(maxsize=65536)
+def plan_length(registry: Registry, known: frozenset[str], goal: frozenset[str]) -> int | None:
+    """Length of a minimal plan from ``known`` to ``goal`` (None when none exists)."""
+    index = index_for(registry)
+    plan = NativePlanner.plan_indices(index, known, goal, "length", 0.0, Deadline(None))
+    return None if plan is None else len(plan)
+
+
+def remaining_cost(registry: Registry, known: Iterable[str], steps: Steps, step: int,
+                   given: Iterable[str] = ()) -> int | None:
+    """Plan length from ``known`` (the planning state of step ``step``) through every step
+    left: each later step plans from what the plans before it reached, less its own variables
+    (effects are events: a later step needs them anew) unless the user gave them."""
+    state = frozenset(known)
+    kept = frozenset(given)
+    total = 0
+    for k in range(step, len(steps)):
+        goal = steps[k]
+        if k > step:
+            state = state - (goal - kept)
+        length = plan_length(registry, state, goal)
+        if length is None:
+            return None
+        total += length
+        state = state | goal
+    return total
+
+
+def observe(belief: Belief, *, reached: Sequence[int], cost: int | None, ran: bool) -> Belief:
+    """The belief after one more call: its steps reached so far, its plan length now, and,
+    when the call ran, what it added to delta(G, O). A call takes at most one off a minimal
+    plan's length (it and a plan from after it are a plan from before it), so the increment
+    is never negative; it is clamped at 0 all the same, because the length of a goal in
+    steps is estimated step by step. A goal no plan reached before the call is measured
+    from here on."""
+    offplan = belief.offplan
+    if ran and belief.cost is not None and cost is not None:
+        offplan += max(0, 1 + cost - belief.cost)
+    return replace(belief, reached=tuple(reached), cost=cost, offplan=offplan)
+
+
+def leading(beliefs: Sequence[Belief],
+            options: RecognitionOptions = DEFAULT_RECOGNITION) -> Belief | None:
+    """The candidate of highest weight (the earlier ranked on a tie), None when every
+    candidate is dropped or unreachable."""
+    best: Belief | None = None
+    best_weight = 0.0
+    for belief in beliefs:
+        weight = belief.weight(options)
+        if weight > best_weight:
+            best, best_weight = belief, weight
+    return best
+
+
+def plausible(beliefs: Sequence[Belief],
+              options: RecognitionOptions = DEFAULT_RECOGNITION) -> tuple[Belief, ...]:
+    """Candidates whose weight is at least ``options.plausible`` of the best, by weight (rank
+    order on ties), the leading one first."""
+    top = leading(beliefs, options)
+    if top is None:
+        return ()
+    floor = top.weight(options) * options.plausible
+    ranked = sorted(((b.weight(options), i, b) for i, b in enumerate(beliefs)),
+                    key=lambda item: (-item[0], item[1]))
+    return tuple(b for w, _, b in ranked if w > 0 and w >= floor)
+
+
+def union(frontiers: Sequence[tuple[Belief, Sequence[str]]], limit: int) -> tuple[str, ...]:
+    """The tools of ``frontiers`` (each a plausible candidate and its next tools, leading
+    first): the first whole, then the others' tools, in order, while fewer than ``limit``."""
+    shown: list[str] = []
+    for position, (_, tools) in enumerate(frontiers):
+        for tool in tools:
+            if tool in shown:
+                continue
+            if position > 0 and len(shown) >= limit:
+                return tuple(shown)
+            shown.append(tool)
+    return tuple(shown)
+
+
+@dataclass(frozen=True)
+class Switch:
+    """The model (or client) said the tools shown do not fit: the candidates it dropped."""
+
+    shown: tuple[str, ...]
+    dropped: tuple[str, ...] = ()
+    reason: str = ""
+
+
+def switch_away(frontiers: Sequence[tuple[Belief, Sequence[str]]],
+                shown: Iterable[str]) -> frozenset[str]:
+    """Names of the candidates to drop when the tools ``shown`` do not fit: every plausible
+    candidate whose next tools all were among them (it offers nothing else)."""
+    seen = frozenset(shown)
+    return frozenset(b.candidate.name for b, tools in frontiers if frozenset(tools) <= seen)
+
+
+def describe_candidates(beliefs: Sequence[Belief],
+                        options: RecognitionOptions = DEFAULT_RECOGNITION) -> tuple[str, ...]:
+    """One line per candidate, by weight: name, origin, weight, off-plan calls, progress."""
+    ranked = sorted(enumerate(beliefs), key=lambda item: (-item[1].weight(options), item[0]))
+    return tuple(b.describe(options) for _, b in ranked)
+
+
+def steps_text(steps: Steps) -> str:
+    return show_steps(steps)
+
+
+@dataclass(frozen=True)
+class Recognition:
+    """A session's candidates at one point, for traces and reports."""
+
+    beliefs: tuple[Belief, ...] = ()
+    options: RecognitionOptions = field(default=DEFAULT_RECOGNITION)
+    switches: int = 0
+
+    @property
+    def leading(self) -> Belief | None:
+        return leading(self.beliefs, self.options)
+
+    def lines(self) -> tuple[str, ...]:
+        return describe_candidates(self.beliefs, self.options)

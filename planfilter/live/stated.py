@@ -1,0 +1,192 @@
+"""Values a request states, matched to the parameters that can take them.
+
+A user has only the request: "Can you please pay the bill 'bill-december-2023.txt'?", "Invite
+Dora; her e-mail is on www.dora-website.com", "update the password to '1j1l-2k3j'". This
+module reads such values by rule, with no model: it finds spans of a few kinds in the text
+(e-mail addresses, web addresses, IBANs, file names, ISO dates and times, quoted text,
+numbers) and gives each to the parameters whose schema and words fit it:
+
+- a span of a *specific* kind goes to a parameter whose name or description names that kind
+  (an e-mail to ``email``/``recipient``; a web address to ``url``/``website``; an IBAN to
+  ``iban``/``account``/``recipient``; a file name to ``path``/``file``; a date to ``date``/
+  ``day``), the schema allowing it;
+- quoted text and numbers are too common to go anywhere on their kind alone: they go to a
+  parameter one of whose words (name or description, stop words aside) stands within
+  ``NEAR`` words of them in the request ("the password to '1j1l-2k3j'", "my 100 most recent
+  transactions"), the schema allowing them (an integer parameter takes whole numbers only).
+
+A value is kept only when it validates against every parameter that carries the variable.
+Several spans for one variable are several values of it (any of them is the user's).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from ..core.contracts import Registry, Tool
+from ..core.schemas import accepts_list, value_errors
+
+#: Words between a quoted text or a number and a word of the parameter, at most.
+NEAR = 4
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
+#: Words too common to tie a value to a parameter.
+_STOP = frozenset("""a an and are as at be by for from get in into is it its of on or the to
+with new id ids name names value values list given user users my me your this that their
+them which what one""".split())
+
+
+@dataclass(frozen=True)
+class Span:
+    kind: str
+    value: Any
+    start: int
+    end: int
+
+
+_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("email", re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")),
+    ("url", re.compile(r"\b(?:https?://[^\s'\"<>]+|www\.[\w-]+(?:\.[\w-]+)+(?:/[^\s'\"<>]*)?)")),
+    ("iban", re.compile(r"\b[A-Z]{2}\d{2}[A-Z0-9]{11,30}\b")),
+    ("file", re.compile(r"(?<![\w@/.-])[\w][\w.-]*\.(?:txt|pdf|docx?|xlsx?|csv|md|json|yaml|"
+                        r"yml|pptx?|png|jpe?g|html?|py|zip|log)\b", re.IGNORECASE)),
+    ("date", re.compile(r"\b\d{4}-\d{2}-\d{2}\b")),
+    ("time", re.compile(r"\b(?:[01]?\d|2[0-3]):[0-5]\d\b")),
+    ("quoted", re.compile(r"'([^'\n]{1,200})'|\"([^\"\n]{1,200})\"|‘([^’\n]{1,200})’|"
+                          r"“([^”\n]{1,200})”")),
+    ("number", re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w]|\.\d)")),
+)
+#: Words of a parameter that say it takes a value of a specific kind.
+_CUES: Mapping[str, frozenset[str]] = {
+    "email": frozenset({"email", "emails", "mail", "recipient", "recipients", "cc", "bcc"}),
+    "url": frozenset({"url", "urls", "link", "website", "webpage", "site", "page", "domain"}),
+    "iban": frozenset({"iban", "account", "recipient", "receiver", "payee", "beneficiary"}),
+    "file": frozenset({"path", "file", "filename", "files", "document", "attachment"}),
+    "date": frozenset({"date", "day", "dates", "days"}),
+    "time": frozenset({"time", "hour", "start", "end"}),
+}
+
+
+@lru_cache(maxsize=512)
+def spans(text: str) -> tuple[Span, ...]:
+    """The spans of ``text``, each character in one span at most (the specific kinds first:
+    the digits of a date are no number, the name inside quotes is the quoted text's)."""
+    taken: list[tuple[int, int]] = []
+    found: list[Span] = []
+    for kind, pattern in _PATTERNS:
+        for match in pattern.finditer(text):
+            start, end = match.span()
+            if any(start < e and s < end for s, e in taken):
+                continue
+            value: Any = match.group(0).rstrip(".,;:!?)")
+            if kind == "quoted":
+                value = next(g for g in match.groups() if g is not None).strip()
+                if not value:
+                    continue
+            elif kind == "number":
+                value = float(value) if "." in value else int(value)
+            taken.append((start, end))
+            found.append(Span(kind, value, start, end))
+    return tuple(sorted(found, key=lambda s: s.start))
+
+
+def words(text: str) -> frozenset[str]:
+    out = set()
+    for word in _WORD.findall(text.replace("_", " ")):
+        lowered = word.lower()
+        if lowered not in _STOP:
+            out.add(lowered)
+            if lowered.endswith("s") and len(lowered) > 3:
+                out.add(lowered[:-1])
+    return frozenset(out)
+
+
+def parameter_words(tool: Tool, parameter: str) -> frozenset[str]:
+    """The words of a parameter: its name, the variable it carries, its description."""
+    schema = tool.parameters.get("properties", {}).get(parameter) or {}
+    description = schema.get("description", "") if isinstance(schema, Mapping) else ""
+    return words(f"{parameter} {tool.variable_of(parameter)} {description}")
+
+
+def _types(tool: Tool, parameter: str) -> frozenset[str]:
+    schema = tool.parameters.get("properties", {}).get(parameter) or {}
+    found: set[str] = set()
+    for part in [schema, *schema.get("anyOf", ()), *schema.get("oneOf", ())] \
+            if isinstance(schema, Mapping) else ():
+        kind = part.get("type") if isinstance(part, Mapping) else None
+        found |= set(kind) if isinstance(kind, list) else {kind} if kind else set()
+        items = part.get("items") if isinstance(part, Mapping) else None
+        if isinstance(items, Mapping) and items.get("type") == "string":
+            found.add("string")
+    return frozenset(found) or frozenset({"string"})
+
+
+def _near(text: str, span: Span, cue: frozenset[str]) -> bool:
+    before = _WORD.findall(text[: span.start].replace("_", " "))[-NEAR:]
+    after = _WORD.findall(text[span.end:].replace("_", " "))[:NEAR]
+    return bool(words(" ".join(before + after)) & cue)
+
+
+def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
+    """``span`` of ``text`` may be a value of the tool's ``parameter`` (see the module
+    docstring)."""
+    cue = parameter_words(tool, parameter)
+    types = _types(tool, parameter)
+    if span.kind == "number":
+        if isinstance(span.value, float) and "number" not in types:
+            return False
+        return bool(types & {"number", "integer"}) and _near(text, span, cue)
+    if "string" not in types:
+        return False
+    if span.kind == "quoted":
+        return _near(text, span, cue)
+    return bool(cue & _CUES.get(span.kind, frozenset()))
+
+
+def stated_for(tool: Tool, parameter: str, text: str) -> tuple[Any, ...]:
+    """Every value ``text`` states that may be the tool's ``parameter``, in text order."""
+    out: list[Any] = []
+    for span in spans(text):
+        if not fits(tool, parameter, span, text) or span.value in out:
+            continue
+        if not value_errors(tool, parameter, span.value) or (
+                accepts_list(tool, parameter) and not value_errors(tool, parameter, [span.value])):
+            out.append(span.value)
+    return tuple(out)
+
+
+def stated_values(registry: Registry, text: str) -> dict[str, Any]:
+    """Values ``text`` states for the user's inputs: every variable a parameter carries that
+    no tool produces and the model does not write (authored parameters aside). A variable
+    with several values gets them as a list when every tool that takes it takes one value."""
+    found: dict[str, Any] = {}
+    carriers: dict[str, list[tuple[Tool, str]]] = {}
+    for tool in registry:
+        for parameter in tool.parameters.get("properties", {}):
+            variable = tool.variable_of(parameter)
+            if parameter in tool.authored or variable in registry.produced:
+                continue
+            carriers.setdefault(variable, []).append((tool, parameter))
+    for variable, places in sorted(carriers.items()):
+        values: list[Any] = []
+        for tool, parameter in places:
+            for value in stated_for(tool, parameter, text):
+                if value not in values:
+                    values.append(value)
+        if not values:
+            continue
+        if all(not accepts_list(t, p) for t, p in places):  # one value a call: any of them
+            kept = [v for v in values if all(not value_errors(t, p, v) for t, p in places)]
+            if kept:
+                found[variable] = kept[0] if len(kept) == 1 else kept
+        elif all(not value_errors(t, p, values) for t, p in places):
+            found[variable] = values
+    return found
+
+
+def states_parameter(tool: Tool, parameter: str, text: str) -> bool:
+    """``text`` states a value that may be the tool's ``parameter``."""
+    return bool(stated_for(tool, parameter, text))
