@@ -43,7 +43,7 @@ from ..filters.risk import (
     on_path_approver,
     risky_off_path,
 )
-from ..live import Session
+from ..live import SWITCH_TOOL, Session, switch_tool_schema
 from ..live.recognition import DEFAULT_RECOGNITION, RecognitionOptions
 from ..models import CallOptions, ModelError, complete
 from ..suites import Environment
@@ -74,6 +74,9 @@ class AgentOptions:
     env: EnvMode = "strict"
     #: How a resolved goal's candidates are kept and shown (planfilter.live.recognition).
     recognition: RecognitionOptions = DEFAULT_RECOGNITION
+    #: The model-free replay: times it asks for other tools, as a model that knows what it
+    #: needs would, when the next ground-truth call is hidden (0: never).
+    replay_switches: int = 0
 
 
 @dataclass(frozen=True)
@@ -130,6 +133,11 @@ def run_task(registry: Registry, task: Task, *, method: str, model: str, seed: i
         record = _step(registry, task, pursued, key, session, history, step, options,
                        environment)
         records.append(record)
+        if record.decision == "switch":
+            shown = session.switch(_switch_reason(record.arguments))
+            records[-1] = replace(record, result=session.switch_text(shown))
+            history.append({"tool": SWITCH_TOOL, "produced": list(shown.tools)})
+            continue
         if record.error is not None and recovering and record.tool_failed:
             assert record.chosen is not None
             session.record(record.chosen, _as_object(record.arguments), error=record.error)
@@ -161,11 +169,25 @@ def run_task(registry: Registry, task: Task, *, method: str, model: str, seed: i
         key, task.domain, success, len(records), error,
         sum(r.input_tokens for r in records) + resolution.input_tokens,
         sum(r.output_tokens for r in records) + resolution.output_tokens,
-        goal=tuple(sorted(resolution.goal)), goal_by=options.goal if options.goal == "given"
+        goal=tuple(sorted(resolution.goal)), goal_by=options.goal if options.goal != "resolve"
         else resolution.resolver, goal_correct=resolution.goal_steps == task.goal_steps,
         goal_known=dict(resolution.known), goal_notes=resolution.notes, query=task.query,
+        switches=len(session.switches),
+        final_goal=tuple(sorted(session.goal)) if len(session.candidates) > 1 else (),
     )
     return RunOutcome(tuple(records), run)
+
+
+def _switch_reason(arguments: Any) -> str:
+    reason = arguments.get("reason") if isinstance(arguments, Mapping) else None
+    return str(reason)[:300] if reason else ""
+
+
+def _json(text: str) -> Any:
+    try:
+        return json.loads(text) if text.strip() else {}
+    except ValueError:
+        return {}
 
 
 def _as_object(arguments: Any) -> Mapping[str, Any]:
@@ -188,12 +210,15 @@ def _step(registry: Registry, task: Task, pursued: Task, key: RunKey, session: S
         return replace(base, error=f"filter {key.method} failed: {exc}")
     base = replace(base, visible=visible.tools, info=visible.info, planner=visible.planner,
                    fallbacks=visible.fallbacks,
-                   risky_off_path=risky_off_path(registry, visible.tools, state, pursued.goal,
+                   risky_off_path=risky_off_path(registry, visible.tools, state, session.goal,
                                                  options.filter))
     if not visible.tools:
         why = f" ({visible.info})" if visible.info else ""
         return replace(base, error=f"no tool visible{why}")
     tools = [_schema(registry.tool(name)) for name in visible.tools]
+    if session.weighing:
+        tools.append(switch_tool_schema())
+        base = replace(base, goals=session.describe_candidates())
     messages = build_messages(pursued, state, history, step, len(tools), options.max_steps)
     try:
         reply = complete(key.model, messages, tools, seed=key.seed, options=options.call)
@@ -208,6 +233,9 @@ def _step(registry: Registry, task: Task, pursued: Task, key: RunKey, session: S
         return replace(base, error=f"model called no tool{said}",
                        faults=(*base.faults, fault))
     call = reply.calls[0]
+    if call.name == SWITCH_TOOL and session.weighing and len(reply.calls) == 1:
+        return replace(base, chosen=call.name, arguments=_as_object(_json(call.arguments)),
+                       decision="switch")
     base = replace(base, chosen=call.name, arguments=call.arguments,
                    **_premature(registry, call.name, known))
     if len(reply.calls) > 1:
@@ -228,7 +256,7 @@ def _step(registry: Registry, task: Task, pursued: Task, key: RunKey, session: S
     base = replace(base, arguments=arguments)
     if needs_approval(registry, call.name) and isinstance(arguments, Mapping):
         approval = approve(options.approve_risky,
-                           ApprovalRequest(call.name, arguments, dict(state), pursued.goal),
+                           ApprovalRequest(call.name, arguments, dict(state), session.goal),
                            options.approver)
         base = replace(base, approval=str(approval))
         if not approval.approved:

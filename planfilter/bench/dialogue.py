@@ -39,7 +39,7 @@ from ..core.tasks import Task
 from ..filters import PRESELECTING_METHODS, FilterOptions, ToolGuard
 from ..filters.preselect import kept_tools
 from ..filters.risk import on_path_approver
-from ..live import Session
+from ..live import SWITCH_TOOL, Session, switch_tool_schema
 from ..models import ModelError, complete
 from ..suites import BenchSuite, Case
 from .agent import AgentOptions, RunOutcome
@@ -160,8 +160,11 @@ def run_dialogue(suite: BenchSuite, case: Case, *, method: str, model: str, seed
         # in words).
         choice = "required" if (baseline is None and tools and not session.done
                                 and not stuck) else "auto"
+        schemas = suite.tool_schemas(tools)
+        if baseline is None and tools and session.weighing:
+            schemas.append(switch_tool_schema())
         try:
-            reply = complete(model, messages, suite.tool_schemas(tools), seed=seed,
+            reply = complete(model, messages, schemas, seed=seed,
                              options=options.call, tool_choice=choice)
         except ModelError as exc:
             error = f"model error: {exc}"
@@ -187,7 +190,15 @@ def run_dialogue(suite: BenchSuite, case: Case, *, method: str, model: str, seed
                 input_tokens=reply.input_tokens if k == 0 else 0,
                 output_tokens=reply.output_tokens if k == 0 else 0,
                 latency_ms=round(reply.latency_ms, 3) if k == 0 else 0.0,
-                attempts=reply.attempts, faults=reply.retried if k == 0 else ())
+                attempts=reply.attempts, faults=reply.retried if k == 0 else (),
+                goals=session.describe_candidates() if session.weighing else ())
+            if call.name == SWITCH_TOOL and baseline is None and session.weighing:
+                shown = session.switch(_reason(call.arguments))
+                content = session.switch_text(shown)
+                records.append(replace(record, decision="switch", result=content))
+                messages.append({"role": "tool", "tool_call_id": call_id, "name": call.name,
+                                 "content": content})
+                continue
             decision = session.check(call.name, call.arguments) if baseline is None else \
                 baseline.check_call(state, call.name, call.arguments)
             stuck = not decision.allowed
@@ -230,8 +241,20 @@ def run_dialogue(suite: BenchSuite, case: Case, *, method: str, model: str, seed
         goal_correct=resolution.goal == task.goal, goal_known=dict(resolution.known),
         goal_notes=resolution.notes, query=task.query, suite=_suite_name(suite),
         attack=suite.attack if case.injection else None, injection=case.injection,
-        attack_success=verdict.attack_success, answer=answer, preselection=preselection)
+        attack_success=verdict.attack_success, answer=answer, preselection=preselection,
+        switches=len(session.switches), final_goal=final_goal(session))
     return RunOutcome(tuple(records), run)
+
+
+def final_goal(session: Session) -> tuple[str, ...]:
+    """The leading candidate's goal at the end, when the session weighed several."""
+    return tuple(sorted(session.goal)) if len(session.candidates) > 1 else ()
+
+
+def _reason(arguments: str) -> str:
+    parsed = _arguments(arguments)
+    reason = parsed.get("reason") if isinstance(parsed, dict) else None
+    return str(reason)[:300] if reason else ""
 
 
 def _arguments(text: str) -> Any:

@@ -28,7 +28,7 @@ from ..core.errors import PlanfilterError
 from ..models import ORACLE
 from ..suites import BenchSuite, Case, GroundCall
 from .agent import AgentOptions, RunOutcome
-from .dialogue import goal_source, start_session
+from .dialogue import final_goal, goal_source, start_session
 from .traces import RunKey, RunRecord, StepRecord, gold_next
 
 
@@ -69,8 +69,17 @@ def replay(suite: BenchSuite, case: Case, *, method: str, seed: int = 1,
                             chosen=call.tool, arguments=arguments,
                             gold_next=gold_next(registry, task, state), state_before=state,
                             state_after=state, info=visible.info, planner=visible.planner,
-                            fallbacks=visible.fallbacks)
+                            fallbacks=visible.fallbacks,
+                            goals=session.describe_candidates() if session.weighing else ())
         decision = session.check(call.tool, arguments)
+        asked = 0
+        while decision.kind == "hidden" and asked < options.replay_switches and \
+                session.weighing and call.tool in registry:
+            # as a model that knows what it needs would: the tools shown do not fit
+            visible = session.switch(f"{call.tool} is needed next")
+            asked += 1
+            record = replace(record, visible=visible.tools, info=visible.info)
+            decision = session.check(call.tool, arguments)
         if not decision.allowed:
             records.append(replace(record, decision=decision.kind, error=decision.reason,
                                    approval=decision.approval))
@@ -104,7 +113,8 @@ def replay(suite: BenchSuite, case: Case, *, method: str, seed: int = 1,
         goal_notes=resolution.notes, query=task.query,
         suite=None if suite.kind == "yaml" else f"{suite.kind}:{suite.name}",
         attack=suite.attack if case.injection else None, injection=case.injection,
-        attack_success=verdict.attack_success, answer=answer, probes=tuple(probes))
+        attack_success=verdict.attack_success, answer=answer, probes=tuple(probes),
+        switches=len(session.switches), final_goal=final_goal(session))
     return RunOutcome(tuple(records), run)
 
 

@@ -64,6 +64,8 @@ class RunConfig:
     source: BenchSuite | None = None
     #: How a resolved goal's candidates are kept and shown (planfilter.live.recognition).
     recognition: RecognitionOptions = DEFAULT_RECOGNITION
+    #: The model-free replay asks for other tools up to this many times per hidden call.
+    replay_switches: int = 0
 
     @property
     def bench(self) -> BenchSuite:
@@ -170,6 +172,7 @@ def run_benchmark(config: RunConfig, progress: ProgressFn | None = None) -> RunR
         approve_risky=check_policy(config.approve_risky),
         goal=config.goal_mode,  # type: ignore[arg-type]
         recognition=config.recognition,
+        replay_switches=config.replay_switches,
         env=config.env,  # type: ignore[arg-type]
     )
     if todo:

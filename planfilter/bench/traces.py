@@ -81,6 +81,9 @@ class StepRecord:
     decision: str | None = None
     #: The result as the model was shown it (AgentDojo's rendering), shortened.
     result: str | None = None
+    #: The candidate goals before the step, by weight, when the session weighed several
+    #: (planfilter.live.recognition): name, origin, weight, off-plan calls, progress.
+    goals: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         data = _without_defaults(asdict(self), _STEP_OPTIONAL)
@@ -119,6 +122,10 @@ class RunRecord:
     probes: tuple[Mapping[str, Any], ...] = ()
     #: Why the run's tools were chosen before it started (the tool_filter method).
     preselection: str | None = None
+    #: Times the model said the tools shown did not fit and was shown the next candidates.
+    switches: int = 0
+    #: The goal the session held at the end (the leading candidate), when it weighed several.
+    final_goal: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         data = _without_defaults(asdict(self), _RUN_OPTIONAL)
@@ -127,13 +134,18 @@ class RunRecord:
 
 
 #: Fields written only when they are set, so that runs of the bundled suites keep their lines.
-_STEP_OPTIONAL = ("decision", "result")
+_STEP_OPTIONAL = ("decision", "result", "goals")
 _RUN_OPTIONAL = ("suite", "attack", "injection", "attack_success", "answer", "probes",
-                 "preselection")
+                 "preselection", "switches", "final_goal")
 
 
 def _without_defaults(data: dict[str, Any], optional: tuple[str, ...]) -> dict[str, Any]:
-    return {k: v for k, v in data.items() if k not in optional or v not in (None, (), [])}
+    return {k: v for k, v in data.items() if k not in optional or not _unset(v)}
+
+
+def _unset(value: Any) -> bool:
+    """None, empty, or a count of 0 (``False`` is a value: an attack that failed)."""
+    return value is None or value in ((), []) or (type(value) is int and value == 0)
 
 
 def _plain(data: dict[str, Any]) -> dict[str, Any]:

@@ -110,6 +110,10 @@ def summary_table(rows: Sequence[Any], title: str) -> Any:
 @click.option("--shown", "goal_tools", type=click.IntRange(min=1), default=None,
               help="Tools shown at most when several candidate goals are plausible (default "
                    "3; the leading candidate's next step is always shown whole).")
+@click.option("--replay-switches", type=click.IntRange(min=0), default=0, show_default=True,
+              help="--models oracle only: when the next ground-truth call is hidden, ask for "
+                   "the next candidate goal's tools up to N times (as a model that knows what "
+                   "it needs would); counted as goal switches.")
 @click.option("--env", "env_mode", type=click.Choice(["strict", "lenient"]), default="strict",
               show_default=True,
               help="strict: the mocked tools refuse invented argument values (an id no tool "
@@ -137,7 +141,7 @@ def run(registry_path: tuple[Path, ...], tasks_path: tuple[Path, ...], methods: 
         api_base: str | None, no_plots: bool, approve_risky: str = "always",
         merge_tools: bool = False, embedder: str | None = None,
         sample: int | None = None, goal_mode: str | None = None, goal_candidates: int | None = None,
-        goal_tools: int | None = None, env_mode: str = "strict",
+        goal_tools: int | None = None, replay_switches: int = 0, env_mode: str = "strict",
         suite_name: str | None = None, attack: str | None = None,
         injection_tasks: str | None = None, max_steps: int | None = None) -> None:
     """Run the benchmark: tasks x filter methods x models, traced, then reported.
@@ -213,6 +217,7 @@ def run(registry_path: tuple[Path, ...], tasks_path: tuple[Path, ...], methods: 
                 DEFAULT_RECOGNITION,
                 candidates=goal_candidates or DEFAULT_RECOGNITION.candidates,
                 tools=goal_tools or DEFAULT_RECOGNITION.tools),
+            replay_switches=replay_switches,
         )
         console = Console()
         traces = out / "traces.jsonl"

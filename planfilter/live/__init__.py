@@ -9,7 +9,9 @@ and the CLI build on it.
 from __future__ import annotations
 
 from .goals import GoalOption, Resolution, goal_vocabulary, input_variables, resolve_goal
-from .session import Call, Fact, Session
+from .recognition import Belief, Candidate, RecognitionOptions
+from .session import SWITCH_TOOL, Call, Fact, Session, switch_tool_schema
 
-__all__ = ["Call", "Fact", "GoalOption", "Resolution", "Session", "goal_vocabulary",
-           "input_variables", "resolve_goal"]
+__all__ = ["SWITCH_TOOL", "Belief", "Call", "Candidate", "Fact", "GoalOption",
+           "RecognitionOptions", "Resolution", "Session", "goal_vocabulary", "input_variables",
+           "resolve_goal", "switch_tool_schema"]

@@ -84,16 +84,17 @@ def asked_input(tool: Tool, request: str, known: Mapping[str, Any]) -> bool:
 def informs(registry: Registry, read: GoalOption, action: GoalOption, request: str,
             known: Mapping[str, Any]) -> int:
     """How much a read can inform an action: the action's parameters its result is named by
-    (its fields, its variables), or, for a text result of an input the request states,
-    every one of them (a text can hold any value)."""
+    (its fields, its variables), or, for a text result, every one of them (a text can hold
+    any value) when the request states its input; one more when the request points at the
+    read (states a value of one of its parameters: "the bill 'bill.txt'")."""
     params = frozenset(_singular(p) for t in registry.producers(action.variables)
                        for p in t.parameters.get("properties", {}))
     best = 0
     for tool in registry.producers(read.variables):
-        if _text_result(tool.returns) and asked_input(tool, request, known):
-            best = max(best, len(params))
-        else:
-            best = max(best, len(params & names_read(tool)))
+        pointed = asked_input(tool, request, known)
+        named = len(params) if _text_result(tool.returns) and pointed else \
+            len(params & names_read(tool))
+        best = max(best, named + (1 if pointed and named else 0))
     return best
 
 

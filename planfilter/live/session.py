@@ -33,7 +33,7 @@ result without approval.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
@@ -62,6 +62,7 @@ from .recognition import (
     Belief,
     Candidate,
     RecognitionOptions,
+    candidates_from,
     describe_candidates,
     leading,
     observe,
@@ -113,6 +114,23 @@ class Call:
     @property
     def attempt(self) -> Attempt:
         return Attempt(self.tool, self.error, self.new)
+
+
+#: The tool a model calls to say the tools shown do not fit (see :meth:`Session.switch`).
+SWITCH_TOOL = "ask_for_other_tools"
+
+
+def switch_tool_schema() -> dict[str, Any]:
+    """The switch as an OpenAI function, offered beside the visible tools while a session
+    weighs several candidate goals."""
+    return {"type": "function", "function": {
+        "name": SWITCH_TOOL,
+        "description": "Call this when none of the other tools offered is what the user's "
+                       "request needs next: the tools of the next most likely goal are shown "
+                       "instead.",
+        "parameters": {"type": "object", "properties": {"reason": {
+            "type": "string", "description": "What the request needs that no tool offered "
+                                            "does"}}, "required": []}}}
 
 
 #: Characters of a request, and of one argument or known value, that a session accepts.
@@ -178,30 +196,43 @@ class Session:
     # -- starting ---------------------------------------------------------------------------
 
     def start(self, request: str, *, goal: Any = None,
-              known: Mapping[str, Any] | None = None) -> Resolution:
+              known: Mapping[str, Any] | None = None,
+              candidates: Sequence[Any] | None = None) -> Resolution:
         """Begin the task: the goal is ``goal`` (a registry goal's name, variables, or a list
         of steps, each a name or a list of variables) or is resolved from ``request``;
-        ``known`` are values the user gave, each checked against the input schemas of the
-        tools that take it (a list for a variable that takes one value gives several values
-        of it: any of them is the user's)."""
+        ``candidates``: several such goals, best first, weighed as a resolved goal's are
+        (instead of ``goal``); ``known`` are values the user gave, each checked against the
+        input schemas of the tools that take it (a list for a variable that takes one value
+        gives several values of it: any of them is the user's)."""
         with self._lock:
             if not isinstance(request, str):
                 raise PlanfilterError("the request must be text")
             check_size("the request", request, MAX_REQUEST_CHARS)
             given = dict(known or {})
             self._check_known(given)
-            if goal is None:
+            if candidates is not None:
+                if goal is not None or not candidates:
+                    raise PlanfilterError("give either a goal or a non-empty list of candidate "
+                                          "goals")
+                listed = [(self._name(s), s, "given") for s in map(self._goal_steps,
+                                                                  candidates)]
+                found = candidates_from(listed, replace(self.recognition,
+                                                        candidates=len(listed)))
+                first = found[0]
+                resolution = Resolution(first.goal, first.name,
+                                        steps=first.steps if len(first.steps) > 1 else ())
+            elif goal is None:
                 resolution = resolve_goal(self.registry, request, resolver=self.resolver,
                                           model=self.model, seed=self.seed,
                                           options=self.call_options, context=given)
-                candidates = candidate_goals(self.registry, resolution, request, given,
-                                             self.recognition)
+                found = candidate_goals(self.registry, resolution, request, given,
+                                        self.recognition)
             else:
                 steps = self._goal_steps(goal)
-                union_ = frozenset().union(*steps)
-                name = show_steps(steps) if len(steps) > 1 else ",".join(sorted(union_))
-                resolution = Resolution(union_, name, steps=steps if len(steps) > 1 else ())
-                candidates = (Candidate(name, steps, 1.0, "given"),)
+                name = self._name(steps)
+                resolution = Resolution(frozenset().union(*steps), name,
+                                        steps=steps if len(steps) > 1 else ())
+                found = (Candidate(name, steps, 1.0, "given"),)
             self.request = request
             self._facts = {}
             self._calls = []
@@ -213,9 +244,13 @@ class Session:
                 if name not in given:  # what the user gave outranks what was read
                     self._facts[name] = [Fact(v, "request") for v in self._values(name, value)]
             self.resolution = resolution
-            self._beliefs = [Belief(c) for c in candidates]
+            self._beliefs = [Belief(c) for c in found]
             self._advance(ran=False)
             return resolution
+
+    @staticmethod
+    def _name(steps: Steps) -> str:
+        return show_steps(steps) if len(steps) > 1 else ",".join(sorted(steps[0]))
 
     def _values(self, name: str, value: Any) -> list[Any]:
         """Several values of one variable (a list where every tool that takes the variable
@@ -314,6 +349,19 @@ class Session:
         """Each time the model said the tools shown do not fit, what it gave as the reason."""
         with self._lock:
             return tuple(self._switches)
+
+    @property
+    def weighing(self) -> bool:
+        """Several candidate goals are kept (a resolved goal): the model may switch."""
+        with self._lock:
+            return len(self._beliefs) > 1 and self.method in GOAL_DIRECTED_METHODS
+
+    def switch_text(self, visible: Visible) -> str:
+        """What the model is told after a switch."""
+        if not visible.tools:
+            return "No other goal is left to show tools for: answer the user in words."
+        return ("The tools of the next most likely goal are shown now: "
+                + ", ".join(visible.tools) + ".")
 
     def describe_candidates(self) -> tuple[str, ...]:
         """One line per candidate goal, by weight (for traces and reports)."""

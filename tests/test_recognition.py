@@ -1,0 +1,243 @@
+"""Goal recognition (planfilter.live.recognition, planfilter.live.hypotheses): several
+candidate goals weighed by the calls made, their next steps shown together.
+
+The properties are the definitions: with one candidate the frontier is the single goal's; a
+call on a minimal plan of a candidate never lowers it; the union shows only tools that start
+some candidate's minimal plan; the guard's data-flow checks do not depend on the candidates.
+"""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from strategies import VARIABLES, brute_minimal, goals, registries, states
+
+from planfilter.core.contracts import Registry, Tool
+from planfilter.core.frontier import compute_frontier
+from planfilter.core.loading import load_registry
+from planfilter.core.resources import domains_file
+from planfilter.live import SWITCH_TOOL, Session
+from planfilter.live.hypotheses import candidate_goals, informs
+from planfilter.live.recognition import (
+    SINGLE,
+    Belief,
+    Candidate,
+    RecognitionOptions,
+    candidates_from,
+    observe,
+    plausible,
+    union,
+)
+from planfilter.live.stated import spans, stated_values
+
+SETTINGS = settings(max_examples=150, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow])
+
+
+def _known(state: frozenset[str]) -> dict[str, str]:
+    return {v: f"value of {v}" for v in sorted(state)}
+
+
+@SETTINGS
+@given(registries(), states, goals)
+def test_one_candidate_shows_the_single_goals_frontier(registry, state, goal):
+    session = Session(registry, resolver="retrieval")
+    session.start("do it", goal=sorted(goal), known=_known(state))
+    expected = compute_frontier(registry, state, goal).frontier
+    assert session.visible().tools == (() if goal <= state else expected)
+    alone = Session(registry, resolver="retrieval")
+    alone.start("do it", candidates=[sorted(goal)], known=_known(state))
+    assert alone.visible().tools == session.visible().tools
+
+
+@SETTINGS
+@given(registries(), states, goals, st.integers(1, 4))
+def test_a_call_on_a_minimal_plan_never_lowers_the_candidate(registry, state, goal, k):
+    plan, firsts = brute_minimal(registry, state, goal)
+    if not plan:
+        return
+    session = Session(registry, resolver="retrieval",
+                      recognition=RecognitionOptions(tools=k))
+    session.start("do it", candidates=[sorted(goal), ["v5"], ["v0"]], known=_known(state))
+    before = next(b for b in session.candidates if b.candidate.goal == goal)
+    tool = sorted(firsts)[0]
+    session.record(tool, {}, {v: f"new {v}" for v in registry.tool(tool).produces})
+    after = next(b for b in session.candidates if b.candidate.goal == goal)
+    assert after.weight() >= before.weight() and after.difference == 0
+
+
+@SETTINGS
+@given(registries(), states, st.lists(goals, min_size=1, max_size=4), st.integers(1, 4))
+def test_the_union_shows_only_first_steps_of_some_candidates_minimal_plan(registry, state,
+                                                                          candidates, k):
+    session = Session(registry, resolver="retrieval",
+                      recognition=RecognitionOptions(tools=k))
+    session.start("do it", candidates=[sorted(g) for g in candidates], known=_known(state))
+    starts: set[str] = set()
+    for goal in candidates:
+        plan, firsts = brute_minimal(registry, state, goal)
+        starts |= firsts
+    shown = session.visible().tools
+    assert set(shown) <= starts
+    if len({frozenset(g) for g in candidates}) > 1:
+        lead = session.leading
+        assert len(shown) <= max(k, len(session._guard(lead).visible(
+            session._planning_state(lead)).tools))
+
+
+@SETTINGS
+@given(registries(), states, goals, goals, st.sampled_from(range(6)),
+       st.dictionaries(st.sampled_from(VARIABLES), st.sampled_from(["a", "b", 1]),
+                       max_size=3))
+def test_the_guard_refuses_the_same_calls_whatever_the_candidates(registry, state, one, other,
+                                                                 tool_index, arguments):
+    tool = registry.tools[tool_index % len(registry)].name
+    first = Session(registry, resolver="retrieval")
+    first.start("do it", candidates=[sorted(one)], known=_known(state))
+    second = Session(registry, resolver="retrieval")
+    second.start("do it", candidates=[sorted(other), sorted(one)], known=_known(state))
+    a, b = first.check(tool, arguments), second.check(tool, arguments)
+    if "hidden" not in (a.kind, b.kind):
+        assert (a.kind, a.allowed) == (b.kind, b.allowed)
+
+
+def test_observe_adds_what_a_call_did_not_take_off_the_plan():
+    belief = Belief(Candidate("g", (frozenset({"x"}),)), cost=2)
+    assert observe(belief, reached=(), cost=1, ran=True).difference == 0  # on a plan
+    assert observe(belief, reached=(), cost=2, ran=True).difference == 1  # off every plan
+    assert observe(belief, reached=(), cost=2, ran=False).difference == 0  # refused: no call
+    assert observe(belief, reached=(), cost=None, ran=True).weight() == 0.0  # unreachable
+
+
+def test_plausible_and_union_follow_the_weights():
+    made = candidates_from([("a", (frozenset({"a"}),), "model"), ("b", (frozenset({"b"}),), "x"),
+                            ("c", (frozenset({"c"}),), "x"), ("d", (frozenset({"d"}),), "x")])
+    assert [c.prior for c in made] == [1.0, 0.5, 0.25, 0.125]
+    beliefs = [Belief(c, cost=1) for c in made]
+    assert [b.candidate.name for b in plausible(beliefs)] == ["a", "b", "c"]  # d < a / 4
+    lowered = [observe(beliefs[0], reached=(), cost=1, ran=True), *beliefs[1:]]
+    assert [b.candidate.name for b in plausible(lowered)][0] == "b"  # a off its plan
+    pairs = [(beliefs[0], ("t1", "t2")), (beliefs[1], ("t3",)), (beliefs[2], ("t4",))]
+    assert union(pairs, 3) == ("t1", "t2", "t3")  # the leading one whole, then up to 3
+    assert union(pairs[:1], 1) == ("t1", "t2")
+
+
+BANKING = Registry(tools=(
+    Tool(name="get_most_recent_transactions", produces={"transactions"}, action="read",
+         description="Get the most recent transactions of the account.",
+         returns={"type": "array", "items": {"type": "object", "properties": {
+             "recipient": {"type": "string"}, "amount": {"type": "number"}}}}),
+    Tool(name="get_balance", produces={"balance"}, action="read",
+         description="Get the balance of the account.",
+         returns={"type": "number"}),
+    Tool(name="read_file", requires={"file_path"}, produces={"file_content"}, action="read",
+         description="Read the content of a file.",
+         returns={"type": "string"}, untrusted=True,
+         parameters={"type": "object", "properties": {"file_path": {"type": "string"}},
+                     "required": ["file_path"]}),
+    Tool(name="send_money", produces={"money_sent"}, action="send", risk="high",
+         description="Send money to a recipient: pay a bill or a person.",
+         authored={"recipient", "amount"}, sensitive={"recipient", "amount"},
+         parameters={"type": "object", "properties": {"recipient": {"type": "string"},
+                                                       "amount": {"type": "number"}},
+                     "required": ["recipient", "amount"]}),
+))
+
+
+def test_a_read_whose_result_names_the_actions_parameters_informs_it():
+    options = {o.name: o for o in __import__("planfilter.live.goals", fromlist=["x"])
+               .goal_vocabulary(BANKING)}
+    send = options["money_sent"]
+    assert informs(BANKING, options["transactions"], send, "refund my friend", {}) == 2
+    assert informs(BANKING, options["balance"], send, "refund my friend", {}) == 0
+    # a text read of a file the request names can hold any value
+    assert informs(BANKING, options["file_content"], send, "pay 'bill.txt'",
+                   {"file_path": "bill.txt"}) == 3  # and the request points at it
+    assert informs(BANKING, options["file_content"], send, "refund my friend", {}) == 0
+
+
+def test_paying_a_bill_reads_it_first_without_an_oracle():
+    """The request names the file and neither the recipient nor the amount: the candidate
+    that reads the file, then pays, leads; once the file is read, the payment is shown."""
+    session = Session(BANKING, resolver="retrieval")
+    resolution = session.start("Can you please pay the bill 'bill-december-2023.txt' for me?")
+    assert resolution.known == {"file_path": "bill-december-2023.txt"}  # read by rule
+    assert "read_file" in session.visible().tools
+    assert session.leading.candidate.steps == (frozenset({"file_content"}),
+                                               frozenset({"money_sent"}))
+    assert session.check("read_file", {"file_path": "bill-december-2023.txt"}).allowed
+    session.record("read_file", {"file_path": "bill-december-2023.txt"}, "IBAN UK12, 98.70")
+    assert not session.done and "send_money" in session.visible().tools
+    session.record("send_money", {"recipient": "UK12", "amount": 98.7}, "Money sent.")
+    assert session.done
+
+
+def test_a_payment_the_request_states_whole_is_its_own_candidate_first():
+    session = Session(BANKING, resolver="retrieval")
+    session.start("Send 12.50 to the account GB29NWBK60161331926819 now, the amount is 12.50")
+    first = [b.candidate for b in session.candidates if "money_sent" in b.candidate.goal][0]
+    assert first.steps == (frozenset({"money_sent"}),)
+
+
+def test_the_model_asking_for_other_tools_sets_the_candidates_aside():
+    session = Session(BANKING, resolver="retrieval")
+    session.start("Can you please pay the bill 'bill-december-2023.txt' for me?")
+    shown = session.visible().tools
+    standing = [b for b in session.candidates if not b.dropped]
+    after = session.switch("none of these")
+    assert session.switches == ("none of these",)
+    dropped = [b for b in session.candidates if b.dropped]
+    assert dropped and len(dropped) < len(standing)
+    assert after.tools != shown and "set it aside: none of these" in dropped[0].dropped
+
+
+def test_several_values_of_one_variable_bind_each_of_them():
+    registry = Registry(tools=(Tool(
+        name="hotels", requires={"city"}, produces={"hotels"}, action="read",
+        parameters={"type": "object", "properties": {"city": {"type": "string"}},
+                    "required": ["city"]}),))
+    session = Session(registry, resolver="retrieval")
+    session.start("compare", goal="hotels", known={"city": ["Paris", "London"]})
+    assert [f.value for f in session.facts["city"]] == ["Paris", "London"]
+    assert session.check("hotels", {"city": "London"}).allowed
+    assert session.check("hotels", {"city": "Rome"}).kind == "substituted"
+
+
+def test_the_rules_read_values_a_request_states():
+    kinds = {s.kind: s.value for s in spans(
+        "Pay 'bill-2023.txt' to GB29NWBK60161331926819, mail bob@x.com, see www.a-b.com, "
+        "100 most recent on 2024-05-01 at 16:30")}
+    assert kinds == {"file": "bill-2023.txt", "iban": "GB29NWBK60161331926819",
+                     "email": "bob@x.com", "url": "www.a-b.com", "number": 100,
+                     "date": "2024-05-01", "time": "16:30"}
+    registry = Registry(tools=(Tool(
+        name="recent", produces={"transactions"}, action="read",
+        parameters={"type": "object", "properties": {"n": {
+            "type": "integer", "description": "Number of transactions to return"}}}),))
+    assert stated_values(registry, "my 100 most recent transactions") == {"n": 100}
+    assert stated_values(registry, "what did I spend in March 2022?") == {}  # not near
+
+
+def test_bundled_candidates_lead_with_the_resolvers_goal():
+    registry = load_registry(domains_file())
+    session = Session(registry, resolver="retrieval")
+    resolution = session.start("Move tomorrow's dentist appointment to 4 PM",
+                               known={"date": "2026-12-01", "event_description": "dentist",
+                                      "new_time": "16:00"})
+    made = candidate_goals(registry, resolution, session.request, {}, RecognitionOptions())
+    assert made[0].origin in ("retrieval", "read then act") and len(made) > 1
+    assert candidate_goals(registry, resolution, session.request, {}, SINGLE) == (
+        Candidate(resolution.name, resolution.goal_steps, 1.0, "retrieval"),)
+
+
+def test_the_switch_tool_is_offered_only_while_candidates_are_weighed():
+    session = Session(BANKING, resolver="retrieval")
+    session.start("Can you please pay the bill 'bill-december-2023.txt' for me?")
+    assert session.weighing
+    single = Session(BANKING, resolver="retrieval", recognition=SINGLE)
+    single.start("Can you please pay the bill 'bill-december-2023.txt' for me?")
+    assert not single.weighing
+    assert SWITCH_TOOL == "ask_for_other_tools"
+    assert json.dumps(session.switch_text(session.visible())).startswith('"The tools')
