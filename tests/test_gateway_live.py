@@ -657,3 +657,26 @@ async def test_uncontracted_tools_exposed_outside_the_plan(workspace: dict[str, 
                 r = await c.call_tool("time.convert_time", convert)
                 assert not r.is_error and r.structured_content["target"]["timezone"] == \
                     "Asia/Tokyo"
+
+
+async def test_a_client_sets_the_shown_goal_aside_and_gets_the_next_candidate(
+        workspace: dict[str, str]) -> None:
+    """Resolved from the request, the goal is a set of candidates: `plan` again with the
+    task handle sets aside the goals whose tools were shown and returns the next ones."""
+    options = GatewayOptions(resolver="retrieval")
+    async with gateway(workspace, "git", options=options) as (c, holder):
+        started = (await c.call_tool("plan", {"request": "Commit notes.txt",
+                                              "known": known(workspace)})).structured_content
+        assert started["goal_candidates"] and started["tools"]
+        first = [t["name"] for t in started["tools"]]
+        switched = await c.call_tool("plan", {"task": started["task"],
+                                              "reason": "I need the log"})
+        after = switched.structured_content
+        assert not switched.is_error and after["switched"] == 1
+        assert [t["name"] for t in after["tools"]] != first
+        assert any("set it aside: I need the log" in line for line in after["goal_candidates"])
+        assert received(holder, "git") == 0  # nothing ran upstream
+        given = (await c.call_tool("plan", {**COMMIT, "known": known(workspace)})
+                 ).structured_content
+        refused = await c.call_tool("plan", {"task": given["task"]})
+        assert refused.is_error and "no other candidate goal" in refused.content[0].text

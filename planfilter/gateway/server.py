@@ -55,14 +55,20 @@ PLAN = types.Tool(
     name="plan",
     description=("Start a task for the user's request. Returns a task handle and the only "
                  "tools that can move the task forward now (with their input schemas), and "
-                 "the plan behind them. Call those tools with `call`."),
+                 "the plan behind them. Call those tools with `call`. When none of the tools "
+                 "returned fits what the request needs, call `plan` again with the task "
+                 "handle (and no request) to be shown the next most likely goal's tools."),
     input_schema={"type": "object", "properties": {
         "request": {"type": "string", "description": "The user's request, in words."},
         "goal": {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}],
                  "description": "Optional: the goal (a goal name or variable names)."},
         "known": {"type": "object", "description": "Optional: values the user gave, by "
                                                    "variable name (e.g. repo_path)."},
-    }, "required": ["request"]},
+        "task": {"type": "string", "description": "Optional: a task handle from plan, to set "
+                                                  "its goal aside for the next candidate."},
+        "reason": {"type": "string", "description": "Optional, with task: what the request "
+                                                    "needs that no tool shown does."},
+    }},
 )
 CALL = types.Tool(
     name="call",
@@ -182,8 +188,12 @@ def build_server(specs: tuple[ServerSpec, ...], contracts: Registry,
         args = params.arguments or {}
         try:
             if params.name == "plan":
-                payload = await anyio.to_thread.run_sync(
-                    gw.plan, owner, args.get("request"), args.get("goal"), args.get("known"))
+                if args.get("task") is not None:
+                    payload = gw.switch(owner, args.get("task"), args.get("reason"))
+                else:
+                    payload = await anyio.to_thread.run_sync(
+                        gw.plan, owner, args.get("request"), args.get("goal"),
+                        args.get("known"))
                 await notify(ctx)
                 return _result(payload)
             if not dynamic and params.name == "status":

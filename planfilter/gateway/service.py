@@ -138,20 +138,37 @@ class Gateway:
             out["candidates"] = list(resolution.candidates)
         return {**out, **self.frontier(task)}
 
+    def switch(self, owner: str, handle: Any, reason: Any = None) -> dict:
+        """The client says the tools shown do not fit: the goals that offered only those are
+        set aside and the next candidates' tools are returned (``plan`` with ``task``)."""
+        task = self.tasks.get(owner, handle)
+        if reason is not None and not isinstance(reason, str):
+            raise PlanfilterError("'reason' must be text")
+        session = task.session
+        if not session.weighing:
+            raise PlanfilterError(f"task {task.handle}: its goal was given, so there is no "
+                                  "other candidate goal; start a new task with plan")
+        session.switch(reason or "")
+        return {"task": task.handle, "switched": len(session.switches),
+                "goal": sorted(session.goal), **self.frontier(task)}
+
     def frontier(self, task: Task, schemas: bool = True) -> dict:
         """The tools the task may call now, and the plan behind them."""
         session = task.session
-        if session.done:
+        visible = session.visible()
+        if session.done and not visible.tools:
             return {"done": True, "status": "goal reached", "tools": [], "plan": [],
                     **self._exposed_part(schemas)}
-        visible = session.visible()
         result = frontier_for(self.registry, session.planning_state(), session.current_goal,
                               session.options)
         tools = [self.tool_schema(n) if schemas else n for n in visible.tools]
-        out: dict[str, Any] = {"done": False, "status": "continue" if visible.tools else "stuck",
+        status = "goal reached" if session.done else "continue" if visible.tools else "stuck"
+        out: dict[str, Any] = {"done": session.done, "status": status,
                                "tools": tools, "plan": list(result.plan)}
         if len(session.steps) > 1:
             out["step"] = session.step + 1
+        if session.weighing:  # the candidate goals, by weight; `plan` with the task switches
+            out["goal_candidates"] = list(session.describe_candidates())
         if not visible.tools:
             out["why"] = visible.info
         return {**out, **self._exposed_part(schemas)}
@@ -170,7 +187,7 @@ class Gateway:
 
     def visible_now(self, task: Task | None) -> list[str]:
         """Dynamic mode's list: the task's frontier, then the exposed tools."""
-        names = [] if task is None or task.session.done else list(task.session.visible().tools)
+        names = [] if task is None else list(task.session.visible().tools)
         return names + [n for n in self.exposed if n not in names]
 
     # -- call -----------------------------------------------------------------------------
