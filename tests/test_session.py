@@ -379,7 +379,7 @@ def test_the_goal_accuracy_example_runs():
 
 
 def test_reachable_agrees_with_the_unreachable_reason():
-    from planfilter.core.planners.native import index_for, reachable
+    from planfilter.core.planners.index import index_for, reachable
 
     for task in SUITE:
         reach = reachable(index_for(REGISTRY), frozenset(task.state))
