@@ -28,13 +28,18 @@ state keeps every value a variable took.
 Every call is checked for data flow (planfilter.core.provenance): no invented value, no
 substitute for a value the user gave, and no sensitive argument taken from an untrusted
 result without approval.
+
+A call the user was asked about and declined (:meth:`Session.decline`, from whoever asked:
+the gateway asks through MCP elicitation) ends that action: the tool leaves the frontier and
+a later call of it is refused as ``declined`` without asking again, so an agent that retries
+does not put the same question to the user twice. A new session asks afresh.
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
@@ -93,6 +98,17 @@ class Call:
         return Attempt(self.tool, self.error, self.new)
 
 
+def declined_error(tool: str, how: str = "") -> str:
+    """The error of the call the user declined (``how``: their answer, e.g. "decline")."""
+    return f"the user declined {tool}{f' ({how})' if how else ''}; the action is ended"
+
+
+def declined_refusal(tool: str, call: int | None = None) -> str:
+    """Why a later call of a tool the user declined (at ``call``) is refused."""
+    at = f" at call {call}" if call is not None else ""
+    return f"the user declined {tool}{at}; it is not asked again in this task; refused"
+
+
 #: Characters of a request, and of one argument or known value, that a session accepts.
 MAX_REQUEST_CHARS = 20_000
 MAX_VALUE_CHARS = 100_000
@@ -147,6 +163,8 @@ class Session:
         #: Per step reached, the number of calls made when it was reached.
         self._reached: list[int] = []
         self._guards: dict[int, ToolGuard] = {}
+        #: Tool -> why it is refused from now on: the user declined it (see ``decline``).
+        self._declined: dict[str, str] = {}
         self._lock = threading.RLock()
 
     # -- starting ---------------------------------------------------------------------------
@@ -178,6 +196,7 @@ class Session:
             self._calls = []
             self._reached = []
             self._guards = {}
+            self._declined = {}
             for name, value in given.items():
                 self._facts[name] = [Fact(value, "user")]
             for name, value in resolution.known.items():
@@ -272,6 +291,12 @@ class Session:
             return tuple(self._calls)
 
     @property
+    def declined(self) -> dict[str, str]:
+        """The tools the user declined in this session, each with why it is refused now."""
+        with self._lock:
+            return dict(self._declined)
+
+    @property
     def done(self) -> bool:
         """Every step of the goal is reached."""
         steps = self.steps
@@ -319,7 +344,16 @@ class Session:
             guard = self._guard_or_raise()
             if self.done:
                 return Visible((), info="goal reached")
-            return guard.visible(self.planning_state(), self._attempts())
+            visible = guard.visible(self.planning_state(), self._attempts())
+            declined = tuple(t for t in visible.tools if t in self._declined)
+            if not declined:
+                return visible
+            kept = tuple(t for t in visible.tools if t not in self._declined)
+            if kept:
+                return replace(visible, tools=kept, declined=declined)
+            return replace(visible, tools=(), declined=declined, info=(
+                f"the user declined {', '.join(declined)}, and nothing else moves the task "
+                "forward now: it ends here (start a new task to be asked again)"))
 
     def tool_schemas(self) -> list[dict[str, Any]]:
         """The visible tools in OpenAI function-calling shape, ready for a model call."""
@@ -333,6 +367,8 @@ class Session:
             if self.done:
                 return Decision(False, f"the goal is reached; {tool!r} refused", tool,
                                 kind="hidden")
+            if tool in self._declined:
+                return Decision(False, self._declined[tool], tool, kind="declined")
             if isinstance(arguments, Mapping):
                 for name, value in arguments.items():
                     try:
@@ -371,6 +407,19 @@ class Session:
                             missing=got.missing, problems=got.problems)
             self._calls.append(call)
             self._advance()
+            return call
+
+    def decline(self, tool: str, arguments: Mapping[str, Any] | None, how: str = "") -> Call:
+        """The user was asked to approve this call and did not (``how``: the answer, e.g.
+        "decline"). It is recorded as a failed call, and ``tool`` is refused from now on
+        without asking: it leaves the frontier, and :meth:`check` answers ``declined``.
+
+        Whoever asked the person calls this. A refusal by the session's own ``approver``
+        (policy ``ask``) is not remembered: the benchmark's stand-in reviewer judges each
+        state anew, so an approver that asks a person calls this when the person says no."""
+        with self._lock:
+            call = self.record(tool, arguments, error=declined_error(tool, how))
+            self._declined[tool] = declined_refusal(tool, call.index)
             return call
 
     # -- internals -------------------------------------------------------------------------
