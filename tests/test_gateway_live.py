@@ -304,6 +304,96 @@ async def test_high_risk_call_needs_the_users_approval(workspace: dict[str, str]
     assert target.read_text() == "x" and len(answers) == 1
 
 
+@pytest.mark.parametrize(("era", "action", "content", "how"), [
+    ("legacy", "decline", None, "decline"),
+    ("legacy", "accept", {"approve": False}, "answered no"),  # "n" at the client's prompt
+    ("auto", "decline", None, "decline"),
+])
+async def test_a_declined_call_is_asked_once_and_ends_the_action(
+        workspace: dict[str, str], era: str, action: str, content: Any, how: str) -> None:
+    target = Path(workspace["PLANFILTER_FS_ROOT"]) / "out.txt"
+    asked: list[str] = []
+
+    async def elicit(ctx: Any, params: Any) -> types.ElicitResult:
+        asked.append(params.message)
+        return types.ElicitResult(action=action, content=content)
+
+    start = {"request": "Write a file", "goal": "file_written",
+             "known": {"path": str(target), "content": "x"}}
+    call = {"tool": "fs.write_file", "arguments": {"path": str(target), "content": "x"}}
+    async with gateway(workspace, "fs", mode=era, elicitation_callback=elicit) as (c, holder):
+        task = (await c.call_tool("plan", start)).structured_content["task"]
+        first = await c.call_tool("call", {"task": task, **call})
+        answer = first.structured_content
+        assert first.is_error and answer["refused"] == {
+            "kind": "declined",
+            "reason": f"the user declined fs.write_file ({how}); the action is ended"}
+        assert answer["status"] == "declined" and answer["tools"] == []
+        assert answer["why"].startswith("the user declined fs.write_file, and nothing else")
+        again = await c.call_tool("call", {"task": task, **call})  # a client that retries
+        assert again.structured_content["refused"] == {
+            "kind": "declined", "reason": "the user declined fs.write_file at call 1; it is "
+                                          "not asked again in this task; refused"}
+        assert len(asked) == 1 and received(holder, "fs") == 0
+        status = (await c.call_tool("status", {"task": task})).structured_content
+        assert [(h["tool"], h["ok"]) for h in status["history"]] == [("fs.write_file", False)]
+    assert not target.exists()
+
+
+async def test_a_declined_uncontracted_tool_is_not_asked_about_again(
+        workspace: dict[str, str]) -> None:
+    target = Path(workspace["PLANFILTER_FS_ROOT"]) / "out.txt"
+    asked: list[str] = []
+
+    async def elicit(ctx: Any, params: Any) -> types.ElicitResult:
+        asked.append(params.message)
+        return types.ElicitResult(action="decline")
+
+    holder: dict[str, Any] = {}
+    server = build_server(specs(workspace, "fs", "time"),
+                          CONTRACTS.subset(["time.get_current_time"]),
+                          GatewayOptions(uncontracted="expose"), holder=holder)
+    write = {"tool": "fs.write_file", "arguments": {"path": str(target), "content": "x"}}
+    with anyio.fail_after(60):
+        async with Client(server, mode="legacy", elicitation_callback=elicit) as c:
+            task = (await c.call_tool("plan", {"request": "time", "goal": "current_time",
+                                               "known": {"timezone": "UTC"}})
+                    ).structured_content["task"]
+            replies = [(await c.call_tool("call", {"task": task, **write})).structured_content
+                       for _ in range(2)]
+            assert [r["refused"]["kind"] for r in replies] == ["declined", "declined"]
+            assert replies[1]["refused"]["reason"].startswith("the user declined fs.write_file")
+            assert len(asked) == 1 and received(holder, "fs") == 0
+    assert not target.exists()
+
+
+@pytest.mark.parametrize("terminal", [False, True])
+def test_example_agent_stops_when_the_user_declines(workspace: dict[str, str],
+                                                     terminal: bool) -> None:
+    """Without a terminal the agent declines; on one, the user answers "n"."""
+    target = Path(workspace["PLANFILTER_FS_ROOT"]) / "todo2.txt"
+    master, slave = os.openpty() if terminal else (None, None)
+    proc = subprocess.Popen(
+        [sys.executable, str(EXAMPLE / "agent.py"), "--model", "sim/careful",
+         "--goal", "time_written", "--request", "Write the current time in Tokyo into todo2.txt",
+         "--known", json.dumps({"timezone": "Asia/Tokyo", "path": str(target)})],
+        stdin=slave if terminal else subprocess.DEVNULL, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True, env={**os.environ, **workspace})
+    try:
+        if master is not None:
+            os.write(master, b"n\n")  # read when the agent asks
+        out, err = proc.communicate(timeout=120)
+    finally:
+        for fd in (master, slave):
+            if fd is not None:
+                os.close(fd)
+    assert proc.returncode == 3, out + err
+    assert out.count("approval asked: fs.write_file is high-risk") == 1
+    how = "answered no" if terminal else "decline"
+    assert f"stopped: the user declined fs.write_file ({how}); the action is ended" in out
+    assert "step budget spent" not in out and not target.exists()
+
+
 def child_pid(marker: str) -> int:
     """A child process of this one whose command line holds ``marker`` (read from /proc, so
     no procps is needed)."""

@@ -20,7 +20,8 @@ from planfilter.infer.infer import InferOptions, infer_contracts
 from planfilter.infer.produce import produces_of
 from planfilter.infer.risk import risk_of
 from planfilter.infer.rules import Context, consumers_of
-from planfilter.infer.sources import SourceError, ToolSpec, spec_from_item, specs_from_document
+from planfilter.infer.sources import spec_from_item, specs_from_document
+from planfilter.infer.spec import SourceError, ToolSpec
 from planfilter.infer.vocabulary import build_vocabulary
 from planfilter.infer.write import render, tool_data
 

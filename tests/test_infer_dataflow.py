@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from planfilter.infer.infer import infer_contracts
 from planfilter.infer.risk import risk_of
-from planfilter.infer.sources import ToolSpec, spec_from_item
+from planfilter.infer.sources import spec_from_item
+from planfilter.infer.spec import ToolSpec
 
 EVENT = {"type": "object", "properties": {
     "id_": {"type": "string"}, "title": {"type": "string"}, "start_time": {"type": "string"},

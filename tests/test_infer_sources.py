@@ -20,7 +20,8 @@ from planfilter.infer.python_tools import (
     spec_from_function,
     spec_from_function_object,
 )
-from planfilter.infer.sources import SourceError, json_schema_types, specs_from_document
+from planfilter.infer.sources import json_schema_types, specs_from_document
+from planfilter.infer.spec import SourceError
 
 HAS_AGENTDOJO = importlib.util.find_spec("agentdojo") is not None
 

@@ -386,10 +386,48 @@ def test_the_goal_accuracy_example_runs():
 
 
 def test_reachable_agrees_with_the_unreachable_reason():
-    from planfilter.core.planners.native import index_for, reachable
+    from planfilter.core.planners.index import index_for, reachable
 
     for task in SUITE:
         reach = reachable(index_for(REGISTRY), frozenset(task.state))
         for option in goal_vocabulary(REGISTRY):
             assert (option.variables <= reach) == \
                 (not why_unreachable(REGISTRY, task.state, option.variables))
+
+
+DECLINING = Registry(tools=(
+    Tool(name="read", produces=["text"]),
+    Tool(name="write", requires=["text"], produces=["written"], risk="high",
+         parameters={"type": "object", "properties": {"text": {"type": "string"}},
+                     "required": ["text"]}),
+    Tool(name="archive", requires=["text"], produces=["archived"]),
+))
+
+
+@pytest.mark.parametrize("method", ["cmtf", "state-aware"])
+def test_a_call_the_user_declined_is_refused_from_then_on_without_asking(method):
+    session = Session(DECLINING, method=method)
+    session.start("Write it down", goal=["written"])
+    session.record("read", {}, {"text": "hello"})
+    asked = session.check("write", {"text": "hello"})
+    assert asked.allowed and asked.concerns == ("write is high-risk",)
+
+    call = session.decline("write", {"text": "hello"}, "decline")
+    assert not call.ok and call.error == "the user declined write (decline); the action is ended"
+    assert session.declined == {"write": "the user declined write at call 2; it is not asked "
+                                         "again in this task; refused"}
+    again = session.check("write", {"text": "hello"})
+    assert (again.allowed, again.kind, again.reason) == (False, "declined",
+                                                         session.declined["write"])
+    visible = session.visible()
+    assert "write" not in visible.tools and visible.declined == ("write",)
+    if method == "cmtf":  # the plan's only next step is gone: the task ends, and says why
+        assert visible.tools == ()
+        assert visible.info.startswith("the user declined write, and nothing else moves")
+    else:  # what else is executable stays
+        assert visible.tools == ("read", "archive")
+    assert [(c.tool, c.ok) for c in session.history] == [("read", True), ("write", False)]
+
+    session.start("Write it down", goal=["written"])  # a new task asks afresh
+    session.record("read", {}, {"text": "hello"})
+    assert session.declined == {} and session.check("write", {"text": "hello"}).allowed

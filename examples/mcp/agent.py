@@ -13,7 +13,11 @@ r"""An agent through the planfilter MCP gateway: a litellm model, the MCP SDK cl
 
 A high-risk call (fs.write_file: the server marks it destructive) or one whose sensitive
 argument came from an untrusted result needs the user's approval: the gateway asks through
-MCP elicitation, and this agent asks on the terminal (``--yes`` approves without asking).
+MCP elicitation, and this agent asks on the terminal (``--yes`` approves without asking;
+without a terminal it declines). When the user declines, the gateway ends that action and
+the agent stops: it does not ask the same thing again.
+
+Exit status: 0 the goal was reached, 1 it was not, 3 the user declined a call.
 
 A goal is a registry goal's name (``time_written`` is two steps: read the time, then write
 the file), a variable, or a JSON list of steps (``'[["current_time"], ["file_written"]]'``).
@@ -39,6 +43,8 @@ from mcp import Client, StdioServerParameters, types
 from planfilter.models import complete
 
 HERE = Path(__file__).resolve().parent
+#: The exit status when the user declines a call the gateway asked about.
+DECLINED = 3
 SYSTEM = ("You are an agent. Call exactly one of the tools offered to move the user's request "
           "forward, filling arguments from the known state.")
 
@@ -76,6 +82,7 @@ async def run(args: argparse.Namespace) -> int:
         if sys.stdin.isatty():
             yes = input("approve? [y/N] ").strip().lower() in ("y", "yes")
             return types.ElicitResult(action="accept", content={"approve": yes})
+        print("no terminal to ask on: declined (--yes approves without asking)")
         return types.ElicitResult(action="decline")
 
     async with Client(server, mode="legacy", elicitation_callback=elicit) as client:
@@ -106,6 +113,10 @@ async def run(args: argparse.Namespace) -> int:
             status = "ok" if answer.get("ok") else \
                 f"refused/failed: {answer.get('refused') or answer.get('error')}"
             print(f"step {step}: {name} {json.dumps(arguments)} -> {status}")
+            refused = answer.get("refused") or {}
+            if refused.get("kind") == "declined":
+                print(f"stopped: {refused.get('reason')}")
+                return DECLINED
             learned = answer.get("learned", [])
             steps.append(f"{step}. {model_name(name)} -> {', '.join(learned)}")
             current = await client.call_tool("status", {"task": task})

@@ -79,7 +79,7 @@ def _caller(planner: str, registry: Any, timeout: float) -> tuple[Callable[..., 
         return (lambda q, ties: _fresh_pyperplan(registry, q, timeout)), 0.0
     if planner in OWN:
         from ..core.planners import get_planner, resolve_auto
-        from ..core.planners.native import index_for
+        from ..core.planners.index import index_for
 
         concrete = resolve_auto(registry) if planner == "auto" else planner
         index_for(registry)  # the fallback's indexes are part of every path's preparation

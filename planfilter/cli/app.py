@@ -30,10 +30,16 @@ def cli() -> None:
     """Show an LLM agent only the tools a minimal plan needs next (CMTF)."""
 
 
-registry_option = click.option(
-    "--registry", "registry_path", type=click.Path(exists=True, path_type=Path),
-    multiple=True, help="Registry file or folder (repeatable). Default: the bundled registry.",
-)
+def paths_option(name: str, dest: str, help: str, *, required: bool = False) -> Any:
+    """A repeatable option of existing files or folders (registries, task suites, contracts):
+    one spelling for every command, each with its own help."""
+    return click.option(name, dest, type=click.Path(exists=True, path_type=Path), multiple=True,
+                        required=required, help=help)
+
+
+registry_option = paths_option(
+    "--registry", "registry_path",
+    "Registry file or folder (repeatable). Default: the bundled registry.")
 
 
 def _registry(paths: tuple[Path, ...]) -> Any:
@@ -69,8 +75,7 @@ def _state_goal(
 
 problem_options = [
     click.option("--task", "task_id", help="Task id from --tasks (default: the bundled suites)."),
-    click.option("--tasks", "tasks_path", type=click.Path(exists=True, path_type=Path),
-                 multiple=True, help="Task suite file or folder (repeatable)."),
+    paths_option("--tasks", "tasks_path", "Task suite file or folder (repeatable)."),
     click.option("--state", multiple=True, metavar="NAME[=VALUE]",
                  help="A known state variable (repeatable)."),
     click.option("--goal", multiple=True, metavar="NAME", help="A goal variable (repeatable)."),

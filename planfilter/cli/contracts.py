@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from ..core.errors import PlanfilterError
+from .app import paths_option
 
 
 @click.group()
@@ -147,10 +148,9 @@ def check(registry_path: Path, traces: tuple[Path, ...]) -> None:
 
 
 @contracts.command("eval")
-@click.option("--registry", "registry_path", type=click.Path(exists=True, path_type=Path),
-              multiple=True, help="Hand-written registry (repeatable). Default: bundled.")
-@click.option("--tasks", "tasks_path", type=click.Path(exists=True, path_type=Path),
-              multiple=True, help="Tasks with gold chains. Default: the bundled benchmark.")
+@paths_option("--registry", "registry_path",
+              "Hand-written registry (repeatable). Default: bundled.")
+@paths_option("--tasks", "tasks_path", "Tasks with gold chains. Default: the bundled benchmark.")
 @click.option("--model", help="Also measure with this model proposing for open tools.")
 @click.option("--embedder", type=click.Choice(["auto", "minilm", "none"]), default="none",
               show_default=True)

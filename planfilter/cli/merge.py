@@ -7,14 +7,14 @@ from pathlib import Path
 import click
 
 from ..core.errors import PlanfilterError
+from .app import paths_option
 
 
 @click.command()
-@click.option("--registry", "registry_path", type=click.Path(exists=True, path_type=Path),
-              multiple=True, help="Registry file or folder (repeatable). Default: bundled.")
-@click.option("--tasks", "tasks_path", type=click.Path(exists=True, path_type=Path),
-              multiple=True, help="Task suite to relabel (repeatable). Default: the bundled "
-                                  "benchmark.")
+@paths_option("--registry", "registry_path",
+              "Registry file or folder (repeatable). Default: bundled.")
+@paths_option("--tasks", "tasks_path",
+              "Task suite to relabel (repeatable). Default: the bundled benchmark.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True,
               help="Folder for registry.yaml, tasks.yaml, merge_report.md and .json.")
 @click.option("--embedder", type=click.Choice(["minilm", "hashing"]),

@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from ..core.errors import PlanfilterError
+from .app import paths_option
 
 DEFAULT_OUT = Path("runs/latest")
 
@@ -60,11 +61,10 @@ def summary_table(rows: Sequence[Any], title: str) -> Any:
 
 
 @click.command()
-@click.option("--registry", "registry_path", type=click.Path(exists=True, path_type=Path),
-              multiple=True, help="Registry file or folder (repeatable). Default: bundled.")
-@click.option("--tasks", "tasks_path", type=click.Path(exists=True, path_type=Path),
-              multiple=True, help="Task suite file or folder (repeatable). Default: the "
-                                  "bundled 102-task benchmark.")
+@paths_option("--registry", "registry_path",
+              "Registry file or folder (repeatable). Default: bundled.")
+@paths_option("--tasks", "tasks_path",
+              "Task suite file or folder (repeatable). Default: the bundled 102-task benchmark.")
 @click.option("--methods", help="Comma-separated filter methods. Default: the paper's six "
                                 "(all, keyword-5, keyword-10, state-aware, causal-path, cmtf); "
                                 "more in planfilter.filters.FILTERS, e.g. cmtf-recover "

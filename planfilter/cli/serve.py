@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from ..core.errors import PlanfilterError
+from .app import paths_option
 
 
 def _address(value: str | None) -> tuple[str, int] | None:
@@ -36,9 +37,8 @@ def _planfilter_error(exc: BaseException) -> PlanfilterError | None:
 @click.option("--config", "config_path", required=True,
               type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="Upstream servers: an mcpServers JSON file (Claude Desktop / Cursor format).")
-@click.option("--contracts", "contracts_path", required=True,
-              type=click.Path(exists=True, path_type=Path), multiple=True,
-              help="Contracts naming upstream tools as server.tool (repeatable).")
+@paths_option("--contracts", "contracts_path",
+              "Contracts naming upstream tools as server.tool (repeatable).", required=True)
 @click.option("--mode", type=click.Choice(["meta", "dynamic"]), default="meta",
               show_default=True, help="meta: fixed tools plan/call/status (every client); "
               "dynamic: plan + the frontier, with list_changed (clients that refresh).")

@@ -33,7 +33,8 @@ from .planners import (
     get_planner,
     resolve_auto,
 )
-from .planners.native import NativePlanner, index_for, reduce_problem
+from .planners.index import index_for, reduce_problem
+from .planners.native import NativePlanner
 
 Ties = Literal["first", "all"]
 DEFAULT_TIMEOUT = 10.0

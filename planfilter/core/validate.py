@@ -12,7 +12,8 @@ from .errors import ContractError
 from .frontier import plan_is_valid
 from .frozen import thaw
 from .loading import PathLike, expand, load_registry, load_suite, read_document
-from .planners.native import NativePlanner, index_for, unreachable_reason
+from .planners.index import index_for, unreachable_reason
+from .planners.native import NativePlanner
 from .resources import data_dir, default_registry
 from .schemas import result_errors
 from .steps import GIVEN, advance, stale

@@ -34,6 +34,9 @@ class Visible:
     #: The planner that answered (causal filters only) and the ones that did not, with why.
     planner: str = ""
     fallbacks: tuple[str, ...] = ()
+    #: Tools the filter chose that were left out because the user declined them
+    #: (planfilter.live.Session.decline).
+    declined: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -31,8 +31,10 @@ from .base import DEFAULT_OPTIONS, Attempt, FilterOptions, Visible
 from .registry import get_filter
 from .risk import ApprovalPolicy, ApprovalRequest, Approver, approve, check_policy, needs_approval
 
-#: Why a call was refused (``Decision.kind``), in the order the checks run.
-REFUSALS = ("unknown", "hidden", "arguments", "invented", "substituted", "tainted", "approval")
+#: Why a call was refused (``Decision.kind``), in the order the checks run; ``declined``: the
+#: user declined the tool earlier in the session (planfilter.live.Session.decline).
+REFUSALS = ("unknown", "hidden", "arguments", "invented", "substituted", "tainted", "approval",
+            "declined")
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,9 @@ clients, over ``subscriptions/listen``).
 
 A high-risk call is approved by the user through MCP elicitation when the client declares
 it (a server request on 2025-era connections, an input-required round on 2026-era ones),
-else by ``approve_risky``.
+else by ``approve_risky``. Any answer but "approve" (decline, cancel, or approve unticked)
+is the user declining: the call is refused as ``declined``, and that tool is not asked about
+again in the task (``Gateway.decline``).
 """
 
 from __future__ import annotations
@@ -88,6 +90,13 @@ STATUS = types.Tool(
     }, "required": ["task"]},
 )
 META_TOOLS = (PLAN, CALL, STATUS)
+
+
+@dataclass(frozen=True)
+class Declined:
+    """The user was asked and did not approve; ``answer`` is how they said it."""
+
+    answer: str
 
 
 @dataclass
@@ -213,7 +222,9 @@ def build_server(specs: tuple[ServerSpec, ...], contracts: Registry,
                 verdict = await approval(ctx, params, gw, checked)
                 if isinstance(verdict, types.InputRequiredResult):
                     return verdict
-                if verdict is not None:
+                if isinstance(verdict, Declined):
+                    payload = gw.decline(checked, verdict.answer)
+                elif verdict is not None:
                     payload = gw.refuse(checked, checked.refusal_kind, verdict)
                 else:
                     payload = await gw.execute(checked)
@@ -239,8 +250,9 @@ def build_server(specs: tuple[ServerSpec, ...], contracts: Registry,
 
     async def approval(ctx: ServerRequestContext[GatewayState],
                        params: types.CallToolRequestParams, gw: Gateway,
-                       checked: Checked) -> str | types.InputRequiredResult | None:
-        """None when the call may run; else why not (or a request to ask the user)."""
+                       checked: Checked) -> str | Declined | types.InputRequiredResult | None:
+        """None when the call may run; else why not without asking, the user's no, or a
+        request to ask the user."""
         if checked.refused is not None or not checked.risky:
             return None
         caps = ctx.session.client_capabilities
@@ -264,7 +276,7 @@ def build_server(specs: tuple[ServerSpec, ...], contracts: Registry,
         content = getattr(answer, "content", None) or {}
         if action == "accept" and content.get("approve") is True:
             return None
-        return f"the user did not approve {checked.tool} ({action})"
+        return Declined("answered no" if action == "accept" else str(action))
 
     server = GatewayServer(NAME, version=_version(), lifespan=lifespan,
                            on_list_tools=list_tools, on_call_tool=call_tool,

@@ -7,7 +7,8 @@
 A call goes: task handle -> the session's guard (visible now, schema, provenance) ->
 approval of a high-risk tool (asked by the adapter) -> the upstream call -> the result into
 the session's state (``Session.record``) -> the next frontier. A refused call never reaches
-the upstream server.
+the upstream server. A call the user declined ends that action: the task remembers it
+(``Session.decline``), never asks about that tool again, and says so in every answer after.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from ..filters import Decision
 from ..filters.base import frontier_for
 from ..filters.guard import parse_arguments
 from ..live import Session
+from ..live.session import declined_error, declined_refusal
 from .coverage import UpstreamTool
 from .tasks import Task, TaskTable
 from .upstream import Outcome
@@ -75,7 +77,7 @@ class Checked:
 
     @property
     def refusal_kind(self) -> str:
-        """The kind of refusal when the user does not approve it."""
+        """The kind of refusal when it is not approved without asking (``approve_risky``)."""
         return "tainted" if any(c.startswith("sensitive argument") for c in self.concerns) \
             else "approval"
 
@@ -162,7 +164,8 @@ class Gateway:
         result = frontier_for(self.registry, session.planning_state(), session.current_goal,
                               session.options)
         tools = [self.tool_schema(n) if schemas else n for n in visible.tools]
-        status = "goal reached" if session.done else "continue" if visible.tools else "stuck"
+        status = "goal reached" if session.done else "continue" if visible.tools else \
+            "declined" if visible.declined else "stuck"
         out: dict[str, Any] = {"done": session.done, "status": status,
                                "tools": tools, "plan": list(result.plan)}
         if len(session.steps) > 1:
@@ -198,6 +201,8 @@ class Gateway:
             raise PlanfilterError("'tool' must be a tool name")
         parsed = parse_arguments({} if arguments is None else arguments)
         if tool in self.exposed:
+            if tool in task.declined:
+                return self._refused(task, tool, {}, "declined", task.declined[tool])
             if isinstance(parsed, str):
                 return self._refused(task, tool, {}, "arguments", f"arguments of {tool}: "
                                      f"{parsed}; refused")
@@ -219,6 +224,19 @@ class Gateway:
         session = checked.task.session
         if checked.refused is None and not checked.outside:
             session.record(checked.tool, checked.arguments, error=reason)
+        return self._refusal(checked, kind, reason)
+
+    def decline(self, checked: Checked, how: str) -> dict:
+        """Answer a call the user was asked about and did not approve (``how``: their answer).
+        The task remembers it: that tool is refused from now on without asking again."""
+        task = checked.task
+        if checked.outside:  # not in the session's plan or history: the task keeps it
+            task.declined[checked.tool] = declined_refusal(checked.tool)
+        else:
+            task.session.decline(checked.tool, checked.arguments, how)
+        return self._refusal(checked, "declined", declined_error(checked.tool, how))
+
+    def _refusal(self, checked: Checked, kind: str, reason: str) -> dict:
         return {"task": checked.task.handle, "tool": checked.tool, "ok": False,
                 "refused": {"kind": kind, "reason": reason},
                 **self.frontier(checked.task, self.options.mode == "meta")}

@@ -35,6 +35,9 @@ class Task:
     session: Session
     #: Calls to uncontracted (exposed) tools: (tool, ok) in order; they are outside the plan.
     outside: list[tuple[str, bool]] = field(default_factory=list)
+    #: Uncontracted tools the user declined in this task -> why they are refused now (the
+    #: session remembers the contracted ones).
+    declined: dict[str, str] = field(default_factory=dict)
     #: Upstream calls this task made.
     upstream_calls: int = 0
     #: Held from a call's check to its result in the state (see the module docstring).

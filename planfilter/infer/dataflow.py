@@ -30,7 +30,7 @@ from ..core.sentences import NOT_AN_ABBREVIATION
 from .names import entity_words, local_name, singular, tokens
 from .outputs import schema_kind
 from .rules import ID_KEYS, LOOKUP_VERBS, READ_VERBS, verb_and_object
-from .sources import ToolSpec
+from .spec import ToolSpec
 
 #: Last words of parameters the model writes.
 AUTHORED_KEYS = frozenset({"content", "contents", "body", "subject", "message", "text", "date",

@@ -25,7 +25,7 @@ from .outputs import is_record
 from .produce import produces_of
 from .risk import risk_of
 from .rules import ID_KEYS, Context, Drafted, consumers_of, requires_of
-from .sources import ToolSpec
+from .spec import ToolSpec
 from .vocabulary import Encoder, Merge, Vocabulary, build_vocabulary
 
 

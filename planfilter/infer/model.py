@@ -18,7 +18,7 @@ from ..core.frozen import thaw
 from ..models import complete
 from ..models.client import CallOptions, ModelError
 from .infer import Proposal, Proposer
-from .sources import ToolSpec
+from .spec import ToolSpec
 
 SYSTEM = ("You read tool declarations and say which values a tool's result gives back. "
           "Answer with one JSON object and nothing else.")

@@ -35,7 +35,7 @@ from .rules import (
     requires_of,
     verb_and_object,
 )
-from .sources import ToolSpec
+from .spec import ToolSpec
 
 #: Actions that read (the rest act, and their result is a receipt).
 READING = frozenset({"read", "search", "list", "summarize", "extract", None})

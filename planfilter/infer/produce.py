@@ -13,7 +13,7 @@ from collections.abc import Callable
 from ..core.frozen import freeze
 from . import outputs, rules
 from .rules import Context, Drafted
-from .sources import ToolSpec
+from .spec import ToolSpec
 
 ProduceRule = Callable[[ToolSpec, Context], Drafted | None]
 #: In order: the first that applies drafts ``produces``.

@@ -26,7 +26,7 @@ from pydantic import BaseModel, Field, TypeAdapter, create_model
 from pydantic.errors import PydanticUserError
 
 from ..core.frozen import freeze
-from .sources import SourceError, ToolSpec, map_subschema
+from .spec import SourceError, ToolSpec, map_subschema
 
 PREFIX = "python:"
 

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from .names import local_name, tokens
-from .sources import ToolSpec
+from .spec import ToolSpec
 
 #: verb -> the canonical action the rest of planfilter knows.
 ACTIONS: Mapping[str, str] = {

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from ..core.frozen import freeze
 from .names import entity_words, local_name, normalise, singular, tokens
-from .sources import ToolSpec
+from .spec import ToolSpec
 from .vocabulary import Vocabulary
 
 #: Verbs of tools that look something up among many (they return what they found).

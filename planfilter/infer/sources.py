@@ -25,45 +25,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..core.errors import ContractError, PlanfilterError
+from ..core.errors import PlanfilterError
 from ..core.frozen import freeze
 from ..core.loading import read_document
-
-
-@dataclass(frozen=True)
-class ToolSpec:
-    """One tool as declared: what inference starts from. Schemas are deep-frozen."""
-
-    name: str
-    description: str = ""
-    input_schema: Mapping[str, Any] = field(
-        default_factory=lambda: freeze({"type": "object", "properties": {}}))
-    output_schema: Mapping[str, Any] | None = None
-    annotations: Mapping[str, Any] = field(default_factory=lambda: freeze({}))
-    #: Where it was read from (file, or file#server), for messages.
-    origin: str = ""
-
-    @property
-    def properties(self) -> Mapping[str, Any]:
-        props = self.input_schema.get("properties") or {}
-        return props if isinstance(props, Mapping) else {}
-
-    @property
-    def required(self) -> tuple[str, ...]:
-        req = self.input_schema.get("required") or ()
-        return tuple(r for r in req if isinstance(r, str) and r in self.properties)
-
-    @property
-    def output_properties(self) -> Mapping[str, Any]:
-        if not self.output_schema:
-            return {}
-        props = self.output_schema.get("properties") or {}
-        return props if isinstance(props, Mapping) else {}
-
-
-class SourceError(ContractError):
-    """A source file is not in any of the shapes ``contracts infer`` reads."""
-
+from .python_tools import is_python_source, read_python_source
+from .spec import SourceError, ToolSpec, map_subschema
 
 #: Type names of the Gorilla / BFCL function docs (Python's and Java's spellings among them)
 #: -> JSON Schema; None: no type (``any``, or a name JSON Schema has no word for).
@@ -76,25 +42,6 @@ TYPE_NAMES: Mapping[str, str | None] = {
     **dict.fromkeys(("array", "list", "tuple", "set", "arraylist"), "array"),
     "null": "null", "any": None,
 }
-#: JSON Schema keywords whose value is one schema, a list of schemas, or a name -> schema map.
-_ONE_SCHEMA = ("items", "additionalProperties", "not", "contains", "propertyNames", "if",
-               "then", "else")
-_SCHEMAS = ("anyOf", "oneOf", "allOf", "prefixItems")
-_NAMED_SCHEMAS = ("properties", "$defs", "definitions", "patternProperties")
-
-
-def map_subschema(key: str, value: Any, fn: Any) -> Any:
-    """``value`` of schema keyword ``key`` with ``fn`` applied to each schema it holds (one,
-    a list, or a name -> schema map); any other keyword's value as it is."""
-    if key in _ONE_SCHEMA:
-        return fn(value)
-    if key in _SCHEMAS and isinstance(value, list):
-        return [fn(v) for v in value]
-    if key in _NAMED_SCHEMAS and isinstance(value, Mapping):
-        return {k: fn(v) for k, v in value.items()}
-    return value
-
-
 def json_schema_types(schema: Any) -> Any:
     """A schema whose ``type`` words are normalised to JSON Schema's, at every depth: ``dict``
     -> object, ``float`` -> number, ``tuple`` -> array, ``any`` (and unknown names) -> no
@@ -269,8 +216,6 @@ def read_source(path: Path) -> tuple[ToolSpec, ...]:
 def read_sources(paths: Iterable[Path | str]) -> tuple[ToolSpec, ...]:
     """Every tool of every source (a file, or ``python:module[:attr]``), in order; two tools
     of one name are an error naming both."""
-    from .python_tools import is_python_source, read_python_source
-
     specs: list[ToolSpec] = []
     seen: dict[str, str] = {}
     problems = []

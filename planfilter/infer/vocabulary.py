@@ -27,7 +27,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from .names import normalise, singular, tokens
-from .sources import ToolSpec
+from .spec import ToolSpec
 
 #: Words a description may use for the last word of a variable's name.
 KEY_SYNONYMS: Mapping[str, tuple[str, ...]] = {

@@ -54,7 +54,7 @@ from typing import Any, Literal
 
 from ..core.contracts import Registry, Steps
 from ..core.errors import PlanfilterError
-from ..core.planners.native import index_for, reachable, unreachable_reason
+from ..core.planners.index import index_for, reachable, unreachable_reason
 from ..core.sentences import NOT_AN_ABBREVIATION
 from ..models import CallOptions, ModelError, complete
 from .asked import only_part_asked

@@ -30,7 +30,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..core.contracts import Registry, Steps, Tool
-from ..core.planners.native import index_for, reduce_problem
+from ..core.planners.index import index_for, reduce_problem
 from .goals import GoalOption, Resolution, goal_vocabulary
 from .recognition import Candidate, RecognitionOptions, candidates_from
 from .stated import states_parameter

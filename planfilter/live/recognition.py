@@ -43,7 +43,8 @@ from functools import lru_cache
 
 from ..core.contracts import Registry, Steps, show_steps
 from ..core.planners.base import Deadline
-from ..core.planners.native import NativePlanner, index_for
+from ..core.planners.index import index_for
+from ..core.planners.native import NativePlanner
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,11 @@ state keeps every value a variable took.
 Every call is checked for data flow (planfilter.core.provenance): no invented value, no
 substitute for a value the user gave, and no sensitive argument taken from an untrusted
 result without approval.
+
+A call the user was asked about and declined (:meth:`Session.decline`, from whoever asked:
+the gateway asks through MCP elicitation) ends that action: the tool leaves the frontier and
+a later call of it is refused as ``declined`` without asking again, so an agent that retries
+does not put the same question to the user twice. A new session asks afresh.
 """
 
 from __future__ import annotations
@@ -116,6 +121,17 @@ class Call:
         return Attempt(self.tool, self.error, self.new)
 
 
+def declined_error(tool: str, how: str = "") -> str:
+    """The error of the call the user declined (``how``: their answer, e.g. "decline")."""
+    return f"the user declined {tool}{f' ({how})' if how else ''}; the action is ended"
+
+
+def declined_refusal(tool: str, call: int | None = None) -> str:
+    """Why a later call of a tool the user declined (at ``call``) is refused."""
+    at = f" at call {call}" if call is not None else ""
+    return f"the user declined {tool}{at}; it is not asked again in this task; refused"
+
+
 #: The tool a model calls to say the tools shown do not fit (see :meth:`Session.switch`).
 SWITCH_TOOL = "ask_for_other_tools"
 
@@ -191,6 +207,8 @@ class Session:
         self._beliefs: list[Belief] = []
         self._switches: list[str] = []
         self._guards: dict[tuple[Steps, int], ToolGuard] = {}
+        #: Tool -> why it is refused from now on: the user declined it (see ``decline``).
+        self._declined: dict[str, str] = {}
         self._lock = threading.RLock()
 
     # -- starting ---------------------------------------------------------------------------
@@ -238,6 +256,7 @@ class Session:
             self._calls = []
             self._switches = []
             self._guards = {}
+            self._declined = {}
             for name, value in given.items():
                 self._facts[name] = [Fact(v, "user") for v in self._values(name, value)]
             for name, value in resolution.known.items():
@@ -386,6 +405,12 @@ class Session:
             return tuple(self._calls)
 
     @property
+    def declined(self) -> dict[str, str]:
+        """The tools the user declined in this session, each with why it is refused now."""
+        with self._lock:
+            return dict(self._declined)
+
+    @property
     def done(self) -> bool:
         """Every step of the leading candidate's goal is reached: the task is done as far as
         the session can tell. A plausible candidate that asks for more (an action after the
@@ -436,10 +461,20 @@ class Session:
             first = frontiers[0][2]
             tools = self._shown(frontiers)
             if len(frontiers) == 1:
-                return replace(first, tools=tools)
-            info = "; ".join(f"{b.candidate.name}: {v.info}" for b, _, v in frontiers)
-            return Visible(tools, info=f"candidates {info}", planner=first.planner,
-                           fallbacks=first.fallbacks)
+                visible = replace(first, tools=tools)
+            else:
+                info = "; ".join(f"{b.candidate.name}: {v.info}" for b, _, v in frontiers)
+                visible = Visible(tools, info=f"candidates {info}", planner=first.planner,
+                                  fallbacks=first.fallbacks)
+            declined = tuple(t for t in visible.tools if t in self._declined)
+            if not declined:
+                return visible
+            kept = tuple(t for t in visible.tools if t not in self._declined)
+            if kept:
+                return replace(visible, tools=kept, declined=declined)
+            return replace(visible, tools=(), declined=declined, info=(
+                f"the user declined {', '.join(declined)}, and nothing else moves the task "
+                "forward now: it ends here (start a new task to be asked again)"))
 
     def tool_schemas(self) -> list[dict[str, Any]]:
         """The visible tools in OpenAI function-calling shape, ready for a model call."""
@@ -454,6 +489,8 @@ class Session:
             if self.done and not frontiers:
                 return Decision(False, f"the goal is reached; {tool!r} refused", tool,
                                 kind="hidden")
+            if tool in self._declined:
+                return Decision(False, self._declined[tool], tool, kind="declined")
             if isinstance(arguments, Mapping):
                 for name, value in arguments.items():
                     try:
@@ -500,6 +537,19 @@ class Session:
                 c.ok and c.tool == tool for c in self._calls)
             self._calls.append(call)
             self._advance(ran=call.ok and not again)
+            return call
+
+    def decline(self, tool: str, arguments: Mapping[str, Any] | None, how: str = "") -> Call:
+        """The user was asked to approve this call and did not (``how``: the answer, e.g.
+        "decline"). It is recorded as a failed call, and ``tool`` is refused from now on
+        without asking: it leaves the frontier, and :meth:`check` answers ``declined``.
+
+        Whoever asked the person calls this. A refusal by the session's own ``approver``
+        (policy ``ask``) is not remembered: the benchmark's stand-in reviewer judges each
+        state anew, so an approver that asks a person calls this when the person says no."""
+        with self._lock:
+            call = self.record(tool, arguments, error=declined_error(tool, how))
+            self._declined[tool] = declined_refusal(tool, call.index)
             return call
 
     def switch(self, reason: str = "") -> Visible:

@@ -11,7 +11,6 @@ and attacks). Imports ``core`` and ``models``; ``bench`` and ``cli`` build on it
 from __future__ import annotations
 
 from .base import (
-    SUITE_KINDS,
     BenchSuite,
     Case,
     Environment,
@@ -19,9 +18,9 @@ from .base import (
     GroundCall,
     SuiteOptions,
     Verdict,
-    load_bench_suite,
     sample_injections,
 )
+from .kinds import SUITE_KINDS, load_bench_suite
 
 __all__ = ["SUITE_KINDS", "BenchSuite", "Case", "Environment", "Execution", "GroundCall",
            "SuiteOptions", "Verdict", "load_bench_suite", "sample_injections"]

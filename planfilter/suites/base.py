@@ -7,15 +7,14 @@ the session's state, the text is what the model is shown), and judges the run's 
 :class:`Verdict`: the task's success check, and for a run under attack whether the attack
 succeeded. A run is a :class:`Case`: a task, or a (user task, injection task) pair whose id
 names both (``user_task_0+injection_task_3``), so traces and ``--resume`` keep pairs apart.
-
-Kinds of suite are a dict, :data:`SUITE_KINDS` (kind -> loader), chosen by the prefix of a
-suite name (``agentdojo:banking``); there is no base class.
+Each kind of suite implements this interface in its own module; ``kinds`` lists them. There is
+no base class.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -149,40 +148,6 @@ class BenchSuite(Protocol):
     def tool_schemas(self, names: Sequence[str]) -> list[dict[str, Any]]:
         """The named tools as the model is shown them (OpenAI function shape)."""
         ...
-
-
-SuiteLoader = Callable[[str, SuiteOptions], BenchSuite]
-
-
-def _load_yaml(argument: str, options: SuiteOptions) -> BenchSuite:
-    from .bundled import load_yaml_suite
-
-    return load_yaml_suite(argument, options)
-
-
-def _load_agentdojo(argument: str, options: SuiteOptions) -> BenchSuite:
-    from .agentdojo import load_agentdojo_suite
-
-    # its methods take the AgentDojo environment they themselves hand out (a narrower
-    # parameter than the Protocol's Environment), so the check is waived here alone
-    return load_agentdojo_suite(argument, options)  # type: ignore[return-value]
-
-
-#: Kind -> loader of ``kind:argument``. Loaders import their kind's module on first use, so a
-#: missing optional dependency is reported only when that kind is asked for.
-SUITE_KINDS: dict[str, SuiteLoader] = {"yaml": _load_yaml, "agentdojo": _load_agentdojo}
-
-
-def load_bench_suite(name: str | None, options: SuiteOptions = SuiteOptions()) -> BenchSuite:
-    """``None`` or ``yaml``: the bundled suite (or ``options.tasks``); ``kind:argument``: a
-    suite of that kind (``agentdojo:banking``)."""
-    kind, _, argument = (name or "yaml").partition(":")
-    try:
-        loader = SUITE_KINDS[kind]
-    except KeyError:
-        raise PlanfilterError(f"suite {name!r}: unknown kind {kind!r}; choose from "
-                              + ", ".join(f"{k}:..." for k in SUITE_KINDS)) from None
-    return loader(argument, options)
 
 
 def sample_injections(users: Sequence[str], injections: Sequence[str], spec: str | None,

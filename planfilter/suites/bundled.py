@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.contracts import Registry
+from ..core.errors import PlanfilterError
 from ..core.loading import load_registry, load_suite
 from ..core.resources import default_registry, default_suite
 from ..core.tasks import Suite, Task
@@ -95,8 +96,6 @@ class YamlSuite:
 def load_yaml_suite(argument: str, options: SuiteOptions) -> YamlSuite:
     """``yaml`` (the bundled suite, or ``options.tasks``) or ``yaml:PATH``."""
     if options.attack:
-        from ..core.errors import PlanfilterError
-
         raise PlanfilterError(f"--attack {options.attack}: the yaml suites have no injection "
                               "tasks (try --suite agentdojo:banking)")
     tasks: Sequence[Path] = options.tasks or ((Path(argument),) if argument else ())

@@ -6,7 +6,8 @@ from dataclasses import dataclass
 
 from ..contracts import Registry
 from ..errors import PlannerError
-from .base import Deadline, PlanCall, Planner, PlannerTimeout, PlanResult, Status
+from .base import Deadline, Planner, PlannerTimeout, PlanResult, Status
+from .call import PlanCall
 from .native import NativePlanner
 from .pyperplan_backend import PyperplanPlanner
 

@@ -1,5 +1,5 @@
-"""What every planner backend shares: the result shape and how a call builds it, the Protocol,
-per-registry caching."""
+"""What every planner backend shares: the result shape, the Protocol, the deadline a search
+checks, per-registry caching."""
 
 from __future__ import annotations
 
@@ -65,10 +65,17 @@ class PlannerTimeout(Exception):
     """Raised inside a search loop when its deadline passes."""
 
 
+#: A search checks its deadline once per this many expanded states: often enough to stop
+#: within milliseconds of it, rarely enough that the clock does not slow the search.
+CHECK_EVERY = 512
+
+
 @dataclass
 class Deadline:
     seconds: float | None
     start: float = field(default_factory=time.perf_counter)
+    #: States expanded so far under this deadline (see ``tick``).
+    expanded: int = 0
 
     def expired(self) -> bool:
         return self.seconds is not None and time.perf_counter() - self.start > self.seconds
@@ -77,53 +84,14 @@ class Deadline:
         if self.expired():
             raise PlannerTimeout
 
+    def tick(self) -> None:
+        """One state expanded: every CHECK_EVERY of them, ``check`` the deadline."""
+        self.expanded += 1
+        if self.expanded % CHECK_EVERY == 0:
+            self.check()
+
     def elapsed_ms(self) -> float:
         return (time.perf_counter() - self.start) * 1000
-
-
-@dataclass(frozen=True)
-class PlanCall:
-    """The results one ``solve`` call can return, worded alike by every backend.
-
-    Each result names the planner and, once the call has started work, the time since its
-    deadline began; a timeout quotes the deadline and an unsolvable goal says why, so that a
-    fallback chain reports the same words whichever backend failed.
-    """
-
-    planner: str
-    deadline: Deadline
-    #: Why the goal cannot be reached; called only when a result says it cannot.
-    why_unsolvable: Callable[[], str]
-
-    def solved(self, plan: tuple[str, ...], *, canonical: bool = False) -> PlanResult:
-        return PlanResult(Status.SOLVED, self.planner, plan, elapsed_ms=self.deadline.elapsed_ms(),
-                          canonical=canonical)
-
-    def unsolvable(self) -> PlanResult:
-        reason = self.why_unsolvable()
-        return PlanResult(Status.UNSOLVABLE, self.planner, reason=reason,
-                          elapsed_ms=self.deadline.elapsed_ms())
-
-    def timed_out(self) -> PlanResult:
-        return self.failed(Status.TIMEOUT, f"no answer within {self.deadline.seconds} s")
-
-    def failed(self, status: Status, reason: str) -> PlanResult:
-        return PlanResult(status, self.planner, reason=reason,
-                          elapsed_ms=self.deadline.elapsed_ms())
-
-    def refused(self, status: Status, reason: str) -> PlanResult:
-        """Declined before any work (unsupported objective, backend unavailable): no time."""
-        return PlanResult(status, self.planner, reason=reason)
-
-    def search(self, run: Callable[[], tuple[str, ...] | None], *,
-               canonical: bool = False) -> PlanResult:
-        """``run()`` searches against ``self.deadline`` and returns a plan, or None when there
-        is none; a PlannerTimeout it raises becomes a TIMEOUT result."""
-        try:
-            plan = run()
-        except PlannerTimeout:
-            return self.timed_out()
-        return self.unsolvable() if plan is None else self.solved(plan, canonical=canonical)
 
 
 K = TypeVar("K")

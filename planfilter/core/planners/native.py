@@ -1,174 +1,31 @@
 """The native planner: Algorithm 1 of the CMTF paper over bitmasks, in pure Python.
 
-A registry is compiled once into bitmask indexes. Each call first keeps only the tools relevant
-to the goal (backward from the goal: producers of needed variables, then producers of their
-missing requirements). Every step of a minimal plan is needed, so no minimal plan is lost; and
-two states that differ only in variables no relevant tool needs are merged. What remains is
-searched breadth first, expanding tools in registry order and skipping seen states: the first
-plan found is the lexicographically smallest minimal plan (by registry positions), which is the
-canonical plan every other backend is normalised to.
+Each call works on the goal-relevant part of the registry's bitmask index (``index.py``). It
+is searched breadth first, expanding tools in registry order and skipping seen states: the
+first plan found is the lexicographically smallest minimal plan (by registry positions), which
+is the canonical plan every other backend is normalised to.
 """
 
 from __future__ import annotations
 
 import heapq
 from collections.abc import Iterator
-from dataclasses import dataclass
 from fractions import Fraction
 
 from ..compile import Objective, tool_cost
 from ..contracts import Registry
-from .base import Deadline, PlanCall, PlanResult, RegistryCache
-
-CHECK_EVERY = 512
-
-
-def bits(mask: int) -> Iterator[int]:
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
+from .base import Deadline, PlanResult, RegistryCache
+from .call import Backend, PlanCall
+from .index import NativeIndex, Problem, bits, index_for, reduce_problem
 
 
-@dataclass(frozen=True)
-class NativeIndex:
-    registry: Registry
-    names: tuple[str, ...]
-    variables: tuple[str, ...]
-    bit: dict[str, int]
-    #: single[v] = 1 << bit[v], so that a mask costs one dict lookup per name.
-    single: dict[str, int]
-    req: tuple[int, ...]
-    add: tuple[int, ...]
-    #: producers[v] = indices of the tools producing variable bit v, in registry order.
-    producers: tuple[tuple[int, ...], ...]
-
-    @classmethod
-    def build(cls, registry: Registry, _key: object = None) -> NativeIndex:
-        variables = tuple(sorted(registry.variables))
-        bit = {v: i for i, v in enumerate(variables)}
-        req = tuple(sum(1 << bit[v] for v in t.requires) for t in registry)
-        add = tuple(sum(1 << bit[v] for v in t.produces) for t in registry)
-        producers: list[list[int]] = [[] for _ in variables]
-        for i, mask in enumerate(add):
-            for v in bits(mask):
-                producers[v].append(i)
-        return cls(
-            registry, registry.names, variables, bit, {v: 1 << b for v, b in bit.items()},
-            req, add, tuple(tuple(p) for p in producers),
-        )
-
-    def mask(self, names: frozenset[str]) -> int:
-        """The bits of ``names``; names no tool mentions have no bit and are left out."""
-        # A plain loop: this runs twice per planner call, and sum() over a generator of
-        # shifts costs about three times as much.
-        single = self.single
-        mask = 0
-        for v in names:
-            mask |= single.get(v, 0)
-        return mask
-
-    def names_of(self, mask: int) -> list[str]:
-        return [self.variables[b] for b in bits(mask)]
-
-
-INDEXES: RegistryCache[NativeIndex] = RegistryCache(NativeIndex.build)
-
-
-def index_for(registry: Registry) -> NativeIndex:
-    return INDEXES.get(registry)
-
-
-# Not frozen: one is built per planner call and never escapes it, and a frozen dataclass's
-# __init__ (object.__setattr__ per field) costs four times as much as a slotted one.
-@dataclass(slots=True)
-class Problem:
-    """One call, reduced to the goal-relevant part of the registry."""
-
-    index: NativeIndex
-    known: int
-    goal: int  # goal bits not yet known
-    need: int  # variables worth tracking: missing goal bits and missing requirements
-    tools: tuple[int, ...]  # relevant tools, registry order
-    req: dict[int, int]  # missing requirements of each relevant tool
-    add: dict[int, int]  # effects of each relevant tool, projected on `need`
-
-
-def reduce_problem(index: NativeIndex, known: frozenset[str], goal: frozenset[str]) -> Problem:
-    known_mask = index.mask(known)
-    goal_mask = index.mask(goal) & ~known_mask
-    need = goal_mask
-    todo = goal_mask
-    producers, all_req, all_add = index.producers, index.req, index.add
-    relevant: set[int] = set()
-    while todo:
-        low = todo & -todo
-        todo ^= low
-        for t in producers[low.bit_length() - 1]:
-            if t not in relevant:
-                relevant.add(t)
-                new = all_req[t] & ~known_mask & ~need
-                need |= new
-                todo |= new
-    tools = tuple(sorted(relevant))
-    unknown = ~known_mask
-    req: dict[int, int] = {}
-    add: dict[int, int] = {}
-    for t in tools:
-        req[t] = all_req[t] & unknown
-        add[t] = all_add[t] & need
-    return Problem(index, known_mask, goal_mask, need, tools, req, add)
-
-
-def reachable(index: NativeIndex, known: frozenset[str]) -> frozenset[str]:
-    """Every variable some sequence of tools can obtain from ``known``, and ``known`` itself
-    (delete-free: a goal is reachable exactly when it is a subset of this)."""
-    reach = index.mask(known)
-    changed = True
-    while changed:
-        changed = False
-        for req, add in zip(index.req, index.add, strict=True):
-            if not req & ~reach and add & ~reach:
-                reach |= add
-                changed = True
-    return known | frozenset(index.names_of(reach))
-
-
-def unreachable_reason(index: NativeIndex, known: frozenset[str], goal: frozenset[str]) -> str:
-    """Why ``goal`` cannot be reached from ``known``, or "" when it can (delete-free)."""
-    missing = sorted(
-        v for v in goal - known if v not in index.bit or not index.producers[index.bit[v]]
-    )
-    if missing:
-        return f"no tool produces goal variable(s) {', '.join(missing)}"
-    p = reduce_problem(index, known, goal)
-    reach = 0
-    changed = True
-    while changed:
-        changed = False
-        for t in p.tools:
-            if not p.req[t] & ~reach and p.add[t] & ~reach:
-                reach |= p.add[t]
-                changed = True
-    if not p.goal & ~reach:
-        return ""
-    never = p.need & ~reach
-    roots = [b for b in bits(never) if not index.producers[b]]
-    goal_names = ", ".join(index.names_of(p.goal & ~reach))
-    if roots:
-        parts = []
-        for b in roots:
-            users = [index.names[t] for t in p.tools if index.req[t] >> b & 1]
-            needed_by = ", ".join(users)
-            parts.append(f"{index.variables[b]} (no tool produces it; needed by {needed_by})")
-        return (
-            f"goal variable(s) {goal_names} cannot be reached: required variable(s) that can "
-            f"never be obtained: {'; '.join(parts)}"
-        )
-    return (
-        f"goal variable(s) {goal_names} cannot be reached: variables "
-        f"{', '.join(index.names_of(never))} are only produced by tools that need one another"
-    )
+def successors(p: Problem, key: int) -> Iterator[tuple[int, int]]:
+    """(tool, next state) for every relevant tool executable in state ``key``, in registry
+    order: the expansion every search here shares."""
+    req, add = p.req, p.add
+    for t in p.tools:
+        if not req[t] & ~key:
+            yield t, key | add[t]
 
 
 def bfs_plan(p: Problem, deadline: Deadline) -> tuple[int, ...] | None:
@@ -177,18 +34,12 @@ def bfs_plan(p: Problem, deadline: Deadline) -> tuple[int, ...] | None:
         return ()
     parent: dict[int, tuple[int, int]] = {0: (-1, -1)}
     frontier = [0]
-    tools, req, add, goal = p.tools, p.req, p.add, p.goal
-    expanded = 0
+    goal = p.goal
     while frontier:
         layer: list[int] = []
         for key in frontier:
-            expanded += 1
-            if expanded % CHECK_EVERY == 0:
-                deadline.check()
-            for t in tools:
-                if req[t] & ~key:
-                    continue
-                nk = key | add[t]
+            deadline.tick()
+            for t, nk in successors(p, key):
                 if nk in parent:
                     continue
                 parent[nk] = (key, t)
@@ -214,20 +65,14 @@ def bfs_first_actions(p: Problem, deadline: Deadline) -> tuple[int, int]:
         return 0, 0
     seen = {0}
     layer: dict[int, int] = {0: 0}
-    tools, req, add, goal = p.tools, p.req, p.add, p.goal
+    goal = p.goal
     depth = 0
-    expanded = 0
     while layer:
         depth += 1
         nxt: dict[int, int] = {}
         for key, firsts in layer.items():
-            expanded += 1
-            if expanded % CHECK_EVERY == 0:
-                deadline.check()
-            for t in tools:
-                if req[t] & ~key:
-                    continue
-                nk = key | add[t]
+            deadline.tick()
+            for t, nk in successors(p, key):
                 if nk in seen:
                     continue
                 nxt[nk] = nxt.get(nk, 0) | (firsts if depth > 1 else 1 << t)
@@ -253,7 +98,6 @@ def ucs_plan(
     """
     heap: list[tuple[Fraction, tuple[int, ...], int]] = [(Fraction(0), (), 0)]
     done: set[int] = set()
-    expanded = 0
     while heap:
         cost, path, key = heapq.heappop(heap)
         if key in done:
@@ -261,13 +105,8 @@ def ucs_plan(
         done.add(key)
         if not p.goal & ~key:
             return path, cost
-        expanded += 1
-        if expanded % CHECK_EVERY == 0:
-            deadline.check()
-        for t in p.tools:
-            if p.req[t] & ~key:
-                continue
-            nk = key | p.add[t]
+        deadline.tick()
+        for t, nk in successors(p, key):
             if nk not in done:
                 heapq.heappush(heap, (cost + weights[t], path + (t,), nk))
     return None
@@ -283,7 +122,6 @@ def ucs_first_actions(
     done: set[int] = set()
     best: Fraction | None = None
     answer = 0
-    expanded = 0
     while heap:
         cost, key = heapq.heappop(heap)
         if key in done or cost > dist[key]:
@@ -295,13 +133,8 @@ def ucs_first_actions(
             best = cost
             answer |= firsts[key]
             continue
-        expanded += 1
-        if expanded % CHECK_EVERY == 0:
-            deadline.check()
-        for t in p.tools:
-            if p.req[t] & ~key:
-                continue
-            nk = key | p.add[t]
+        deadline.tick()
+        for t, nk in successors(p, key):
             if nk in done:
                 continue
             nc = cost + weights[t]
@@ -316,29 +149,19 @@ def ucs_first_actions(
     return answer, best
 
 
-class NativePlanner:
+class NativePlanner(Backend):
     name = "native"
     requirements = frozenset({"strips", "action-costs"})
 
     def unavailable_reason(self) -> str | None:
         return None
 
-    def solve(
-        self,
-        registry: Registry,
-        known: frozenset[str],
-        goal: frozenset[str],
-        *,
-        objective: Objective = "length",
-        risk_lambda: float = 0.0,
-        timeout: float | None = None,
-    ) -> PlanResult:
-        deadline = Deadline(timeout)  # started first: building the index counts against it
-        index = index_for(registry)
-        call = PlanCall(self.name, deadline, lambda: unreachable_reason(index, known, goal))
+    def answer(self, call: PlanCall) -> PlanResult:
+        index = index_for(call.registry)  # after the deadline started: building it counts
 
         def run() -> tuple[str, ...] | None:
-            plan = self.plan_indices(index, known, goal, objective, risk_lambda, call.deadline)
+            plan = self.plan_indices(index, call.known, call.goal, call.objective,
+                                     call.risk_lambda, call.deadline)
             return None if plan is None else tuple(index.names[t] for t in plan)
 
         return call.search(run, canonical=True)

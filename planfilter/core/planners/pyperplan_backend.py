@@ -16,10 +16,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..compile import CompiledDomain, Objective, compile_domain, compile_problem_for
+from ..compile import CompiledDomain, compile_domain, compile_problem_for
 from ..contracts import Registry
-from .base import Deadline, PlanCall, PlanResult, RegistryCache, Status
-from .native import index_for, unreachable_reason
+from .base import Deadline, PlanResult, RegistryCache, Status
+from .call import Backend, PlanCall
 
 
 @dataclass(frozen=True)
@@ -60,7 +60,7 @@ def _ground(registry: Registry, _key: object = None) -> Grounded:
 GROUNDED: RegistryCache[Grounded] = RegistryCache(_ground)
 
 
-class PyperplanPlanner:
+class PyperplanPlanner(Backend):
     name = "pyperplan"
     requirements = frozenset({"strips"})
 
@@ -74,27 +74,16 @@ class PyperplanPlanner:
     def prepare(self, registry: Registry) -> Grounded:
         return GROUNDED.get(registry)
 
-    def solve(
-        self,
-        registry: Registry,
-        known: frozenset[str],
-        goal: frozenset[str],
-        *,
-        objective: Objective = "length",
-        risk_lambda: float = 0.0,
-        timeout: float | None = None,
-    ) -> PlanResult:
-        call = PlanCall(self.name, Deadline(timeout),
-                        lambda: unreachable_reason(index_for(registry), known, goal))
-        if objective != "length":
+    def answer(self, call: PlanCall) -> PlanResult:
+        if call.objective != "length":
             return call.refused(Status.UNSUPPORTED,
                                 "pyperplan's breadth-first search has no action costs")
-        if not goal - known <= registry.variables:
+        if not call.goal_is_mentioned:
             return call.unsolvable()
-        grounded = self.prepare(registry)
+        grounded = self.prepare(call.registry)
 
         def run() -> tuple[str, ...] | None:
-            ops = self._search(grounded, known, goal, call.deadline)
+            ops = self._search(grounded, call.known, call.goal, call.deadline)
             return None if ops is None else tuple(grounded.tool_of[op.name] for op in ops)
 
         return call.search(run, canonical=True)

@@ -13,10 +13,9 @@ import subprocess
 import sys
 from typing import Any
 
-from ..compile import Objective, compile_domain, compile_problem_for
-from ..contracts import Registry
-from .base import Deadline, PlanCall, PlanResult, RegistryCache, Status
-from .native import index_for, unreachable_reason
+from ..compile import compile_domain, compile_problem_for
+from .base import PlanResult, RegistryCache, Status
+from .call import Backend, PlanCall
 
 #: Engines worth listing even when absent, with the package that provides each.
 KNOWN_ENGINES = {
@@ -86,7 +85,7 @@ _DOMAINS: RegistryCache[Any] = RegistryCache(
 )
 
 
-class UPPlanner:
+class UPPlanner(Backend):
     def __init__(self, engine: str):
         self.engine = engine
         self.name = f"up:{engine}"
@@ -105,28 +104,18 @@ class UPPlanner:
             return f"engine {self.engine!r} is not installed (pip install {package})"
         return None
 
-    def solve(
-        self,
-        registry: Registry,
-        known: frozenset[str],
-        goal: frozenset[str],
-        *,
-        objective: Objective = "length",
-        risk_lambda: float = 0.0,
-        timeout: float | None = None,
-    ) -> PlanResult:
-        call = PlanCall(self.name, Deadline(timeout),
-                        lambda: unreachable_reason(index_for(registry), known, goal))
+    def answer(self, call: PlanCall) -> PlanResult:
         reason = self.unavailable_reason()
         if reason:
             return call.refused(Status.ERROR, reason)
-        if not goal - known <= registry.variables:
+        if not call.goal_is_mentioned:
             return call.unsolvable()
-        if objective == "cost" and risk_lambda:
-            domain = compile_domain(registry, objective="cost", risk_lambda=risk_lambda)
+        if call.objective == "cost" and call.risk_lambda:
+            domain = compile_domain(call.registry, objective="cost", risk_lambda=call.risk_lambda)
         else:
-            domain = _DOMAINS.get(registry, objective)
-        problem = compile_problem_for(domain, known, goal)
+            domain = _DOMAINS.get(call.registry, call.objective)
+        problem = compile_problem_for(domain, call.known, call.goal)
+        timeout = call.deadline.seconds
         request = {"engine": self.engine, "domain": domain.text, "problem": problem.text,
                    "timeout": timeout}
         answer = run_worker(request, timeout)
