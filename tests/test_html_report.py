@@ -122,13 +122,15 @@ LONG = "llamacpp/qwen2.5-coder-1.5b"
 LONGER = "openai/a-model-name-long-enough-to-need-cutting-in-any-column-v2-instruct-preview"
 
 
-def _run_lines(task, model, method, *, success=True, error=None, goal_correct=True):
+def _run_lines(task, model, method, *, success=True, error=None, goal_correct=True,
+               goals=(), switches=0):
     key = {"task": task, "model": model, "method": method, "seed": 1, "domain": "calendar"}
     return [{**key, "type": "step", "step": 1, "visible": ["a", "b"], "chosen": "b",
              "gold_next": "a", "premature": False, "input_tokens": 900, "output_tokens": 20,
-             "done": True, "success": success, "error": error},
+             "done": True, "success": success, "error": error, "goals": list(goals)},
             {**key, "type": "run", "steps": 1, "success": success, "error": error,
-             "complete": True, "goal": ["y"], "goal_by": "model", "goal_correct": goal_correct}]
+             "complete": True, "goal": ["y"], "goal_by": "model", "goal_correct": goal_correct,
+             "switches": switches}]
 
 
 @pytest.fixture(scope="module")
@@ -142,7 +144,8 @@ def named_report(tmp_path_factory) -> Path:
             lines += _run_lines("calendar-move-001", model, method)
     lines += _run_lines("calendar-move-002", "sim/careful", "cmtf", success=False,
                         error="no mocked output for b in task calendar-move-002",
-                        goal_correct=False)
+                        goal_correct=False, switches=1,
+                        goals=("y (model) weight 1.00", "z (ranked) weight 0.50"))
     (out / TRACES_FILE).write_text("".join(json.dumps(line) + "\n" for line in lines))
     return build_report(out, plots=False).report_html
 
@@ -216,8 +219,13 @@ def test_a_wrongly_resolved_goal_is_its_own_outcome(browser, named_report):
     assert rows(browser) == []
     Select(browser.find_element("id", "f-outcome")).select_by_value("wrong goal")
     rows(browser)[0].click()
-    assert "(not the task's goal)" in browser.find_element("id", "detail").text
-    assert "wrong goal: no mocked output" in browser.find_element("id", "detail").text
+    detail = browser.find_element("id", "detail").text
+    assert "(not the task's goal)" in detail
+    assert "wrong goal: no mocked output" in detail
+    # where the goal came from, the switches, and the candidates weighed at each step
+    assert "from model · 1 goal switch(es)" in detail
+    candidates = browser.find_elements("css selector", "#detail ol.candidates li")
+    assert [c.text for c in candidates] == ["y (model) weight 1.00", "z (ranked) weight 0.50"]
 
 
 @pytest.mark.slow

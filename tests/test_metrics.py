@@ -227,3 +227,29 @@ def test_a_wrongly_resolved_goal_is_a_wrong_goal_failure(tmp_path):
     failures = report.split("## Failures by method\n")[1].split("##")[0]
     assert "| Method | no mocked output | wrong goal |" in failures
     assert "| cmtf | 1 | 1 |" in failures
+    # a goal that was not given names its source in every table, with the goal switches
+    by_method = report.split("## By method\n")[1].split("##")[0].strip().splitlines()
+    assert by_method[0].endswith("| Goal from | Goal switches |")
+    assert by_method[2].endswith("| model | 0.00 |")
+
+
+def test_a_given_goal_adds_no_goal_columns(tmp_path):
+    _write(tmp_path / "traces.jsonl", LINES)
+    build_report(tmp_path, plots=False)
+    assert "Goal from" not in (tmp_path / "report.md").read_text()
+    assert "goal_from" not in (tmp_path / "summary.csv").read_text()
+
+
+def test_an_oracle_replay_says_where_its_goal_came_from(tmp_path):
+    def replay(task, goal_by, switches):
+        key = {"task": task, "model": "oracle", "method": "cmtf", "seed": 1,
+               "domain": "banking"}
+        return [{**key, "type": "step", "step": 1, "visible": ["a"], "chosen": "a",
+                 "gold_next": "a", "decision": "allowed", "done": True, "success": True},
+                {**key, "type": "run", "steps": 1, "success": True, "complete": True,
+                 "goal_by": goal_by, "switches": switches}]
+
+    _write(tmp_path / "traces.jsonl", replay("u1", "retrieval", 2) + replay("u2", "retrieval", 0))
+    build_report(tmp_path, plots=False)
+    table = (tmp_path / "report.md").read_text().split("## Model-free replay")[1]
+    assert "| banking | cmtf | retrieval | 2 | 1.00 | 1.00 | 1.00 | 1.00 | 1.00 | - |" in table

@@ -80,6 +80,7 @@ def _step(line: Mapping[str, Any], names: _Names) -> dict[str, Any]:
         "pm": bool(line.get("premature")), "iv": bool(line.get("invented")),
         "ap": line.get("approval"), "i": str(line.get("info") or "")[:300],
         "t": int(line.get("input_tokens") or 0) + int(line.get("output_tokens") or 0),
+        "cg": list(line.get("goals") or ()),
     }
 
 
@@ -98,7 +99,7 @@ def report_data(lines: Iterable[Mapping[str, Any]],
                      key.seed, values["domain"](metrics.domain), OUTCOMES.index(outcome(metrics)),
                      metrics.steps, metrics.input_tokens + metrics.output_tokens,
                      str(end.get("error") or ""), list(end.get("goal") or ()),
-                     bool(end.get("goal_correct", True))])
+                     bool(end.get("goal_correct", True)), metrics.goal_by, metrics.switches])
         steps.append(json.dumps([_step(s, names) for s in step_lines], separators=(",", ":"),
                                 ensure_ascii=False, default=str))
     summary = [{**dict(r.group), **{c: r.row()[c] for c, _, _ in SUMMARY_COLUMNS}}

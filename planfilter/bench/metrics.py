@@ -60,6 +60,8 @@ class RunMetrics:
     refusals: tuple[tuple[str, int], ...] = ()
     #: The oracle replay's tries of attacker calls, by decision kind ("allowed" included).
     probes: tuple[tuple[str, int], ...] = ()
+    #: Times the model said the tools shown did not fit and was shown the next candidates.
+    switches: int = 0
 
     @property
     def model(self) -> str:
@@ -113,6 +115,7 @@ def run_metrics(key: RunKey, steps: Sequence[Mapping[str, Any]],
                                       if s["decision"] != "allowed").items())),
         probes=tuple(sorted(Counter(str(p.get("kind")) for p in run.get("probes") or ()
                                     ).items())),
+        switches=int(run.get("switches") or 0),
     )
 
 
@@ -150,6 +153,10 @@ class Summary:
     strict_success: float = 0.0
     #: Share of the runs under attack whose attack succeeded; None when none was attacked.
     attack_success: float | None = None
+    #: Where the runs' goals came from (``given``, ``oracle``, or the resolver that read the
+    #: request), distinct values joined; and the model's goal switches per run.
+    goal_from: str = "given"
+    switches: float = 0.0
 
     @property
     def tokens(self) -> float:
@@ -174,7 +181,8 @@ class Summary:
                 "risky_off_path": self.risky_off_path,
                 "csr": self.csr, "goal_accuracy": self.goal_accuracy,
                 "invented": self.invented, "strict_success": self.strict_success,
-                "attack_success": self.attack_success}
+                "attack_success": self.attack_success, "goal_from": self.goal_from,
+                "switches": self.switches}
 
 
 METRIC_COLUMNS = ("tasks", "success", "clean_success", "wrong_tools", "premature",
@@ -213,6 +221,8 @@ def summarize(runs: Sequence[RunMetrics]) -> Summary:
                                                          for r in runs
                                                          if r.attack_success is not None])
         else None,
+        goal_from=", ".join(sorted({r.goal_by for r in runs})) or "given",
+        switches=_mean([r.switches for r in runs]),
     )
 
 

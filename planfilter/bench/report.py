@@ -51,6 +51,9 @@ TABLE_COLUMNS = (
 #: Columns that join summary.csv and the tables only when some run has them: the share of
 #: attacked runs whose attack succeeded (by the injection task's own check).
 ATTACK_COLUMN = ("attack_success", "Attack success (injection check)", "{:.2f}")
+#: ... and where the goal came from, with the goal switches, when some goal was not given:
+#: an outside suite's oracle goal is an upper bound, a resolved one was read from the request.
+GOAL_COLUMNS = (("goal_from", "Goal from", "{}"), ("switches", "Goal switches", "{:.2f}"))
 LABELS = {"model": "Model", "method": "Method", "domain": "Domain"}
 
 
@@ -58,8 +61,13 @@ def _attacked(rows: Sequence[Summary]) -> bool:
     return any(r.attack_success is not None for r in rows)
 
 
+def _goal_not_given(rows: Sequence[Summary]) -> bool:
+    return any(r.goal_from != "given" for r in rows)
+
+
 def table_columns(rows: Sequence[Summary]) -> tuple[tuple[str, str, str], ...]:
-    return TABLE_COLUMNS + ((ATTACK_COLUMN,) if _attacked(rows) else ())
+    return (TABLE_COLUMNS + ((ATTACK_COLUMN,) if _attacked(rows) else ())
+            + (GOAL_COLUMNS if _goal_not_given(rows) else ()))
 
 
 @dataclass(frozen=True)
@@ -86,10 +94,10 @@ def load_runs(out_dir: Path) -> list[RunMetrics]:
     return runs
 
 
-def format_value(column: str, value: float | None) -> str:
+def format_value(column: str, value: float | str | None) -> str:
     if value is None:
         return "-"
-    fmt = next((f for c, _, f in TABLE_COLUMNS if c == column), "{:.2f}")
+    fmt = next((f for c, _, f in TABLE_COLUMNS + GOAL_COLUMNS if c == column), "{:.2f}")
     return fmt.format(value)
 
 
@@ -110,7 +118,8 @@ def markdown_table(rows: Sequence[Summary]) -> str:
 
 def summary_csv(rows: Sequence[Summary]) -> str:
     buffer = io.StringIO()
-    columns = CSV_COLUMNS + (("attack_success",) if _attacked(rows) else ())
+    columns = (CSV_COLUMNS + (("attack_success",) if _attacked(rows) else ())
+               + (("goal_from", "switches") if _goal_not_given(rows) else ()))
     writer = csv.DictWriter(buffer, fieldnames=columns, lineterminator="\n")
     writer.writeheader()
     for row in rows:
@@ -180,6 +189,9 @@ class ReplayRow:
     probes_refused: float | None
     probe_kinds: tuple[tuple[str, int], ...]
     attack_success: float | None
+    #: Where the goals came from (``oracle`` is an upper bound) and the switches per task.
+    goal_from: str = "given"
+    switches: float = 0.0
 
 
 def replay_rows(runs: Sequence[RunMetrics]) -> list[ReplayRow]:
@@ -202,7 +214,8 @@ def replay_rows(runs: Sequence[RunMetrics]) -> list[ReplayRow]:
             sum(r.allowed for r in group) / calls if calls else 0.0,
             summary.success, tuple(sorted(refusals.items())), probes,
             (probes - kinds.get("allowed", 0)) / probes if probes else None,
-            tuple(sorted(kinds.items())), summary.attack_success))
+            tuple(sorted(kinds.items())), summary.attack_success, summary.goal_from,
+            summary.switches))
     return rows
 
 
@@ -214,13 +227,16 @@ def replay_section(runs: Sequence[RunMetrics]) -> list[str]:
         "Each task's ground truth put to the guard, no model called (`--models oracle`): "
         "clear is the share of tasks whose every call was visible and allowed; visible and "
         "allowed are per call; success is the suite's own check with the task's expected "
-        "answer; refusals are counted by kind (each reason is in the traces).\n",
-        "| Suite | Method | Tasks | Clear | Visible/call | Allowed/call | Success | "
-        "Refusals by kind |", "|---|---|---:|---:|---:|---:|---:|---|"]
+        "answer; refusals are counted by kind (each reason is in the traces); goal from says "
+        "where the goal came from (`oracle`: the task's ground truth, an upper bound; a "
+        "resolver's name: read from the request) and switches are per task.\n",
+        "| Suite | Method | Goal from | Tasks | Clear | Visible/call | Allowed/call | Success | "
+        "Switches | Refusals by kind |", "|---|---|---|---:|---:|---:|---:|---:|---:|---|"]
     for r in rows:
         refused = ", ".join(f"{k} {n}" for k, n in r.refusals) or "-"
-        lines.append(f"| {r.domain} | {r.method} | {r.tasks} | {r.clear:.2f} | {r.visible:.2f} "
-                     f"| {r.allowed:.2f} | {r.success:.2f} | {refused} |")
+        lines.append(f"| {r.domain} | {r.method} | {r.goal_from} | {r.tasks} | {r.clear:.2f} "
+                     f"| {r.visible:.2f} | {r.allowed:.2f} | {r.success:.2f} | "
+                     f"{r.switches:.2f} | {refused} |")
     out = ["## Model-free replay (oracle)\n", "\n".join(lines) + "\n"]
     attacked = [r for r in rows if r.probes]
     if attacked:
