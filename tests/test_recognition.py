@@ -19,7 +19,8 @@ from planfilter.core.frontier import compute_frontier
 from planfilter.core.loading import load_registry
 from planfilter.core.resources import domains_file
 from planfilter.live import SWITCH_TOOL, Session
-from planfilter.live.hypotheses import candidate_goals, informs
+from planfilter.live.goals import goal_vocabulary
+from planfilter.live.hypotheses import candidate_goals, informs, listed_kinds
 from planfilter.live.recognition import (
     SINGLE,
     Belief,
@@ -243,3 +244,60 @@ def test_the_switch_tool_is_offered_only_while_candidates_are_weighed():
     assert not single.weighing
     assert SWITCH_TOOL == "ask_for_other_tools"
     assert json.dumps(session.switch_text(session.visible())).startswith('"The tools')
+
+
+TRAVEL = Registry(tools=(
+    Tool(name="get_all_hotels_in_city", produces={"all_hotels_in_city"}, action="read",
+         description="Get all hotels in the given city.", authored={"city"},
+         returns={"anyOf": [{"type": "string"}, {"type": "null"}]},
+         parameters={"type": "object", "properties": {"city": {"type": "string"}},
+                     "required": ["city"]}),
+    *(Tool(name=f"get_hotels_{what}", produces={f"hotels_{what}"}, action="read",
+           description=f"Get the {what} of the given hotels.", authored={"hotel_names"},
+           returns={"type": "object"},
+           parameters={"type": "object", "properties": {"hotel_names": {"type": "array"}},
+                       "required": ["hotel_names"]})
+      for what in ("prices", "address")),
+    Tool(name="reserve_hotel", produces={"reserve_hotel_done"}, action="purchase", risk="high",
+         description="Make a reservation for a hotel.", authored={"hotel"},
+         sensitive={"hotel"},
+         parameters={"type": "object", "properties": {"hotel": {"type": "string"}},
+                     "required": ["hotel"]}),
+))
+
+
+def test_a_text_read_the_request_points_at_informs_an_action_even_if_it_may_be_null():
+    registry = Registry(tools=(
+        Tool(name="get_webpage", requires={"url"}, produces={"webpage"}, action="read",
+             returns={"anyOf": [{"type": "string"}, {"type": "null"}]}, untrusted=True,
+             parameters={"type": "object", "properties": {"url": {"type": "string"}},
+                         "required": ["url"]}),
+        Tool(name="invite_user", produces={"invited"}, action="send", risk="high",
+             authored={"user", "user_email"}, sensitive={"user_email"},
+             parameters={"type": "object", "properties": {
+                 "user": {"type": "string"}, "user_email": {"type": "string"}}}),
+    ))
+    options = {o.name: o for o in goal_vocabulary(registry)}
+    request = "Invite Dora. You can find her e-mail on her website: www.dora-website.com"
+    assert informs(registry, options["webpage"], options["invited"], request, {}) == 3
+
+
+def test_names_the_model_writes_are_listed_first_when_the_request_gives_none():
+    """Prices and addresses of hotels take hotel names: a request that names no hotel gets
+    the candidate that lists the city's hotels first, then reads what it asks of them."""
+    session = Session(TRAVEL, resolver="retrieval")
+    session.start("Recommend me the cheapest hotel in Paris, with its address and price.")
+    listed = [b.candidate for b in session.candidates if b.candidate.origin == "list then use"]
+    assert listed and listed[0].steps[0] == frozenset({"all_hotels_in_city"})
+    assert {"hotels_prices", "hotels_address"} <= listed[0].steps[1]
+    assert "get_all_hotels_in_city" in session.visible().tools
+    # the listing read takes no hotel name itself, and the readers list nothing
+    assert listed_kinds(TRAVEL.tool("get_all_hotels_in_city")) >= {"hotel"}
+    assert not listed_kinds(TRAVEL.tool("get_hotels_prices")) & {"hotel"}
+
+
+def test_a_named_thing_needs_no_list():
+    session = Session(TRAVEL, resolver="retrieval")
+    session.start("What is the address of the hotel 'City Hub'?",
+                  known={"hotel_names": "City Hub"})
+    assert not [b for b in session.candidates if b.candidate.origin == "list then use"]

@@ -113,3 +113,14 @@ def _parameter_validator(tool: Tool, parameter: str) -> Any:
         if key in tool.parameters and key not in plain:
             plain[key] = thaw(tool.parameters[key])
     return jsonschema.validators.validator_for(plain)(plain)
+
+
+def schema_kind(schema: Mapping[str, Any]) -> str | None:
+    """A schema's type, the non-null one of an ``anyOf`` (``str | None`` -> "string")."""
+    kind = schema.get("type")
+    if isinstance(kind, str):
+        return kind
+    for option in schema.get("anyOf") or ():
+        if isinstance(option, Mapping) and option.get("type") not in (None, "null"):
+            return str(option.get("type"))
+    return None

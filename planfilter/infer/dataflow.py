@@ -26,9 +26,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..core.schemas import schema_kind
 from ..core.sentences import NOT_AN_ABBREVIATION
 from .names import entity_words, local_name, singular, tokens
-from .outputs import schema_kind
 from .rules import ID_KEYS, LOOKUP_VERBS, READ_VERBS, verb_and_object
 from .spec import ToolSpec
 

@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..core.frozen import freeze
+from ..core.schemas import schema_kind
 from .names import entity_words, local_name, normalise, singular, tokens
 from .risk import action_of
 from .rules import (
@@ -61,17 +62,6 @@ def _deref(schema: Any, root: Mapping[str, Any]) -> Mapping[str, Any]:
             break
         schema, seen = node, seen + 1
     return schema if isinstance(schema, Mapping) else {}
-
-
-def schema_kind(schema: Mapping[str, Any]) -> str | None:
-    """A schema's type, the non-null one of an ``anyOf`` (``str | None`` -> "string")."""
-    kind = schema.get("type")
-    if isinstance(kind, str):
-        return kind
-    for option in schema.get("anyOf") or ():
-        if isinstance(option, Mapping) and option.get("type") not in (None, "null"):
-            return str(option.get("type"))
-    return None
 
 
 def _props(schema: Mapping[str, Any]) -> Mapping[str, Any]:

@@ -20,17 +20,25 @@ reads those are, and when a read is likely needed:
   ahead of the action alone; when the request states them all ("send 10 to GB29..."), the
   action alone ranks ahead.
 
+A read that takes names the model writes (``get_hotels_prices(hotel_names)``) needs those
+names from somewhere: from the request ("the 'City Hub'") or from a read that *lists* that
+kind of thing (``get_all_hotels_in_city`` answers with hotel names; its name says so, and it
+takes no such name itself). When the request states no such name, the candidates hold the
+list first, then the reads (and the actions that take such a name), in two steps.
+
 Which of the orders the agent is on, the calls it makes tell (a read first keeps the
 two-step candidates; the action first keeps the action alone).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..core.contracts import Registry, Steps, Tool
 from ..core.planners.index import index_for, reduce_problem
+from ..core.schemas import schema_kind
 from .goals import GoalOption, Resolution, goal_vocabulary
 from .recognition import Candidate, RecognitionOptions, candidates_from
 from .stated import states_parameter
@@ -60,11 +68,62 @@ def result_fields(schema: Any) -> frozenset[str]:
 
 
 def _text_result(schema: Any) -> bool:
-    return isinstance(schema, Mapping) and schema.get("type") == "string"
+    """The read answers in text (``str``, or ``str | None``)."""
+    return isinstance(schema, Mapping) and schema_kind(schema) == "string"
 
 
 def _singular(name: str) -> str:
     return name[:-1] if name.endswith("s") and len(name) > 3 else name
+
+
+#: Words that name no kind of thing in a parameter's or a result's name.
+_GENERIC = frozenset({"name", "id", "all", "in", "for", "of", "by", "to", "per", "the", "a",
+                      "and", "list", "get", "type", "info", "detail", "data", "value", "day"})
+
+
+def _kinds(name: str) -> frozenset[str]:
+    """The kinds of thing a name speaks of: its words, made singular, less the generic ones
+    (``hotel_names`` -> hotel; ``all_car_rental_companies_in_city`` -> car, rental, company,
+    city)."""
+    words = (_singular(w) for w in re.split(r"[^a-z0-9]+", name.lower()) if w)
+    return frozenset(w[:-2] + "y" if w.endswith("ie") else w for w in words) - _GENERIC
+
+
+def listed_kinds(tool: Tool) -> frozenset[str]:
+    """What a list-answering read lists (the kinds its results are named by, less those it
+    takes as input): ``get_all_hotels_in_city(city)`` lists hotels."""
+    if not tool.reads or not (_text_result(tool.returns) or schema_kind(tool.returns or {})
+                              == "array" or tool.name.startswith(("get_all", "list"))):
+        return frozenset()
+    taken = frozenset().union(*(_kinds(p) for p in tool.parameters.get("properties", {})))
+    return frozenset().union(*(_kinds(v) for v in tool.produces)) - taken
+
+
+def written_kinds(tool: Tool, request: str, known: Mapping[str, Any]) -> frozenset[str]:
+    """The kinds of thing whose names the tool takes as text the model writes, when the
+    request (or the user) gives none of them."""
+    return frozenset().union(*(_kinds(p) for p in tool.authored
+                               if tool.variable_of(p) not in known
+                               and not states_parameter(tool, p, request)))
+
+
+def listing_reads(registry: Registry, option: GoalOption, reads: Sequence[GoalOption],
+                  request: str, known: Mapping[str, Any]) -> list[GoalOption]:
+    """The reads that list the things whose names the option's tools write and the request
+    does not give, best (most kinds in common) first."""
+    wanted = frozenset().union(*(written_kinds(t, request, known)
+                                 for t in registry.producers(option.variables)))
+    if not wanted:
+        return []
+    scored: list[tuple[int, int, GoalOption]] = []
+    for read in reads:
+        if read.variables & option.variables:
+            continue
+        common = max((len(listed_kinds(t) & wanted) for t in registry.producers(read.variables)),
+                     default=0)
+        if common:
+            scored.append((-common, len(scored), read))
+    return [r for _, _, r in sorted(scored, key=lambda item: item[:2])]
 
 
 def names_read(tool: Tool) -> frozenset[str]:
@@ -122,15 +181,35 @@ def stated_enough(registry: Registry, option: GoalOption, request: str,
     return False
 
 
-def together(reads: list[GoalOption]) -> list[tuple[str, Steps, str]]:
+def together(reads: list[GoalOption]) -> list[GoalOption]:
     """The best-ranked reads asked together, two to ``TOGETHER`` of them, as one step in no
     order ("tell me the address, rating and price")."""
-    out: list[tuple[str, Steps, str]] = []
+    out: list[GoalOption] = []
     for size in range(2, min(TOGETHER, len(reads)) + 1):
         chosen = reads[:size]
-        step = frozenset().union(*(o.variables for o in chosen))
-        out.append((" + ".join(o.name for o in chosen), (step,), "reads together"))
+        out.append(GoalOption(" + ".join(o.name for o in chosen),
+                              frozenset().union(*(o.variables for o in chosen)), "reads together"))
     return out
+
+
+def listed_first(registry: Registry, option: GoalOption, origin: str,
+                 every_read: Sequence[GoalOption], asked: Sequence[GoalOption], request: str,
+                 known: Mapping[str, Any]) -> list[tuple[str, Steps, str]]:
+    """The option, and before it the option preceded by the read that lists the names it
+    writes, when the request gives none (see the module docstring); the reads the request
+    asks for that take the same names join the option's step (the price, the rating and the
+    address of the hotels listed)."""
+    alone = (option.name, option.goal_steps, origin)
+    listing = listing_reads(registry, option, every_read, request, known)[:1]
+    if not listing:
+        return [alone]
+    lister = listing[0]
+    kinds = frozenset().union(*(listed_kinds(t) for t in registry.producers(lister.variables)))
+    siblings = [o for o in asked if o is not option and o is not lister and any(
+        written_kinds(t, request, known) & kinds for t in registry.producers(o.variables))]
+    use = frozenset().union(option.variables, *(o.variables for o in siblings))
+    name = " + ".join([option.name, *(o.name for o in siblings)])
+    return [(f"{lister.name} -> {name}", (*lister.goal_steps, use), "list then use"), alone]
 
 
 def candidate_goals(registry: Registry, resolution: Resolution, request: str,
@@ -158,9 +237,10 @@ def candidate_goals(registry: Registry, resolution: Resolution, request: str,
             goals.append(first)  # a goal in steps the resolver chose stands as it is
             continue
         if is_read(registry, option):
-            goals.append(alone)
+            goals += listed_first(registry, option, origin, every_read, asked_reads, request,
+                                  given)
             if option is (asked_reads[0] if asked_reads else None):
-                goals += together(asked_reads)
+                goals += [(o.name, o.goal_steps, "reads together") for o in together(asked_reads)]
             continue
         scored = sorted(((informs(registry, r, option, request, given),
                           order.get(r.name, len(order)), r) for r in every_read),
@@ -168,8 +248,10 @@ def candidate_goals(registry: Registry, resolution: Resolution, request: str,
         needed = needs(registry, option.variables)
         reads = [r for score, _, r in scored
                  if score > 0 and not r.variables & needed][:READS]
+        listing = [r for r in listing_reads(registry, option, every_read, request, given)
+                   if r not in reads and not r.variables & needed][:1]
         pairs = [(f"{r.name} -> {option.name}", (*r.goal_steps, *option.goal_steps),
-                  "read then act") for r in reads]
+                  "read then act") for r in (*listing, *reads)]
         if stated_enough(registry, option, request, given):
             goals += [alone, *pairs]
         else:
