@@ -9,7 +9,9 @@ some candidate's minimal plan; the guard's data-flow checks do not depend on the
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import VARIABLES, brute_minimal, goals, registries, states
@@ -301,3 +303,24 @@ def test_a_named_thing_needs_no_list():
     session.start("What is the address of the hotel 'City Hub'?",
                   known={"hotel_names": "City Hub"})
     assert not [b for b in session.candidates if b.candidate.origin == "list then use"]
+
+
+def test_quoted_text_goes_by_the_parameters_name_not_its_description():
+    registry = Registry(tools=(Tool(
+        name="search_emails", produces={"emails"}, action="read",
+        parameters={"type": "object", "properties": {"sender": {
+            "type": "string", "description": "The email address of the sender."}}}),))
+    assert stated_values(registry, "Find the email with the subject 'Follow-up'") == {}
+    assert stated_values(registry, "Find what the sender 'bob@x.com' wrote") == {
+        "sender": "bob@x.com"}
+
+
+def test_the_extractor_is_measured_against_the_oracle_known():
+    pytest.importorskip("agentdojo", reason="the agentdojo extra is not installed")
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "examples/known_accuracy.py", "--suite", "banking"],
+                         capture_output=True, text=True, check=True,
+                         cwd=Path(__file__).resolve().parents[1]).stdout
+    assert out.splitlines()[0].startswith("banking    precision 1.00 (6/6)  recall 0.75 (6/8)")

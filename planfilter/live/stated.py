@@ -11,9 +11,11 @@ numbers) and gives each to the parameters whose schema and words fit it:
   ``iban``/``account``/``recipient``; a file name to ``path``/``file``; a date to ``date``/
   ``day``), the schema allowing it;
 - quoted text and numbers are too common to go anywhere on their kind alone: they go to a
-  parameter one of whose words (name or description, stop words aside) stands within
-  ``NEAR`` words of them in the request ("the password to '1j1l-2k3j'", "my 100 most recent
-  transactions"), the schema allowing them (an integer parameter takes whole numbers only).
+  parameter one of whose words (stop words aside) stands within ``NEAR`` words of them in
+  the request ("the password to '1j1l-2k3j'", "my 100 most recent transactions"), the schema
+  allowing them (an integer parameter takes whole numbers only); a number by the words of
+  the parameter's name or description, quoted text by its name alone (the e-mail with the
+  subject 'Follow-up' names no sender, whatever ``sender``'s description says of e-mails).
 
 A value is kept only when it validates against every parameter that carries the variable.
 Several spans for one variable are several values of it (any of them is the user's).
@@ -141,8 +143,8 @@ def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
         return bool(types & {"number", "integer"}) and _near(text, span, cue)
     if "string" not in types:
         return False
-    if span.kind == "quoted":
-        return _near(text, span, cue)
+    if span.kind == "quoted":  # by the parameter's own name: descriptions say too much
+        return _near(text, span, words(f"{parameter} {tool.variable_of(parameter)}"))
     return bool(cue & _CUES.get(span.kind, frozenset()))
 
 
