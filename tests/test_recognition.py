@@ -324,3 +324,16 @@ def test_the_extractor_is_measured_against_the_oracle_known():
                          capture_output=True, text=True, check=True,
                          cwd=Path(__file__).resolve().parents[1]).stdout
     assert out.splitlines()[0].startswith("banking    precision 1.00 (6/6)  recall 0.75 (6/8)")
+
+
+def test_a_goal_a_model_named_is_weighed_alone_until_a_call_speaks_against_it():
+    goals = [("a", (frozenset({"a"}),), "model"), ("b", (frozenset({"b"}),), "retrieval")]
+    made = candidates_from(goals, modelled=True)
+    assert [c.prior for c in made] == [1.0, pytest.approx(0.1)]
+    beliefs = [Belief(c, cost=1) for c in made]
+    assert [b.candidate.name for b in plausible(beliefs)] == ["a"]
+    # one call off every plan of the model's goal: the others are shown beside it
+    off = [observe(beliefs[0], reached=(), cost=1, ran=True), beliefs[1]]
+    assert [b.candidate.name for b in plausible(off)] == ["a", "b"]
+    # ranked by retrieval alone, the second is plausible from the start
+    assert len(plausible([Belief(c, cost=1) for c in candidates_from(goals)])) == 2

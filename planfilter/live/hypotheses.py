@@ -256,6 +256,9 @@ def candidate_goals(registry: Registry, resolution: Resolution, request: str,
             goals += [alone, *pairs]
         else:
             goals += [*pairs, alone]
-    if not any(g[1] == first[1] for g in goals):
+    modelled = resolution.resolver not in ("retrieval", "given")
+    if modelled:  # the model's own goal leads; the rest wait for the calls to speak
+        goals = [first, *(g for g in goals if g[1] != first[1])]
+    elif not any(g[1] == first[1] for g in goals):
         goals.insert(0, first)
-    return candidates_from(goals, options)
+    return candidates_from(goals, options, modelled)

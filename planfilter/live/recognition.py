@@ -62,12 +62,18 @@ class RecognitionOptions:
     plausible: float = 0.25
     #: The prior of the candidate ranked ``i`` (0 first) is ``decay ** i``.
     decay: float = 0.5
+    #: When a model read the request and named its goal, the other candidates' priors are
+    #: multiplied by this: below ``plausible``, they are not shown until the calls made speak
+    #: against the model's goal (one call off its plans) or it cannot be reached.
+    after_model: float = 0.2
 
     def __post_init__(self) -> None:
         if self.candidates < 1 or self.tools < 1:
             raise ValueError("candidates and tools must be at least 1")
-        if not 0 < self.plausible <= 1 or not 0 < self.decay <= 1 or self.beta < 0:
-            raise ValueError("plausible and decay must lie in (0, 1], beta must be >= 0")
+        if not 0 < self.plausible <= 1 or not 0 < self.decay <= 1 or self.beta < 0 \
+                or not 0 < self.after_model <= 1:
+            raise ValueError("plausible, decay and after_model must lie in (0, 1], beta must "
+                             "be >= 0")
 
 
 DEFAULT_RECOGNITION = RecognitionOptions()
@@ -140,9 +146,11 @@ def ranked_priors(count: int, decay: float) -> tuple[float, ...]:
 
 
 def candidates_from(goals: Sequence[tuple[str, Steps, str]],
-                    options: RecognitionOptions = DEFAULT_RECOGNITION) -> tuple[Candidate, ...]:
+                    options: RecognitionOptions = DEFAULT_RECOGNITION,
+                    modelled: bool = False) -> tuple[Candidate, ...]:
     """Candidates from ``(name, steps, origin)`` best first, duplicates (same steps) dropped,
-    at most ``options.candidates``, each with its rank's prior."""
+    at most ``options.candidates``, each with its rank's prior; when ``modelled`` (the first
+    is the goal a model named), the others' priors times ``options.after_model``."""
     seen: set[Steps] = set()
     kept: list[tuple[str, Steps, str]] = []
     for name, steps, origin in goals:
@@ -150,7 +158,8 @@ def candidates_from(goals: Sequence[tuple[str, Steps, str]],
             seen.add(steps)
             kept.append((name, steps, origin))
     kept = kept[: options.candidates]
-    priors = ranked_priors(len(kept), options.decay)
+    priors = [p * (options.after_model if modelled and i else 1.0)
+              for i, p in enumerate(ranked_priors(len(kept), options.decay))]
     return tuple(Candidate(n, s, p, o) for (n, s, o), p in zip(kept, priors, strict=True))
 
 

@@ -146,7 +146,7 @@ def switch_tool_schema() -> dict[str, Any]:
                        "instead.",
         "parameters": {"type": "object", "properties": {"reason": {
             "type": "string", "description": "What the request needs that no tool offered "
-                                            "does"}}, "required": []}}}
+                                            "does"}}, "required": ["reason"]}}}
 
 
 #: Characters of a request, and of one argument or known value, that a session accepts.
