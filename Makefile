@@ -2,7 +2,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: install test test-fast run bench bench-local lint clean
+.PHONY: install test test-fast run bench bench-local lint docs docs-serve clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -39,5 +39,13 @@ lint: install
 	$(BIN)/ruff check planfilter tests
 	$(BIN)/mypy planfilter
 
+# The documentation site: built into site/ (strict: a broken link or a missing page fails),
+# or served with live reload on http://127.0.0.1:8000.
+docs: install
+	$(BIN)/mkdocs build --strict
+
+docs-serve: install
+	$(BIN)/mkdocs serve
+
 clean:
-	rm -rf $(VENV) build dist runs .pytest_cache .hypothesis .mypy_cache .ruff_cache
+	rm -rf $(VENV) build dist runs site .pytest_cache .hypothesis .mypy_cache .ruff_cache
