@@ -29,7 +29,7 @@ LOCAL_EXTRA ?= local
 LOCAL_MODELS ?= llamacpp/qwen2.5-coder-0.5b
 SAMPLE ?= 18
 LOCAL_OUT ?= runs/local
-# Without AMX: GCC 12 miscompiles llama.cpp's AMX kernels (see README, A real model).
+# Without AMX: GCC 12 miscompiles llama.cpp's AMX kernels (see docs/guides/benchmark.md, A real model).
 LLAMA_CMAKE_ARGS ?= -DCMAKE_C_FLAGS="-mno-amx-tile -mno-amx-int8 -mno-amx-bf16" -DCMAKE_CXX_FLAGS="-mno-amx-tile -mno-amx-int8 -mno-amx-bf16"
 bench-local: install
 	CMAKE_ARGS='$(LLAMA_CMAKE_ARGS)' $(BIN)/pip install --quiet -e '.[$(LOCAL_EXTRA)]'

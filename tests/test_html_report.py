@@ -1,8 +1,8 @@
 """report.html in a real headless browser: Chromium from the system packages, driven by Selenium.
 
 Skipped, with the reason, when Chromium, ChromeDriver or selenium is missing (.ci/run installs
-them). Screenshots are kept under $PLANFILTER_SCREENSHOT_DIR when it is set (the README's
-picture is made this way), else in the test's temporary folder.
+them). Screenshots are kept under $PLANFILTER_SCREENSHOT_DIR when it is set (the
+picture in docs/ is made this way), else in the test's temporary folder.
 """
 
 from __future__ import annotations
