@@ -2,7 +2,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: install test test-fast run bench bench-local lint clean
+.PHONY: install test test-fast run bench bench-local lint docs docs-serve clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -29,7 +29,7 @@ LOCAL_EXTRA ?= local
 LOCAL_MODELS ?= llamacpp/qwen2.5-coder-0.5b
 SAMPLE ?= 18
 LOCAL_OUT ?= runs/local
-# Without AMX: GCC 12 miscompiles llama.cpp's AMX kernels (see README, A real model).
+# Without AMX: GCC 12 miscompiles llama.cpp's AMX kernels (see docs/guides/benchmark.md, A real model).
 LLAMA_CMAKE_ARGS ?= -DCMAKE_C_FLAGS="-mno-amx-tile -mno-amx-int8 -mno-amx-bf16" -DCMAKE_CXX_FLAGS="-mno-amx-tile -mno-amx-int8 -mno-amx-bf16"
 bench-local: install
 	CMAKE_ARGS='$(LLAMA_CMAKE_ARGS)' $(BIN)/pip install --quiet -e '.[$(LOCAL_EXTRA)]'
@@ -39,5 +39,13 @@ lint: install
 	$(BIN)/ruff check planfilter tests
 	$(BIN)/mypy planfilter
 
+# The documentation site: built into site/ (strict: a broken link or a missing page fails),
+# or served with live reload on http://127.0.0.1:8000.
+docs: install
+	$(BIN)/mkdocs build --strict
+
+docs-serve: install
+	$(BIN)/mkdocs serve
+
 clean:
-	rm -rf $(VENV) build dist runs .pytest_cache .hypothesis .mypy_cache .ruff_cache
+	rm -rf $(VENV) build dist runs site .pytest_cache .hypothesis .mypy_cache .ruff_cache

@@ -165,12 +165,12 @@ def test_name_map_is_injective_and_round_trips(raw):
         assert pddl[0].isalpha() and pddl == pddl.lower()
 
 
-def test_the_readme_registry_example_loads(tmp_path):
+def test_the_documented_registry_example_loads(tmp_path):
     import re
     from pathlib import Path
 
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
-    block = re.search(r"## File formats.*?```yaml\n(.*?)```", readme, re.S).group(1)
+    formats = Path(__file__).resolve().parent.parent / "docs" / "reference" / "formats.md"
+    block = re.search(r"## Registry.*?```yaml\n(.*?)```", formats.read_text(), re.S).group(1)
     (tmp_path / "registry.yaml").write_text(block)
     registry = load_registry(tmp_path)
     assert registry.tools[0].returns is not None and registry.tools[0].outputs

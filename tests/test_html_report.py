@@ -1,48 +1,30 @@
 """report.html in a real headless browser: Chromium from the system packages, driven by Selenium.
 
 Skipped, with the reason, when Chromium, ChromeDriver or selenium is missing (.ci/run installs
-them). Screenshots are kept under $PLANFILTER_SCREENSHOT_DIR when it is set (the README's
-picture is made this way), else in the test's temporary folder.
+them). Screenshots are kept under $PLANFILTER_SCREENSHOT_DIR when it is set (the
+picture in docs/ is made this way), else in the test's temporary folder.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import time
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from headless import chromium, screenshot, severe, skip_without_browser
 
 from planfilter.bench.report import build_report
 from planfilter.bench.traces import TRACES_FILE
 from planfilter.cli import cli
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-DRIVER = shutil.which("chromedriver")
-webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed "
-                                "(pip install '.[test]')")
-pytestmark = pytest.mark.skipif(not (CHROMIUM and DRIVER), reason=(
-    "no headless browser: install Debian's chromium and chromium-driver "
-    "(apt-get install chromium chromium-driver)"))
+pytestmark = skip_without_browser
 
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory):
-    from selenium.webdriver.chrome.options import Options
-    from selenium.webdriver.chrome.service import Service
-
-    options = Options()
-    options.binary_location = CHROMIUM
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                 "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--window-size=1400,1800",
-                 f"--user-data-dir={tmp_path_factory.mktemp('chromium')}"):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
+    driver = chromium(tmp_path_factory.mktemp("chromium"))
     yield driver
     driver.quit()
 
@@ -55,18 +37,6 @@ def report(tmp_path_factory) -> Path:
     assert result.exit_code == 0, result.output
     assert "report.html" in result.output
     return out / "report.html"
-
-
-def shot(driver, tmp_path: Path, name: str) -> Path:
-    folder = Path(os.environ.get("PLANFILTER_SCREENSHOT_DIR") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / name
-    driver.save_screenshot(str(path))
-    return path
-
-
-def severe(driver) -> list[str]:
-    return [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
 
 
 def rows(driver) -> list:
@@ -104,7 +74,7 @@ def test_page_loads_filters_opens_a_run_and_compares_two_methods(browser, report
     assert [s.get_attribute("data-method") for s in sides] == ["all", "cmtf"]
     assert all(s.find_elements("css selector", ".trajectory .step") for s in sides)
     assert severe(browser) == []
-    assert shot(browser, tmp_path, "report-html.png").stat().st_size > 10_000
+    assert screenshot(browser, tmp_path, "report-html.png").stat().st_size > 10_000
 
 
 def test_sorting_the_summary_by_success(browser, report):
@@ -203,7 +173,7 @@ def test_long_model_names_stay_in_their_column(browser, named_report, tmp_path):
                 assert entry.get_property("scrollWidth") > entry.get_property("clientWidth")
             else:
                 assert text_box(browser, entry)["right"] <= right, entry.get_attribute("title")
-    assert shot(browser, tmp_path, "report-long-names.png").stat().st_size > 10_000
+    assert screenshot(browser, tmp_path, "report-long-names.png").stat().st_size > 10_000
 
 
 def test_a_wrongly_resolved_goal_is_its_own_outcome(browser, named_report):

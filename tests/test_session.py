@@ -328,12 +328,21 @@ def test_retrieval_resolver_needs_no_model():
         resolve_goal(REGISTRY, "x", resolver="guess")
 
 
-# -- the README's "In your own agent" code, run as printed ----------------------------------
+# -- the README's Session agent: examples/session_agent.py, printed word for word ----------
+
+AGENT_EXAMPLE = README.parent / "examples" / "session_agent.py"
+
 
 def readme_agent_code() -> str:
+    """The README's Python block that defines run_agent; it must be the example file's code
+    (everything after the module docstring), so the test that runs the file runs it too."""
     text = README.read_text(encoding="utf-8")
-    section = text.split("## In your own agent", 1)[1].split("\n## ", 1)[0]
-    return re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    blocks = [b for b in re.findall(r"```python\n(.*?)```", text, re.S) if "def run_agent" in b]
+    assert len(blocks) == 1, "the README shows the Session agent (def run_agent) once"
+    example = AGENT_EXAMPLE.read_text(encoding="utf-8")
+    code = example.split('"""', 2)[2].lstrip("\n")
+    assert blocks[0] == code, "README's agent differs from examples/session_agent.py"
+    return code
 
 
 @pytest.mark.parametrize("task_id", ["calendar-move-001", "calendar-invite-030",
@@ -357,7 +366,7 @@ def test_the_readme_agent_reaches_the_goal_with_a_scripted_model(script, task_id
         return json.dumps(dict(task.mocks[name]))
 
     namespace: dict = {}
-    exec(compile(readme_agent_code(), str(README), "exec"), namespace)
+    exec(compile(readme_agent_code(), str(AGENT_EXAMPLE), "exec"), namespace)
     session = namespace["run_agent"]("script/m", task.query, dict(task.state), run_tool,
                                      REGISTRY)
     assert session.done and ran == list(task.gold)
