@@ -593,14 +593,17 @@ class Session:
                      self.recognition.tools)
 
     def _offered(self, belief: Belief, visible: Visible) -> tuple[str, ...]:
-        """The candidate's next tools, then the reads that reached one of its steps already:
-        a read may be made again for another value it lists (the users of each channel, the
-        messages of each), until the step after it is reached. Only while several candidates
-        are weighed: a goal given alone is planned exactly."""
+        """The candidate's next tools, then the reads that reached one of its steps already
+        and take a value of which several are held: such a read may be made again for
+        another value listed (the users of each channel, the messages of each), until the step
+        after it is reached. Only while several candidates are weighed: a goal given alone is
+        planned exactly."""
         if len(self._beliefs) < 2:
             return visible.tools
         again = [c.tool for c in self._calls if c.ok and c.tool in self.registry
                  and self.registry.tool(c.tool).reads
+                 and any(len(self._facts.get(v, ())) > 1
+                         for v in self.registry.tool(c.tool).requires)
                  and any(self.registry.tool(c.tool).produces & belief.candidate.steps[k]
                          for k in range(belief.step))]
         return tuple(dict.fromkeys((*visible.tools, *again)))
