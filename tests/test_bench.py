@@ -86,6 +86,12 @@ def test_run_cell_measures_own_paths_with_both_tie_modes():
     assert all(r.calls == 5 and r.median_ms is not None and r.status == "ok" for r in rows)
 
 
+def test_goal_recognition_is_measured_as_one_step_over_eight_candidates():
+    [row] = run_cell("candidates", 100, seed=0, queries=10, repeat=1, timeout=5, budget=5)
+    assert (row.planner, row.ties, row.status, row.timeouts) == ("candidates", "all", "ok", 0)
+    assert row.calls == 10 and row.median_ms is not None
+
+
 def test_ratios_come_from_the_same_run():
     def row(planner, median):
         return BenchRow(planner, 100, "first", median, median, 0.0, 1, 0, 1.0, "ok")

@@ -15,7 +15,7 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -29,6 +29,10 @@ OWN = ("native", "pyperplan", "auto")
 #: Reference points: pyperplan from PDDL text every call, and unified-planning + Fast Downward.
 BASELINE_PYPERPLAN = "pyperplan-fresh"
 BASELINE_FD = "up:fast-downward"
+#: Goal recognition's step: a session weighing this many candidate goals (the query's goal
+#: and the next queries' goals) started and asked for its frontier, the union of theirs.
+CANDIDATES = "candidates"
+CANDIDATE_GOALS = 8
 
 
 @dataclass(frozen=True)
@@ -70,11 +74,36 @@ def _fresh_pyperplan(registry: Any, query: Query, timeout: float) -> None:
     breadth_first_search(task)
 
 
-def _caller(planner: str, registry: Any, timeout: float) -> tuple[Callable[..., Any], float]:
+def _candidates_caller(registry: Any, queries: Sequence[Query]) -> Callable[..., Any]:
+    """One step of goal recognition: start a session on ``CANDIDATE_GOALS`` candidates (every
+    one planned from the state and weighed) and compute the union of their next steps."""
+    from ..live.session import Session
+
+    goals = [sorted(q.goal) for q in queries]
+
+    def call(q: Query, ties: str) -> None:
+        at = next(i for i, other in enumerate(queries) if other is q)
+        chosen = [goals[(at + k) % len(goals)] for k in range(min(CANDIDATE_GOALS, len(goals)))]
+        session = Session(registry, resolver="retrieval")
+        session.start("bench", candidates=chosen,
+                      known={v: f"value of {v}" for v in sorted(q.known)})
+        if not session.visible().tools and not session.done:
+            raise TimeoutError("no candidate reachable")
+
+    return call
+
+
+def _caller(planner: str, registry: Any, timeout: float,
+            queries: Sequence[Query] = ()) -> tuple[Callable[..., Any], float]:
     """A function (query, ties) -> None for the path, and its one-off preparation in ms."""
     from ..core.frontier import compute_frontier
 
     start = time.perf_counter()
+    if planner == CANDIDATES:
+        from ..core.planners.index import index_for
+
+        index_for(registry)
+        return _candidates_caller(registry, queries), (time.perf_counter() - start) * 1000
     if planner == BASELINE_PYPERPLAN:
         return (lambda q, ties: _fresh_pyperplan(registry, q, timeout)), 0.0
     if planner in OWN:
@@ -131,9 +160,10 @@ def run_cell(planner: str, size: int, *, seed: int, queries: int, repeat: int,
     """Measure one planner at one size, in this process."""
     registry, all_queries = synthetic_registry(size, seed)
     chosen = list(all_queries[:queries])
-    call, prep = _caller(planner, registry, timeout)
+    call, prep = _caller(planner, registry, timeout, chosen)
     rows = []
-    for ties in ("first", "all") if planner in OWN else ("first",):
+    for ties in ("first", "all") if planner in OWN else ("all",) if planner == CANDIDATES \
+            else ("first",):
         times: list[float] = []
         timeouts = 0
         started = time.perf_counter()

@@ -21,7 +21,9 @@ def _int_list(ctx: click.Context, param: click.Parameter, value: str) -> tuple[i
 @click.option("--planners", "planner_names",
               default="native,pyperplan,pyperplan-fresh,up:fast-downward", show_default=True,
               help="Planner paths, comma-separated: native, pyperplan, auto, pyperplan-fresh "
-                   "(parse and ground every call), up:<engine>.")
+                   "(parse and ground every call), up:<engine>, candidates (one step of goal "
+                   "recognition: a session on 8 candidate goals, started and asked for the "
+                   "union of their next steps).")
 @click.option("--repeat", default=5, show_default=True, help="Passes over the queries.")
 @click.option("--queries", default=20, show_default=True, help="Goals per registry (1-4 steps).")
 @click.option("--timeout", default=10.0, show_default=True, help="Seconds per planner call.")
