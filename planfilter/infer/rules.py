@@ -53,6 +53,9 @@ class Context:
     vocabulary: Vocabulary
     #: variable -> tools that require it
     consumers: Mapping[str, frozenset[str]]
+    #: tool -> {variable: pointer} of the values other tools require that its result holds
+    #: below its top level (planfilter.infer.nested)
+    nested: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
     def consumed_by_others(self, tool: str) -> frozenset[str]:
         return frozenset(v for v, users in self.consumers.items() if users - {tool})
@@ -153,8 +156,14 @@ def from_output_schema(spec: ToolSpec, ctx: Context) -> Drafted | None:
         variables.add(var)
         if var != prop:
             outputs[var] = "/" + prop.replace("~", "~0").replace("/", "~1")
-    return Drafted(frozenset(variables), f"schema: output properties ({', '.join(props)})",
-                   freeze(outputs))
+    deeper = {v: p for v, p in ctx.nested.get(spec.name, {}).items() if v not in variables}
+    note = f"schema: output properties ({', '.join(props)})"
+    if deeper:
+        variables |= set(deeper)
+        outputs.update(deeper)
+        note += "; values inside them: " + ", ".join(f"{v} at {p}"
+                                                     for v, p in sorted(deeper.items()))
+    return Drafted(frozenset(variables), note, freeze(outputs))
 
 
 def lookup_produces_id(spec: ToolSpec, ctx: Context) -> Drafted | None:
