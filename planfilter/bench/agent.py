@@ -148,7 +148,7 @@ def run_task(registry: Registry, task: Task, *, method: str, model: str, seed: i
             break
         call = session.record(str(record.chosen), _as_object(record.arguments),
                               dict(record.produced))
-        records[-1] = replace(record, state_after=session.state)
+        records[-1] = replace(record, state_after=session.state, unfilled=call.unfilled)
         history.append({"tool": call.tool, "produced": sorted(call.produced)})
         if session.done:
             records[-1] = replace(records[-1], done=True, success=succeeded(task, session.state))

@@ -4,8 +4,10 @@ A result is a JSON object (or JSON text of one), other JSON, or plain text:
 
 - JSON object or list: each produced variable from the JSON Pointer the contract declares in
   ``outputs`` (``*`` stands for every item of a list: ``/*/id`` is the list of the items'
-  ids), or, for an object, from the key of its own name; a variable found in neither is
-  missing and stays unknown. Keys that name no produced variable are ignored: a result never
+  ids), or, for an object, from the key of its own name, else the whole object (a variable
+  without a pointer is the whole result, as drafts mean it); a variable whose pointer finds
+  nothing, or whose key ``returns`` declares and the object lacks, is missing and stays
+  unknown. Keys that name no produced variable are ignored: a result never
   sets a variable its contract does not produce.
 - anything else (text, a number), and a list no pointer reads: every produced variable is
   set to the whole result, as an MCP tool that answers in words does.
@@ -91,7 +93,10 @@ def extract(tool: Tool, result: Any) -> Extracted:
             if got == [] and "*" in tool.outputs[name].split("/"):
                 got = _MISSING  # no item held it: nothing was found
         elif isinstance(value, Mapping):
-            got = value.get(name, _MISSING)
+            # no pointer and no key of its name: the whole result, as a draft without an
+            # output schema means it (``order_details`` of a tool that answers an object);
+            # a key ``returns`` declares but the result lacks is missing
+            got = value.get(name, _MISSING if name in _declared(tool) else value)
         else:  # a list, and the contract points into it for other variables
             got = value
         if got is _MISSING:
@@ -99,6 +104,11 @@ def extract(tool: Tool, result: Any) -> Extracted:
         else:
             found[name] = got
     return Extracted(found, tuple(missing), problems)
+
+
+def _declared(tool: Tool) -> frozenset[str]:
+    props = (tool.returns or {}).get("properties")
+    return frozenset(props) if isinstance(props, Mapping) else frozenset()
 
 
 def _plain(value: Any) -> Any:

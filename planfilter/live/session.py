@@ -45,8 +45,8 @@ from typing import Any
 
 from ..core.contracts import Registry, Steps, Tool, goal_steps, show_steps
 from ..core.errors import PlanfilterError
-from ..core.provenance import Flow, accepted
-from ..core.results import extract
+from ..core.provenance import Flow, accepted, found_under_keys, key_variables
+from ..core.results import extract, parse_result
 from ..core.schemas import accepts_list, value_errors
 from ..core.steps import GIVEN, advance, stale
 from ..filters import (
@@ -115,6 +115,14 @@ class Call:
     missing: tuple[str, ...] = ()
     #: Where the result breaks the contract's ``returns`` schema.
     problems: tuple[str, ...] = ()
+    #: Values found inside the result under a key that is (or maps to) a variable: each
+    #: counts as obtained for that variable (planfilter.core.provenance.found_under_keys).
+    found: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
+
+    @property
+    def unfilled(self) -> bool:
+        """It succeeded, its tool produces something, and its result filled nothing."""
+        return self.ok and not self.produced and bool(self.missing)
 
     @property
     def attempt(self) -> Attempt:
@@ -159,6 +167,12 @@ def check_size(what: str, value: Any, limit: int) -> None:
     size = len(value) if isinstance(value, str) else len(repr(value))
     if size > limit:
         raise PlanfilterError(f"{what} is {size:,} characters long; the limit is {limit:,}")
+
+
+@lru_cache(maxsize=16)
+def result_keys(registry: Registry) -> dict[str, frozenset[str]]:
+    """Result key -> the variables a value under it may be (one map per registry)."""
+    return key_variables(registry)
 
 
 @lru_cache(maxsize=16)
@@ -419,15 +433,19 @@ class Session:
         return self._lead().done
 
     def held(self) -> dict[str, tuple[Any, ...]]:
-        """Every value that may be passed on as an argument, per variable."""
+        """Every value that may be passed on as an argument, per variable: the state's, and
+        those found inside results under a key of the variable (a value one level down)."""
         with self._lock:
-            out: dict[str, tuple[Any, ...]] = {}
+            out: dict[str, list[Any]] = {}
             for name, facts in self._facts.items():
                 values: list[Any] = []
                 for fact in facts:
                     values.extend(accepted(fact.value))
-                out[name] = tuple(values)
-            return out
+                out[name] = values
+            for call in self._calls:
+                for name, found in call.found.items():
+                    out.setdefault(name, []).extend(found)
+            return {name: tuple(values) for name, values in out.items()}
 
     def flow(self) -> Flow:
         """What the data-flow checks know now: values held, values given, outside content."""
@@ -530,7 +548,9 @@ class Session:
                         Fact(value, f"call {index}", index, contract.untrusted))
                 new = frozenset(got.values) - before
                 call = Call(index, tool, args, ok=True, produced=dict(got.values), new=new,
-                            missing=got.missing, problems=got.problems)
+                            missing=got.missing, problems=got.problems,
+                            found=found_under_keys(parse_result(result),
+                                                   result_keys(self.registry)))
             # a read made again (for another value it lists) gathers more for the same step: it
             # is no step off a plan
             again = call.ok and len(self._beliefs) > 1 and self.registry.tool(tool).reads and any(

@@ -110,7 +110,7 @@ class DatabaseSuite:
 
     @property
     def tools(self) -> dict[str, Callable[..., Any]]:
-        return {f.__name__: f for f in shop_tools.TOOLS}
+        return {str(getattr(f, "__name__", f)): f for f in shop_tools.TOOLS}
 
     def cases(self) -> tuple[Case, ...]:
         return tuple(Case(t.id, t) for t in self.tasks)
@@ -189,7 +189,7 @@ def load_shop_suite(argument: str, options: SuiteOptions) -> DatabaseSuite:
         raise PlanfilterError(f"--attack {options.attack}: the shop suite has no injection "
                               "tasks (try --suite agentdojo:banking)")
     registry = load_registry(list(options.registry) or domains_file("shop", "shop.yaml"))
-    names = {f.__name__ for f in shop_tools.TOOLS}
+    names = {str(getattr(f, "__name__", f)) for f in shop_tools.TOOLS}
     missing = sorted(names - set(registry.names))
     extra = sorted(set(registry.names) - names)
     if missing or extra:

@@ -1,0 +1,210 @@
+"""Records inside records: drafts follow identifiers down a result, the guard counts a value
+found inside a result as obtained, a variable without a pointer is the whole result, and the
+bundled shop suite runs offline."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from planfilter.core.contracts import Registry, Tool
+from planfilter.core.provenance import Flow, check_flow, found_under_keys, key_variables
+from planfilter.core.results import extract
+from planfilter.infer.infer import infer_contracts
+from planfilter.infer.python_tools import read_python_source
+from planfilter.infer.sources import specs_from_document
+from planfilter.live import Session
+from planfilter.suites import SuiteOptions, load_bench_suite
+from planfilter.suites.shop import tools as shop
+
+SOURCE = "python:planfilter.suites.shop.tools"
+
+
+def drafted() -> Registry:
+    return infer_contracts(read_python_source(SOURCE)).registry
+
+
+def test_drafts_follow_identifiers_down_the_result():
+    reg = drafted()
+    order = reg.tool("get_order_details")
+    assert order.outputs["product_id"] == "/items/*/product_id"
+    assert order.outputs["item_ids"] == "/items/*/item_id"  # a list parameter, a scalar field
+    user = reg.tool("get_user_details")
+    assert user.outputs["payment_method_id"] == "/payment_methods/*/payment_method_id"
+    assert user.outputs["order_id"] == "/order_ids/*"  # a scalar parameter, a list field
+    product = reg.tool("get_product_details")
+    assert product.outputs["new_item_ids"] == "/variants/*/item_id"
+    assert "item_ids" not in product.produces  # its description says: from the order
+
+
+def test_two_roles_of_one_tool_stay_two_variables_and_lookups_share_an_identifier():
+    reg = drafted()
+    exchange = reg.tool("exchange_delivered_order_items")
+    assert {"item_ids", "new_item_ids", "order_id", "payment_method_id"} == exchange.requires
+    assert reg.tool("find_user_id_by_name_zip").produces == {"user_id"}
+    assert reg.tool("find_user_id_by_email").produces == {"user_id"}
+    assert exchange.produces == {"exchange_delivered_order_items_done"}  # a receipt
+
+
+def test_an_unedited_draft_equals_the_bundled_draft():
+    from planfilter.core.loading import load_registry
+    from planfilter.core.resources import domains_file
+
+    bundled = load_registry(domains_file("shop", "drafted", "shop.yaml"))
+    for tool in drafted():
+        kept = bundled.tool(tool.name)
+        assert (tool.requires, tool.produces, dict(tool.outputs)) == \
+            (kept.requires, kept.produces, dict(kept.outputs))
+
+
+def _shop_session(registry: Registry) -> Session:
+    session = Session(registry, method="all")
+    session.start("exchange", goal="exchange_delivered_order_items_done",
+                  known={"first_name": "Mei", "last_name": "Kovacs", "zip": "43215",
+                         "order_id": "#W1000001"})
+    return session
+
+
+def test_the_five_correct_calls_pass_the_guard_with_the_drafts():
+    reg = drafted()
+    suite = load_bench_suite("shop", SuiteOptions(registry=()))
+    env = suite.environment(suite.cases()[0])
+    session = _shop_session(reg)
+    calls = [("find_user_id_by_name_zip", {"first_name": "Mei", "last_name": "Kovacs",
+                                           "zip": "43215"}),
+             ("get_user_details", {"user_id": "mei_kovacs_1234"}),
+             ("get_order_details", {"order_id": "#W1000001"}),
+             ("get_product_details", {"product_id": "8310926033"}),
+             ("exchange_delivered_order_items", {
+                 "order_id": "#W1000001", "item_ids": ["1000000001"],
+                 "new_item_ids": ["1000023758"], "payment_method_id": "gift_card_6000000"})]
+    for tool, arguments in calls:
+        decision = session.check(tool, arguments)
+        assert decision.allowed, decision.reason
+        done = env.execute(tool, arguments, session.state)
+        assert done.ok, done.error
+        session.record(tool, arguments, done.result)
+    assert session.done
+
+
+def test_a_value_inside_a_result_is_obtained_without_a_pointer():
+    tool = Tool(name="get_order", requires={"order_id"}, produces={"order_details"},
+                parameters={"type": "object", "properties": {"order_id": {"type": "string"}}})
+    use = Tool(name="get_product", requires={"product_id"}, produces={"product_details"},
+               parameters={"type": "object", "properties": {"product_id": {"type": "string"}}})
+    reg = Registry(tools=(tool, use))
+    session = Session(reg, method="all")
+    session.start("x", goal="product_details", known={"order_id": "#W1"})
+    call = session.record("get_order", {"order_id": "#W1"},
+                          {"order_id": "#W1", "items": [{"product_id": "900"}]})
+    assert call.produced == {"order_details": {"order_id": "#W1",
+                                               "items": [{"product_id": "900"}]}}
+    assert session.check("get_product", {"product_id": "900"}).allowed
+    refused = session.check("get_product", {"product_id": "901"})
+    assert refused.kind == "invented"
+
+
+def test_a_variable_without_a_pointer_is_the_whole_object_from_every_source_form():
+    result = {"order_id": "#W1", "status": "delivered", "items": []}
+    openai = [{"type": "function", "function": {
+        "name": "get_order_details", "description": "Get an order's details.",
+        "parameters": {"type": "object", "properties": {"order_id": {"type": "string"}},
+                       "required": ["order_id"]}}}]
+    mcp = {"tools": [{"name": "get_order_details", "description": "Get an order's details.",
+                      "inputSchema": openai[0]["function"]["parameters"]}]}
+    for document in (openai, mcp):
+        reg = infer_contracts(specs_from_document(document, "doc")).registry
+        tool = reg.tool("get_order_details")
+        for given_as in (result, json.dumps(result)):
+            got = extract(tool, given_as)
+            assert got.values and not got.missing, (document, got)
+
+
+def test_a_result_that_fills_nothing_is_reported():
+    tool = Tool(name="get_order", produces={"order_details"}, outputs={"order_details": "/x"},
+                parameters={"type": "object", "properties": {}})
+    session = Session(Registry(tools=(tool,)), method="all")
+    session.start("x", goal="order_details")
+    call = session.record("get_order", {}, {"y": 1})
+    assert call.unfilled and call.missing == ("order_details",)
+
+
+# -- property: a nested value is obtained exactly when a result held it --------------------
+
+KEYS = ["product_id", "item_id", "note", "order_id"]
+VALUES = st.sampled_from(["a1", "b22", "c333", "d4444"])
+json_values = st.recursive(
+    VALUES, lambda inner: st.lists(inner, max_size=3)
+    | st.dictionaries(st.sampled_from(KEYS), inner, max_size=3), max_leaves=12)
+
+
+def _under(result, key):
+    """Every scalar under ``key`` anywhere (the reference, by plain recursion)."""
+    out = []
+    if isinstance(result, dict):
+        for k, v in result.items():
+            if k == key:
+                out += [v] if not isinstance(v, dict | list) else \
+                    [x for x in v if not isinstance(x, dict | list)] if isinstance(v, list) else []
+            out += _under(v, key)
+    elif isinstance(result, list):
+        for v in result:
+            out += _under(v, key)
+    return out
+
+
+@settings(max_examples=200, deadline=None)
+@given(result=json_values, value=VALUES)
+def test_a_nested_value_is_obtained_exactly_when_a_result_held_it(result, value):
+    use = Tool(name="get_product", requires={"product_id"}, produces={"product_details"},
+               parameters={"type": "object", "properties": {"product_id": {"type": "string"}}})
+    take = Tool(name="take_items", requires={"item_ids"}, produces={"taken"},
+                parameters={"type": "object", "properties": {"item_ids": {
+                    "type": "array", "items": {"type": "string"}}}})
+    reg = Registry(tools=(use, take))
+    found = found_under_keys(result, key_variables(reg))
+    flow = Flow(held=found, scope="all")
+    invented = check_flow(reg, use, {"product_id": value}, flow)
+    assert (not invented) == (value in _under(result, "product_id"))
+    listed = check_flow(reg, take, {"item_ids": [value]}, flow)
+    assert (not listed) == (value in _under(result, "item_id") + _under(result, "item_ids"))
+
+
+def test_substituted_and_tainted_keep_their_meaning_with_nested_values():
+    use = Tool(name="pay", requires={"iban"}, produces={"paid"}, sensitive={"iban"},
+               parameters={"type": "object", "properties": {"iban": {"type": "string"}}})
+    reg = Registry(tools=(use,))
+    found = found_under_keys({"rows": [{"iban": "XX1"}]}, key_variables(reg))
+    given_flow = Flow(held=found, given={"iban": ("YY2",)}, scope="all")
+    assert [p.kind for p in check_flow(reg, use, {"iban": "XX1"}, given_flow)] == \
+        ["substituted"]
+    outside = Flow(held=found, outside=({"rows": [{"iban": "XX1"}]},), scope="all")
+    assert [p.kind for p in check_flow(reg, use, {"iban": "XX1"}, outside)] == ["tainted"]
+
+
+# -- the shop suite --------------------------------------------------------------------------
+
+def test_the_shop_suite_has_thirty_tasks_checked_by_the_database():
+    suite = load_bench_suite("shop")
+    cases = suite.cases()
+    assert len(cases) >= 30
+    kinds = {c.id.rpartition("_")[0] for c in cases}
+    assert {"exchange", "return", "cancel", "order_address", "user_address", "payment",
+            "find_order"} <= kinds
+    for case in cases:
+        env = suite.environment(case)
+        assert not env.verdict(None).success  # nothing done: the database is not the goal's
+        for call in suite.ground_truth(case, env):
+            assert env.execute(call.tool, call.arguments or {}, {}).ok
+        assert env.verdict(None).success
+
+
+def test_a_refused_shop_call_changes_nothing():
+    data = {"users": {}, "orders": {}, "products": {}}
+    with shop.using(data):
+        try:
+            shop.get_order_details("#W0")
+        except shop.ShopError as exc:
+            assert "not found" in str(exc)
