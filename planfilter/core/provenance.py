@@ -8,9 +8,9 @@ Three rules, each a refusal kind (the guard runs them in this order, after the s
   from), one found anywhere inside a successful call's result under a key that is that
   variable or maps to it (:func:`found_under_keys`: ``product_id`` inside an order's items,
   ``item_id`` for ``item_ids``), or one the user gave. Any other value was made up. Which
-  variables are checked is a choice of the caller: the variables tools produce (the paper's environment), or every
-  variable of the registry (the guard of a live session: a value for a user input the user
-  never gave is refused too).
+  variables are checked is a choice of the caller: the variables tools produce (the paper's
+  environment), or every variable of the registry (the guard of a live session: a value for
+  a user input the user never gave is refused too).
 - **substituted**: when the user gave a value for a variable (``known``, or read out of the
   request), an argument of that variable must carry that value (a list argument must lie
   within the given list); a tool's result does not override what the user said.

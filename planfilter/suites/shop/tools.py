@@ -8,7 +8,7 @@ return annotation. A bad call raises :class:`ShopError`, whose message the model
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, Literal
@@ -328,7 +328,8 @@ def modify_user_address(user_id: str, address1: str, city: str, state: str, coun
 
 
 #: The shop's tools, in the order a model is shown them.
-TOOLS = [find_user_id_by_name_zip, find_user_id_by_email, get_user_details, get_order_details,
+TOOLS: list[Callable[..., Any]] = [
+    find_user_id_by_name_zip, find_user_id_by_email, get_user_details, get_order_details,
          get_product_details, exchange_delivered_order_items, return_delivered_order_items,
          cancel_pending_order, modify_pending_order_address, modify_pending_order_payment,
          modify_user_address]
