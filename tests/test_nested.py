@@ -37,14 +37,18 @@ def test_drafts_follow_identifiers_down_the_result():
     product = reg.tool("get_product_details")
     assert product.outputs["new_item_ids"] == "/variants/*/item_id"
     assert "item_ids" not in product.produces  # its description says: from the order
+    # "one of the user's payment methods": from the user's details, not the order's
+    assert "payment_method_id" not in reg.tool("get_order_details").produces
 
 
 def test_two_roles_of_one_tool_stay_two_variables_and_lookups_share_an_identifier():
     reg = drafted()
     exchange = reg.tool("exchange_delivered_order_items")
-    assert {"item_ids", "new_item_ids", "order_id", "payment_method_id"} == exchange.requires
-    assert reg.tool("find_user_id_by_name_zip").produces == {"user_id"}
-    assert reg.tool("find_user_id_by_email").produces == {"user_id"}
+    assert {"item_ids", "new_item_ids", "order_id", "payment_method_id", "logged_in"} == \
+        exchange.requires  # "Requires authentication": a lookup that authenticates first
+    # both lookups authenticate ("Authenticate a customer: ...") and find one user_id
+    assert reg.tool("find_user_id_by_name_zip").produces == {"user_id", "logged_in"}
+    assert reg.tool("find_user_id_by_email").produces == {"user_id", "logged_in"}
     assert exchange.produces == {"exchange_delivered_order_items_done"}  # a receipt
 
 

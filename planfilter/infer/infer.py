@@ -21,7 +21,7 @@ from .dataflow import (
     untrusted_of,
 )
 from .names import local_name, normalise, tokens
-from .nested import followed
+from .nested import Followed, followed
 from .outputs import READING, is_record
 from .produce import produces_of
 from .risk import action_of, risk_of
@@ -139,7 +139,7 @@ def _own_whole_results(drafts: list[_Draft]) -> list[_Draft]:
 
 
 def _nested(specs: Sequence[ToolSpec], vocab: Vocabulary,
-            consumers: Mapping[str, frozenset[str]]) -> dict[str, dict[str, str]]:
+            consumers: Mapping[str, frozenset[str]]) -> Followed:
     """Tool -> {variable: pointer} of what each read's result holds for other tools, at any
     depth (planfilter.infer.nested)."""
     reads = frozenset(s.name for s in specs if action_of(s)[0] in READING)
@@ -168,7 +168,8 @@ def infer_contracts(specs: Sequence[ToolSpec], options: InferOptions | None = No
                                                                everything))
             for name, params in candidates.items()}
     consumers = consumers_of(specs, vocab, skip)
-    ctx = Context(vocab, consumers, _nested(specs, vocab, consumers))
+    deeper = _nested(specs, vocab, consumers)
+    ctx = Context(vocab, consumers, deeper.outputs, deeper.elsewhere)
     drafts = []
     for spec in specs:
         req = requires_of(spec, vocab)

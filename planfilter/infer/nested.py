@@ -193,11 +193,20 @@ class Found:
     how: str
 
 
-def followed(specs: Sequence[ToolSpec], reads: frozenset[str], wanted: Mapping[str, frozenset[str]],
-             of_name: Any, described: Mapping[str, tuple[str, ...]]
-             ) -> dict[str, dict[str, str]]:
-    """Tool -> {variable: pointer} of the identifiers each read's result holds for other
-    tools (see the module docstring). ``reads``: the tools whose results are reads;
+@dataclass(frozen=True)
+class Followed:
+    #: tool -> {variable: pointer} of what its result holds for other tools
+    outputs: Mapping[str, Mapping[str, str]]
+    #: tool -> variables its result holds that the descriptions say come from another read
+    elsewhere: Mapping[str, frozenset[str]]
+
+
+def followed(specs: Sequence[ToolSpec], reads: frozenset[str],
+             wanted: Mapping[str, frozenset[str]], of_name: Any,
+             described: Mapping[str, tuple[str, ...]]) -> Followed:
+    """The identifiers each read's result holds for other tools, with their pointers (see
+    the module docstring), and those it holds that come from another read by the
+    descriptions. ``reads``: the tools whose results are reads;
     ``wanted``: tool -> the variables other tools require of it; ``of_name``: a field key ->
     its vocabulary variable; ``described``: variable -> its parameters' descriptions."""
     found: dict[str, list[Found]] = {}
@@ -220,14 +229,17 @@ def followed(specs: Sequence[ToolSpec], reads: frozenset[str], wanted: Mapping[s
                 if not any(f.tool == spec.name for f in here):
                     here.append(Found(spec.name, pointer, how))
     out: dict[str, dict[str, str]] = {}
+    elsewhere: dict[str, set[str]] = {}
     for variable, places in found.items():
         said = described.get(variable, ())
-        # a field named as the variable is it; one only like it (a list of one field, a
-        # role) is it where the descriptions say it comes from, if they say
-        named = [f for f in places if f.how != "name"
-                 and any(names_entity(d, entities[f.tool]) for d in said)]
-        kept = [f for f in places if f.how == "name"] + (
-            named if named else [f for f in places if f.how == "list"])
-        for f in kept:
-            out.setdefault(f.tool, {})[variable] = f.pointer
-    return out
+        # where the descriptions say a value comes from ("one of the user's payment
+        # methods", "as the order lists them"), it comes from there; else a field named as
+        # the variable is it, and one only like it (a list of one field) too, a role never
+        named = [f for f in places if any(names_entity(d, entities[f.tool]) for d in said)]
+        kept = named if named else [f for f in places if f.how != "role"]
+        for f in places:
+            if f in kept:
+                out.setdefault(f.tool, {})[variable] = f.pointer
+            else:
+                elsewhere.setdefault(f.tool, set()).add(variable)
+    return Followed(out, {k: frozenset(v) for k, v in elsewhere.items()})

@@ -149,7 +149,8 @@ def record_produces(spec: ToolSpec, ctx: Context) -> Drafted | None:
         var = f"{spec.name}_done"
         return Drafted(frozenset({var}), f"rule: effect of {local_name(spec.name)} (its result "
                        "is the record it acted on)", freeze({var: ""}))
-    outputs.update(_consumed_fields(spec, ctx, record, root, ()))
+    outputs.update({v: p for v, p in _consumed_fields(spec, ctx, record, root, ()).items()
+                    if v not in ctx.elsewhere.get(spec.name, frozenset())})
     deeper = {v: p for v, p in ctx.nested.get(spec.name, {}).items() if v not in outputs}
     outputs.update(deeper)
     details = f"{entity}_details"

@@ -56,6 +56,8 @@ class Context:
     #: tool -> {variable: pointer} of the values other tools require that its result holds
     #: below its top level (planfilter.infer.nested)
     nested: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    #: tool -> variables its result holds that the descriptions say come from another read
+    elsewhere: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
     def consumed_by_others(self, tool: str) -> frozenset[str]:
         return frozenset(v for v, users in self.consumers.items() if users - {tool})
@@ -151,8 +153,11 @@ def from_output_schema(spec: ToolSpec, ctx: Context) -> Drafted | None:
     if not props:
         return None
     variables, outputs = set(), {}
+    skipped = ctx.elsewhere.get(spec.name, frozenset())
     for prop in props:
         var = qualified(spec, prop, ctx.vocabulary.variable(spec.name, prop, "out"))
+        if var in skipped and len(props) > 1:
+            continue  # the descriptions say it comes from another read
         variables.add(var)
         if var != prop:
             outputs[var] = "/" + prop.replace("~", "~0").replace("/", "~1")

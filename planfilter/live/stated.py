@@ -55,10 +55,20 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
                         r"yml|pptx?|png|jpe?g|html?|py|zip|log)\b", re.IGNORECASE)),
     ("date", re.compile(r"\b\d{4}-\d{2}-\d{2}\b")),
     ("time", re.compile(r"\b(?:[01]?\d|2[0-3]):[0-5]\d\b")),
-    ("quoted", re.compile(r"'([^'\n]{1,200})'|\"([^\"\n]{1,200})\"|‘([^’\n]{1,200})’|"
-                          r"“([^”\n]{1,200})”")),
+    # an apostrophe inside a word ("I'm", "order's") opens and closes no quote
+    ("quoted", re.compile(r"(?<![A-Za-z])'([^'\n]{1,200})'(?![A-Za-z])|\"([^\"\n]{1,200})\"|"
+                          r"‘([^’\n]{1,200})’|“([^”\n]{1,200})”")),
+    ("person", re.compile(r"(?:\b(?:I'm|I am|[Mm]y name is|[Tt]his is)\s+)"
+                          r"([A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?)\s+([A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?)")),
+    ("code", re.compile(r"(?<![\w@/.-])#?(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z#])"
+                        r"[A-Za-z0-9][A-Za-z0-9_-]{2,40}\b|#\d{3,40}\b")),
     ("number", re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w]|\.\d)")),
 )
+#: Words of a parameter that say it takes a person's first or last name.
+_NAME_CUES: Mapping[str, frozenset[str]] = {
+    "first_name": frozenset({"first", "given", "forename"}),
+    "last_name": frozenset({"last", "family", "surname"}),
+}
 #: Words of a parameter that say it takes a value of a specific kind.
 _CUES: Mapping[str, frozenset[str]] = {
     "email": frozenset({"email", "emails", "mail", "recipient", "recipients", "cc", "bcc"}),
@@ -86,6 +96,11 @@ def spans(text: str) -> tuple[Span, ...]:
                 value = next(g for g in match.groups() if g is not None).strip()
                 if not value:
                     continue
+            elif kind == "person":  # a first and a last name, each a span of its own
+                for part, role in ((1, "first_name"), (2, "last_name")):
+                    taken.append(match.span(part))
+                    found.append(Span(role, match.group(part), *match.span(part)))
+                continue
             elif kind == "number":
                 value = float(value) if "." in value else int(value)
             taken.append((start, end))
@@ -138,19 +153,36 @@ def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
     if span.kind == "number":
         if isinstance(span.value, float) and "number" not in types:
             return False
-        return bool(types & {"number", "integer"}) and _near(text, span, cue)
+        if types & {"number", "integer"}:
+            return _near(text, span, cue)
+        # digits a text parameter names nearby (a zip code): the text, not the number
+        return "string" in types and _near(text, span, cue)
     if "string" not in types:
         return False
+    if span.kind in _NAME_CUES:
+        said = set(re.findall(r"[a-z]+", f"{parameter} {tool.variable_of(parameter)}".lower()))
+        return "name" in said and bool(said & _NAME_CUES[span.kind])
+    if span.kind == "code":  # an id right after the word its name has ("order #W1")
+        before = _WORD.findall(text[: span.start].replace("_", " "))[-2:]
+        return bool(words(" ".join(before)) & words(f"{parameter} "
+                                                     f"{tool.variable_of(parameter)}"))
     if span.kind == "quoted":
         return _near(text, span, cue)
     return bool(cue & _CUES.get(span.kind, frozenset()))
 
 
-def stated_for(tool: Tool, parameter: str, text: str) -> tuple[Any, ...]:
-    """Every value ``text`` states that may be the tool's ``parameter``, in text order."""
+def stated_for(tool: Tool, parameter: str, text: str,
+               kinds: frozenset[str] | None = None) -> tuple[Any, ...]:
+    """Every value ``text`` states that may be the tool's ``parameter``, in text order (of
+    the span ``kinds`` given, else of any)."""
     out: list[Any] = []
     for span in spans(text):
-        if not fits(tool, parameter, span, text) or span.value in out:
+        if (kinds is not None and span.kind not in kinds) or not fits(tool, parameter, span,
+                                                                      text):
+            continue
+        if span.kind == "number" and not _types(tool, parameter) & {"number", "integer"}:
+            span = Span(span.kind, text[span.start:span.end], span.start, span.end)
+        if span.value in out:
             continue
         if not value_errors(tool, parameter, span.value) or (
                 accepts_list(tool, parameter) and not value_errors(tool, parameter, [span.value])):
@@ -158,22 +190,30 @@ def stated_for(tool: Tool, parameter: str, text: str) -> tuple[Any, ...]:
     return tuple(out)
 
 
+#: Spans specific enough to be the user's value of a variable a tool also produces: an id
+#: right after the word that names it ("order #W1000001"), a person's name ("I'm Mei
+#: Kovacs"), an e-mail address. What the user says they are outranks what a lookup finds.
+SPECIFIC = frozenset({"code", "first_name", "last_name", "email"})
+
+
 def stated_values(registry: Registry, text: str) -> dict[str, Any]:
     """Values ``text`` states for the user's inputs: every variable a parameter carries that
-    no tool produces and the model does not write (authored parameters aside). A variable
-    with several values gets them as a list when every tool that takes it takes one value."""
+    no tool produces and the model does not write (authored parameters aside), and, from the
+    :data:`SPECIFIC` spans alone, the variables tools produce too. A variable with several
+    values gets them as a list when every tool that takes it takes one value."""
     found: dict[str, Any] = {}
     carriers: dict[str, list[tuple[Tool, str]]] = {}
     for tool in registry:
         for parameter in tool.parameters.get("properties", {}):
             variable = tool.variable_of(parameter)
-            if parameter in tool.authored or variable in registry.produced:
+            if parameter in tool.authored:
                 continue
             carriers.setdefault(variable, []).append((tool, parameter))
     for variable, places in sorted(carriers.items()):
         values: list[Any] = []
+        kinds = SPECIFIC if variable in registry.produced else None
         for tool, parameter in places:
-            for value in stated_for(tool, parameter, text):
+            for value in stated_for(tool, parameter, text, kinds):
                 if value not in values:
                     values.append(value)
         if not values:

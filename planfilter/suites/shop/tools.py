@@ -129,7 +129,7 @@ def _items_of(order: dict[str, Any], item_ids: list[str]) -> None:
 
 
 def find_user_id_by_name_zip(first_name: str, last_name: str, zip: str) -> str:
-    """Find a customer's user id by their first name, last name and zip code.
+    """Authenticate a customer: find their user id by first name, last name and zip code.
 
     Args:
         first_name: The customer's first name.
@@ -147,7 +147,7 @@ def find_user_id_by_name_zip(first_name: str, last_name: str, zip: str) -> str:
 
 
 def find_user_id_by_email(email: str) -> str:
-    """Find a customer's user id by their email address.
+    """Authenticate a customer: find their user id by their email address.
 
     Args:
         email: The customer's email address.
@@ -162,7 +162,7 @@ def find_user_id_by_email(email: str) -> str:
 
 
 def get_user_details(user_id: str) -> User:
-    """Get a customer's details: name, email, address, payment methods and order ids.
+    """Get a customer's details: name, email, address, payment methods and order ids. Requires authentication.
 
     Args:
         user_id: The customer's user id.
@@ -171,7 +171,7 @@ def get_user_details(user_id: str) -> User:
 
 
 def get_order_details(order_id: str) -> Order:
-    """Get an order's details: status, address, items and payment method.
+    """Get an order's details: status, address, items and payment method. Requires authentication.
 
     Args:
         order_id: The order id, such as '#W0000001'.
@@ -180,7 +180,7 @@ def get_order_details(order_id: str) -> Order:
 
 
 def get_product_details(product_id: str) -> Product:
-    """Get a product's details and its variants, each with its own item id.
+    """Get a product's details and its variants, each with its own item id. Requires authentication.
 
     Args:
         product_id: The product id.
@@ -193,7 +193,7 @@ def get_product_details(product_id: str) -> Product:
 
 def exchange_delivered_order_items(order_id: str, item_ids: list[str], new_item_ids: list[str],
                                    payment_method_id: str) -> Order:
-    """Exchange items of a delivered order for other variants of the same products.
+    """Exchange items of a delivered order for other variants of the same products. Requires authentication.
 
     Args:
         order_id: The order id, such as '#W0000001'.
@@ -228,7 +228,7 @@ def exchange_delivered_order_items(order_id: str, item_ids: list[str], new_item_
 
 def return_delivered_order_items(order_id: str, item_ids: list[str],
                                  payment_method_id: str) -> Order:
-    """Return items of a delivered order for a refund.
+    """Return items of a delivered order for a refund. Requires authentication.
 
     Args:
         order_id: The order id, such as '#W0000001'.
@@ -248,7 +248,7 @@ def return_delivered_order_items(order_id: str, item_ids: list[str],
 
 def cancel_pending_order(order_id: str,
                          reason: Literal["no longer needed", "ordered by mistake"]) -> Order:
-    """Cancel a pending order.
+    """Cancel a pending order. Requires authentication.
 
     Args:
         order_id: The order id, such as '#W0000001'.
@@ -271,7 +271,7 @@ def _address(address1: str, address2: str, city: str, state: str, country: str,
 
 def modify_pending_order_address(order_id: str, address1: str, city: str, state: str,
                                  country: str, zip: str, address2: str = "") -> Order:
-    """Change the shipping address of a pending order.
+    """Change the shipping address of a pending order. Requires authentication.
 
     Args:
         order_id: The order id, such as '#W0000001'.
@@ -291,7 +291,7 @@ def modify_pending_order_address(order_id: str, address1: str, city: str, state:
 
 
 def modify_pending_order_payment(order_id: str, payment_method_id: str) -> Order:
-    """Change the payment method of a pending order.
+    """Change the payment method of a pending order. Requires authentication.
 
     Args:
         order_id: The order id, such as '#W0000001'.
@@ -310,7 +310,7 @@ def modify_pending_order_payment(order_id: str, payment_method_id: str) -> Order
 
 def modify_user_address(user_id: str, address1: str, city: str, state: str, country: str,
                         zip: str, address2: str = "") -> User:
-    """Change a customer's default address.
+    """Change a customer's default address. Requires authentication.
 
     Args:
         user_id: The customer's user id.
