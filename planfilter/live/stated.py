@@ -47,7 +47,25 @@ class Span:
     end: int
 
 
+#: A postal address written on one line: "12 Ocean Drive, Apt 7, Miami, FL 33139, USA".
+_ADDRESS = re.compile(
+    r"\b(\d+(?: [A-Z][a-z]+)+ (?:Street|St|Road|Rd|Drive|Dr|Lane|Ln|Way|Avenue|Ave|Court|Ct|"
+    r"Boulevard|Blvd|Place|Pl|Square|Sq|Terrace|Parkway))(?:, ((?:Apt|Apartment|Suite|Unit|"
+    r"Floor|Fl|Room)\.? ?\w+))?, ([A-Z][a-z]+(?: [A-Z][a-z]+)*), ([A-Z]{2}) (\d{5}(?:-\d{4})?)"
+    r"(?:, ([A-Z][A-Za-z]+(?: [A-Z][a-z]+)*))?")
+#: The parts of an address, and the parameter names each goes to.
+ADDRESS_PARTS: Mapping[str, frozenset[str]] = {
+    "address1": frozenset({"address1", "address_1", "address_line1", "address_line_1", "line1",
+                           "street", "street_address"}),
+    "address2": frozenset({"address2", "address_2", "address_line2", "address_line_2", "line2"}),
+    "city": frozenset({"city", "town"}),
+    "state": frozenset({"state", "province", "region"}),
+    "zip": frozenset({"zip", "zip_code", "zipcode", "postal_code", "postcode"}),
+    "country": frozenset({"country"}),
+}
+
 _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("address", _ADDRESS),
     ("email", re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")),
     ("url", re.compile(r"\b(?:https?://[^\s'\"<>]+|www\.[\w-]+(?:\.[\w-]+)+(?:/[^\s'\"<>]*)?)")),
     ("iban", re.compile(r"\b[A-Z]{2}\d{2}[A-Z0-9]{11,30}\b")),
@@ -96,6 +114,13 @@ def spans(text: str) -> tuple[Span, ...]:
                 value = next(g for g in match.groups() if g is not None).strip()
                 if not value:
                     continue
+            elif kind == "address":  # each part a span of its own
+                for part, role in enumerate(ADDRESS_PARTS, start=1):
+                    if match.group(part) is not None:
+                        found.append(Span(f"address:{role}", match.group(part),
+                                          *match.span(part)))
+                taken.append((start, end))
+                continue
             elif kind == "person":  # a first and a last name, each a span of its own
                 for part, role in ((1, "first_name"), (2, "last_name")):
                     taken.append(match.span(part))
@@ -106,6 +131,11 @@ def spans(text: str) -> tuple[Span, ...]:
             taken.append((start, end))
             found.append(Span(kind, value, start, end))
     return tuple(sorted(found, key=lambda s: s.start))
+
+
+def normalise_name(name: str) -> str:
+    return "_".join(w.lower() for w in re.findall(r"[A-Za-z]+|\d+", name)) \
+        .replace("address_1", "address1").replace("address_2", "address2")
 
 
 def words(text: str) -> frozenset[str]:
@@ -155,8 +185,13 @@ def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
             return False
         if types & {"number", "integer"}:
             return _near(text, span, cue)
-        # digits a text parameter names nearby (a zip code): the text, not the number
-        return "string" in types and _near(text, span, cue)
+        # digits right after the words of a text parameter's name ("zip code 43215"): the
+        # text, not the number
+        before = _WORD.findall(text[: span.start].replace("_", " "))[-2:]
+        return "string" in types and bool(words(" ".join(before)) & words(parameter))
+    if span.kind.startswith("address:"):
+        return normalise_name(parameter) in ADDRESS_PARTS[span.kind.partition(":")[2]] \
+            and "string" in types
     if "string" not in types:
         return False
     if span.kind in _NAME_CUES:
@@ -193,7 +228,8 @@ def stated_for(tool: Tool, parameter: str, text: str,
 #: Spans specific enough to be the user's value of a variable a tool also produces: an id
 #: right after the word that names it ("order #W1000001"), a person's name ("I'm Mei
 #: Kovacs"), an e-mail address. What the user says they are outranks what a lookup finds.
-SPECIFIC = frozenset({"code", "first_name", "last_name", "email"})
+SPECIFIC = frozenset({"code", "first_name", "last_name", "email", *(
+    f"address:{part}" for part in ADDRESS_PARTS)})
 
 
 def stated_values(registry: Registry, text: str) -> dict[str, Any]:

@@ -271,7 +271,8 @@ def _address(address1: str, address2: str, city: str, state: str, country: str,
 
 def modify_pending_order_address(order_id: str, address1: str, city: str, state: str,
                                  country: str, zip: str, address2: str = "") -> Order:
-    """Change the shipping address of a pending order. Requires authentication.
+    """Change the shipping address of a pending order: ship it to another address. Requires
+    authentication.
 
     Args:
         order_id: The order id, such as '#W0000001'.
@@ -291,7 +292,8 @@ def modify_pending_order_address(order_id: str, address1: str, city: str, state:
 
 
 def modify_pending_order_payment(order_id: str, payment_method_id: str) -> Order:
-    """Change the payment method of a pending order. Requires authentication.
+    """Change the payment method of a pending order: charge another of the customer's payment
+    methods (a credit card, PayPal, a gift card) instead. Requires authentication.
 
     Args:
         order_id: The order id, such as '#W0000001'.
