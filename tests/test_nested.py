@@ -212,3 +212,23 @@ def test_a_refused_shop_call_changes_nothing():
             shop.get_order_details("#W0")
         except shop.ShopError as exc:
             assert "not found" in str(exc)
+
+
+def test_a_read_stays_offered_for_each_listed_value_until_the_goal():
+    from planfilter.core.loading import load_registry
+    from planfilter.core.resources import domains_file
+
+    reg = load_registry(domains_file("shop", "shop.yaml"))
+    suite = load_bench_suite("shop")
+    case = next(c for c in suite.cases() if c.id.startswith("find_order"))
+    env = suite.environment(case)
+    session = Session(reg, method="cmtf")
+    session.start(case.task.query, goal="return_delivered_order_items_done",
+                  known={k: v for k, v in case.task.state.items()})
+    for call in suite.ground_truth(case, env):
+        decision = session.check(call.tool, dict(call.arguments or {}))
+        assert decision.allowed, (call, decision.reason)
+        done = env.execute(call.tool, call.arguments or {}, session.state)
+        session.record(call.tool, call.arguments, done.result)
+    assert env.verdict(None).success
+    assert "get_order_details" not in session.visible().tools  # the goal is reached

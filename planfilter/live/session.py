@@ -37,6 +37,7 @@ does not put the same question to the user twice. A new session asks afresh.
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -167,6 +168,11 @@ def check_size(what: str, value: Any, limit: int) -> None:
     size = len(value) if isinstance(value, str) else len(repr(value))
     if size > limit:
         raise PlanfilterError(f"{what} is {size:,} characters long; the limit is {limit:,}")
+
+
+def json_key(value: Any) -> str:
+    """A value as comparable text (values may be lists or objects, which do not hash)."""
+    return json.dumps(value, sort_keys=True, default=str)
 
 
 @lru_cache(maxsize=16)
@@ -618,12 +624,38 @@ class Session:
         messages of each), until the step after it is reached. Only while several candidates
         are weighed: a goal given alone is planned exactly."""
         if len(self._beliefs) < 2:
-            return visible.tools
+            if not visible.tools:
+                return visible.tools
+            return tuple(dict.fromkeys((*visible.tools, *self._listed_reads())))
         again = [c.tool for c in self._calls if c.ok and c.tool in self.registry
                  and self.registry.tool(c.tool).reads
                  and any(self.registry.tool(c.tool).produces & belief.candidate.steps[k]
                          for k in range(belief.step))]
         return tuple(dict.fromkeys((*visible.tools, *again)))
+
+    def _listed_reads(self) -> tuple[str, ...]:
+        """A read per listed value: a read made before whose input a result listed several
+        values of (a customer's orders), not all read yet, stays offered for the others
+        until the goal is reached: the value the goal needs may be in any of them."""
+        out: list[str] = []
+        for call in self._calls:
+            if not call.ok or call.tool in out or call.tool not in self.registry:
+                continue
+            tool = self.registry.tool(call.tool)
+            if not tool.reads:
+                continue
+            for param in call.arguments:
+                variable = tool.variable_of(param)
+                listed = [v for f in self._facts.get(variable, ()) if f.call is not None
+                          for v in accepted(f.value) if not isinstance(v, list | tuple | Mapping)]
+                if len({json_key(v) for v in listed}) < 2:
+                    continue
+                read = {json_key(c.arguments.get(param)) for c in self._calls
+                        if c.ok and c.tool == call.tool}
+                if {json_key(v) for v in listed} - read:
+                    out.append(call.tool)
+                    break
+        return tuple(out)
 
     def _attempts(self) -> tuple[Attempt, ...]:
         return tuple(c.attempt for c in self._calls)
