@@ -7,8 +7,9 @@ A result is a JSON object (or JSON text of one), other JSON, or plain text:
   ids), or, for an object, from the key of its own name; when the object has no key of any
   variable without a pointer (and ``returns`` declares none and the object conforms to it),
   each such variable is the whole object, as a draft without an output schema means it
-  (``order_details``); a variable found nowhere else is missing and stays unknown. Keys that name no produced variable are ignored: a result never
-  sets a variable its contract does not produce.
+  (``order_details``); a variable found nowhere else is missing and stays unknown. Keys
+  that name no produced variable are ignored: a result never sets a variable its contract
+  does not produce.
 - anything else (text, a number), and a list no pointer reads: every produced variable is
   set to the whole result, as an MCP tool that answers in words does.
 

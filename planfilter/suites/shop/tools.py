@@ -162,7 +162,9 @@ def find_user_id_by_email(email: str) -> str:
 
 
 def get_user_details(user_id: str) -> User:
-    """Get a customer's details: name, email, address, payment methods and order ids. Requires authentication.
+    """Get a customer's details: name, email, address, payment methods and order ids.
+
+    Requires authentication.
 
     Args:
         user_id: The customer's user id.
@@ -193,7 +195,9 @@ def get_product_details(product_id: str) -> Product:
 
 def exchange_delivered_order_items(order_id: str, item_ids: list[str], new_item_ids: list[str],
                                    payment_method_id: str) -> Order:
-    """Exchange items of a delivered order for other variants of the same products. Requires authentication.
+    """Exchange items of a delivered order for other variants of the same products.
+
+    Requires authentication.
 
     Args:
         order_id: The order id, such as '#W0000001'.
