@@ -232,3 +232,44 @@ def test_a_read_stays_offered_for_each_listed_value_until_the_goal():
         session.record(call.tool, call.arguments, done.result)
     assert env.verdict(None).success
     assert "get_order_details" not in session.visible().tools  # the goal is reached
+
+
+def test_a_plain_result_its_documentation_names_produces_that_variable():
+    from planfilter.infer.spec import ToolSpec
+
+    taker = ToolSpec("get_user_details", input_schema={
+        "type": "object", "properties": {"user_id": {"type": "string"}},
+        "required": ["user_id"]})
+    for description, output in (("Who is signed in.\nReturns: The user id.", {"type": "string"}),
+                                ("Who is signed in. Returns: str: the user id", None),
+                                ("Who is signed in; returns the user's id.", None)):
+        who = ToolSpec("whoami", description=description, output_schema=output)
+        reg = infer_contracts([who, taker]).registry
+        assert reg.tool("whoami").produces == {"user_id"}, description
+        assert reg.tool("whoami").outputs == {"user_id": ""}
+
+
+def whoami() -> str:
+    """Who is signed in.
+
+    Returns:
+        str: The user id.
+    """
+    return "u1"
+
+
+def get_user(user_id: str) -> dict:
+    """Get a user.
+
+    Args:
+        user_id: The user id.
+    """
+    return {}
+
+
+def test_a_python_docstring_return_section_names_the_result():
+    from planfilter.infer.python_tools import spec_from_function
+
+    specs = [spec_from_function(whoami, "t"), spec_from_function(get_user, "t")]
+    assert "Returns: The user id." in specs[0].description
+    assert infer_contracts(specs).registry.tool("whoami").produces == {"user_id"}

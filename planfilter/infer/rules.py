@@ -8,6 +8,7 @@ order of ``produce.PRODUCE_RULES`` (with the rules of ``outputs`` that read a re
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -169,6 +170,32 @@ def from_output_schema(spec: ToolSpec, ctx: Context) -> Drafted | None:
         note += "; values inside them: " + ", ".join(f"{v} at {p}"
                                                      for v, p in sorted(deeper.items()))
     return Drafted(frozenset(variables), note, freeze(outputs))
+
+
+#: "Returns: the user id", "returns the user's id", "-> str: The order id." (a type first).
+_RETURNS = re.compile(r"\breturns?\b\s*:?\s*(?:\w+\s*:\s*)?(?:the|a|an|its)?\s*"
+                      r"([a-z][a-z' -]{1,60}?)\s*(?:[.,;:(]|\bof\b|\bfor\b|\bwhich\b|"
+                      r"\bthat\b|$)", re.IGNORECASE | re.MULTILINE)
+
+
+def returns_named(spec: ToolSpec, ctx: Context) -> Drafted | None:
+    """A plain result (a string or a number, or no output schema) that its documentation
+    names ("Returns: the user id") produces the variable so named, when other tools require
+    it: the documented result is that value, whole."""
+    kind = (spec.output_schema or {}).get("type")
+    if spec.output_schema is not None and kind not in ("string", "integer", "number"):
+        return None
+    wanted = ctx.consumed_by_others(spec.name) - requires_of(spec, ctx.vocabulary).variables
+    for match in _RETURNS.finditer(spec.description):
+        phrase = match.group(1).lower().replace("'s ", " ").replace("'s", "")
+        words = [w for w in re.findall(r"[a-z]+", phrase) if w not in ("the", "a", "an")]
+        for start in range(len(words)):  # "the customer user id" -> user_id too
+            var = normalise("_".join(words[start:]))
+            var = ctx.vocabulary.of_name(var)
+            if var in wanted:
+                return Drafted(frozenset({var}), f"doc: returns {match.group(1).strip()!r} -> "
+                               f"{var}, which other tools require", freeze({var: ""}))
+    return None
 
 
 def lookup_produces_id(spec: ToolSpec, ctx: Context) -> Drafted | None:
