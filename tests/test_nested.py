@@ -273,3 +273,35 @@ def test_a_python_docstring_return_section_names_the_result():
     specs = [spec_from_function(whoami, "t"), spec_from_function(get_user, "t")]
     assert "Returns: The user id." in specs[0].description
     assert infer_contracts(specs).registry.tool("whoami").produces == {"user_id"}
+
+
+def test_contracts_edges_compares_a_draft_with_the_review():
+    from click.testing import CliRunner
+
+    from planfilter.cli import cli
+    from planfilter.core.resources import domains_file
+
+    out = CliRunner().invoke(cli, ["contracts", "edges",
+                                   str(domains_file("shop", "drafted", "shop.yaml")),
+                                   "--against", str(domains_file("shop", "shop.yaml"))],
+                             catch_exceptions=False)
+    assert out.exit_code == 0
+    assert "recall 1.00" in out.output
+    assert "missed:" not in out.output
+
+
+def test_contracts_check_reports_a_result_that_filled_nothing(tmp_path):
+    from click.testing import CliRunner
+
+    from planfilter.cli import cli
+
+    registry = tmp_path / "r.yaml"
+    registry.write_text("tools:\n- name: get_order\n  produces: [order_details]\n"
+                        "  outputs: {order_details: /x}\n")
+    traces = tmp_path / "traces.jsonl"
+    traces.write_text(json.dumps({"type": "step", "task": "t", "model": "m", "method": "all",
+                                  "seed": 1, "step": 1, "chosen": "get_order",
+                                  "arguments": {}, "produced": {}, "unfilled": True,
+                                  "state_before": {}}) + "\n")
+    out = CliRunner().invoke(cli, ["contracts", "check", str(registry), str(traces)])
+    assert "unfilled-result" in out.output
