@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -13,7 +14,7 @@ from planfilter.core.contracts import Registry, Tool
 from planfilter.core.provenance import Flow, check_flow, found_under_keys, key_variables
 from planfilter.core.results import extract
 from planfilter.infer.infer import infer_contracts
-from planfilter.infer.python_tools import read_python_source
+from planfilter.infer.python_tools import read_python_source, spec_from_function
 from planfilter.infer.sources import specs_from_document
 from planfilter.live import Session
 from planfilter.suites import SuiteOptions, load_bench_suite
@@ -63,19 +64,20 @@ def test_an_unedited_draft_equals_the_bundled_draft():
             (kept.requires, kept.produces, dict(kept.outputs))
 
 
-def _shop_session(registry: Registry) -> Session:
-    session = Session(registry, method="all")
+def _shop_session(registry: Registry, method: str) -> Session:
+    session = Session(registry, method=method)
     session.start("exchange", goal="exchange_delivered_order_items_done",
                   known={"first_name": "Mei", "last_name": "Kovacs", "zip": "43215",
                          "order_id": "#W1000001"})
     return session
 
 
-def test_the_five_correct_calls_pass_the_guard_with_the_drafts():
+@pytest.mark.parametrize("method", ["all", "cmtf"])
+def test_the_five_correct_calls_pass_the_guard_with_the_drafts(method):
     reg = drafted()
     suite = load_bench_suite("shop", SuiteOptions(registry=()))
     env = suite.environment(suite.cases()[0])
-    session = _shop_session(reg)
+    session = _shop_session(reg, method)
     calls = [("find_user_id_by_name_zip", {"first_name": "Mei", "last_name": "Kovacs",
                                            "zip": "43215"}),
              ("get_user_details", {"user_id": "mei_kovacs_1234"}),
@@ -85,6 +87,9 @@ def test_the_five_correct_calls_pass_the_guard_with_the_drafts():
                  "order_id": "#W1000001", "item_ids": ["1000000001"],
                  "new_item_ids": ["1000023758"], "payment_method_id": "gift_card_6000000"})]
     for tool, arguments in calls:
+        if method == "cmtf":  # the exchange as goal: each correct call is the plan's next
+            # step (then the reads offered for other listed values: the user's other orders)
+            assert session.visible().tools[0] == tool
         decision = session.check(tool, arguments)
         assert decision.allowed, decision.reason
         done = env.execute(tool, arguments, session.state)
@@ -118,12 +123,29 @@ def test_a_variable_without_a_pointer_is_the_whole_object_from_every_source_form
                        "required": ["order_id"]}}}]
     mcp = {"tools": [{"name": "get_order_details", "description": "Get an order's details.",
                       "inputSchema": openai[0]["function"]["parameters"]}]}
-    for document in (openai, mcp):
-        reg = infer_contracts(specs_from_document(document, "doc")).registry
+    declared = {"tools": [{**mcp["tools"][0], "outputSchema": {
+        "type": "object", "properties": {"order_id": {"type": "string"},
+                                         "status": {"type": "string"},
+                                         "items": {"type": "array"}}}}]}
+    docs = [{"name": "get_order_details", "description": "Get an order's details.",
+             "parameters": openai[0]["function"]["parameters"]}]
+    registries = [infer_contracts(specs_from_document(d, "doc")).registry
+                  for d in (openai, mcp, declared, docs)]
+    registries.append(infer_contracts([spec_from_function(get_order_details, "t")]).registry)
+    for reg in registries:
         tool = reg.tool("get_order_details")
         for given_as in (result, json.dumps(result)):
             got = extract(tool, given_as)
-            assert got.values and not got.missing, (document, got)
+            assert got.values and not got.missing, (tool, got)
+
+
+def get_order_details(order_id: str) -> dict:
+    """Get an order's details.
+
+    Args:
+        order_id: The order id.
+    """
+    return {}
 
 
 def test_a_result_that_fills_nothing_is_reported():
@@ -268,8 +290,6 @@ def get_user(user_id: str) -> dict:
 
 
 def test_a_python_docstring_return_section_names_the_result():
-    from planfilter.infer.python_tools import spec_from_function
-
     specs = [spec_from_function(whoami, "t"), spec_from_function(get_user, "t")]
     assert "Returns: The user id." in specs[0].description
     assert infer_contracts(specs).registry.tool("whoami").produces == {"user_id"}
