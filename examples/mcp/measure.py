@@ -1,5 +1,6 @@
 """Measure `planfilter serve`: per-call overhead against calling the upstream directly, and
-the tokens of the tool list a client receives. Prints JSON (the numbers on docs/results/performance.md).
+the tokens of the tool list a client receives. Prints JSON (the numbers on
+docs/results/performance.md).
 
     python examples/mcp/measure.py --calls 200
 """

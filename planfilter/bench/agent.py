@@ -32,6 +32,7 @@ from typing import Any, Literal, get_args
 from ..core.compile import render
 from ..core.contracts import Registry, Tool
 from ..core.errors import PlanfilterError
+from ..core.results import extract
 from ..core.tasks import Task
 from ..filters import DEFAULT_OPTIONS, RECOVERING_METHODS, FilterOptions
 from ..filters.risk import (
@@ -130,8 +131,8 @@ def run_task(registry: Registry, task: Task, *, method: str, model: str, seed: i
     for step in range(1, options.max_steps + 1):
         if session.done:  # only before step 1: later steps check after acting
             break
-        record = _step(registry, task, pursued, key, session, history, step, options,
-                       environment)
+        record, result = _step(registry, task, pursued, key, session, history, step, options,
+                               environment)
         records.append(record)
         if record.decision == "switch":
             shown = session.switch(_switch_reason(record.arguments))
@@ -146,9 +147,8 @@ def run_task(registry: Registry, task: Task, *, method: str, model: str, seed: i
         if record.error is not None:
             records[-1] = replace(record, done=True, success=False)
             break
-        call = session.record(str(record.chosen), _as_object(record.arguments),
-                              dict(record.produced))
-        records[-1] = replace(record, state_after=session.state)
+        call = session.record(str(record.chosen), _as_object(record.arguments), result)
+        records[-1] = replace(record, state_after=session.state, unfilled=call.unfilled)
         history.append({"tool": call.tool, "produced": sorted(call.produced)})
         if session.done:
             records[-1] = replace(records[-1], done=True, success=succeeded(task, session.state))
@@ -196,9 +196,10 @@ def _as_object(arguments: Any) -> Mapping[str, Any]:
 
 def _step(registry: Registry, task: Task, pursued: Task, key: RunKey, session: Session,
           history: list[dict[str, Any]], step: int, options: AgentOptions,
-          environment: Environment) -> StepRecord:
-    """One step. ``task`` is the benchmark's (gold chain, mocks); ``pursued`` is the task with
-    the goal the session pursues (the resolved one under ``goal="resolve"``)."""
+          environment: Environment) -> tuple[StepRecord, Any]:
+    """One step and the tool's result as the environment gave it (None when nothing ran).
+    ``task`` is the benchmark's (gold chain, mocks); ``pursued`` is the task with the goal
+    the session pursues (the resolved one under ``goal="resolve"``)."""
     state = session.state
     known = frozenset(state)
     base = StepRecord(key=key, domain=task.domain, step=step, visible=(), chosen=None,
@@ -207,14 +208,14 @@ def _step(registry: Registry, task: Task, pursued: Task, key: RunKey, session: S
     try:
         visible = session.visible()
     except PlanfilterError as exc:
-        return replace(base, error=f"filter {key.method} failed: {exc}")
+        return (replace(base, error=f"filter {key.method} failed: {exc}"), None)
     base = replace(base, visible=visible.tools, info=visible.info, planner=visible.planner,
                    fallbacks=visible.fallbacks,
                    risky_off_path=risky_off_path(registry, visible.tools, state, session.goal,
                                                  options.filter))
     if not visible.tools:
         why = f" ({visible.info})" if visible.info else ""
-        return replace(base, error=f"no tool visible{why}")
+        return (replace(base, error=f"no tool visible{why}"), None)
     tools = [_schema(registry.tool(name)) for name in visible.tools]
     if session.weighing:
         tools.append(switch_tool_schema())
@@ -223,36 +224,36 @@ def _step(registry: Registry, task: Task, pursued: Task, key: RunKey, session: S
     try:
         reply = complete(key.model, messages, tools, seed=key.seed, options=options.call)
     except ModelError as exc:
-        return replace(base, error=f"model error: {exc}", faults=exc.kinds)
+        return (replace(base, error=f"model error: {exc}", faults=exc.kinds), None)
     base = replace(base, input_tokens=reply.input_tokens, output_tokens=reply.output_tokens,
                    latency_ms=round(reply.latency_ms, 3), attempts=reply.attempts,
                    calls=tuple(c.name for c in reply.calls), faults=reply.retried)
     if not reply.calls:
         said = f": {reply.content.strip()[:200]!r}" if reply.content else ""
         fault = "text instead of a tool call" if said else "empty answer"
-        return replace(base, error=f"model called no tool{said}",
-                       faults=(*base.faults, fault))
+        return (replace(base, error=f"model called no tool{said}",
+                       faults=(*base.faults, fault)), None)
     call = reply.calls[0]
     if call.name == SWITCH_TOOL and session.weighing and len(reply.calls) == 1:
-        return replace(base, chosen=call.name, arguments=_as_object(_json(call.arguments)),
-                       decision="switch")
+        return (replace(base, chosen=call.name, arguments=_as_object(_json(call.arguments)),
+                       decision="switch"), None)
     base = replace(base, chosen=call.name, arguments=call.arguments,
                    **_premature(registry, call.name, known))
     if len(reply.calls) > 1:
         names = ", ".join(c.name for c in reply.calls)
-        return replace(base, error=f"model called {len(reply.calls)} tools ({names}); "
+        return (replace(base, error=f"model called {len(reply.calls)} tools ({names}); "
                                    "exactly one is allowed",
-                       faults=(*base.faults, "several tool calls"))
+                       faults=(*base.faults, "several tool calls")), None)
     if call.name not in visible.tools:
         where = "is not visible" if call.name in registry else "does not exist"
         faults = base.faults if call.name in registry else (*base.faults, "unknown tool")
-        return replace(base, error=f"model called {call.name!r}, which {where}; refused",
-                       faults=faults)
+        return (replace(base, error=f"model called {call.name!r}, which {where}; refused",
+                       faults=faults), None)
     try:
         arguments = json.loads(call.arguments) if call.arguments.strip() else {}
     except ValueError as exc:
-        return replace(base, error=f"arguments of {call.name} are not valid JSON: {exc}",
-                       faults=(*base.faults, "malformed JSON arguments"))
+        return (replace(base, error=f"arguments of {call.name} are not valid JSON: {exc}",
+                       faults=(*base.faults, "malformed JSON arguments")), None)
     base = replace(base, arguments=arguments)
     if needs_approval(registry, call.name) and isinstance(arguments, Mapping):
         approval = approve(options.approve_risky,
@@ -260,13 +261,16 @@ def _step(registry: Registry, task: Task, pursued: Task, key: RunKey, session: S
                            options.approver)
         base = replace(base, approval=str(approval))
         if not approval.approved:
-            return replace(base, error=f"approval refused for {call.name}: {approval.reason}")
+            return (replace(base, error=f"approval refused for {call.name}: "
+                                        f"{approval.reason}"), None)
     outcome = environment.execute(call.name, arguments, state)
     if not outcome.ok:
-        return replace(base, error=outcome.error, tool_failed=True, invented=outcome.invented)
-    produced = dict(outcome.result)
-    return replace(base, produced=produced, state_after={**state, **produced},
-                   invented=outcome.invented)
+        return (replace(base, error=outcome.error, tool_failed=True,
+                        invented=outcome.invented), None)
+    # what the result gives each produced variable (a mock answers with exactly those)
+    produced = dict(extract(registry.tool(call.name), outcome.result).values)
+    return (replace(base, produced=produced, state_after={**state, **produced},
+                    invented=outcome.invented), outcome.result)
 
 
 def _premature(registry: Registry, name: str, known: frozenset[str]) -> dict[str, Any]:

@@ -216,7 +216,7 @@ def run_dialogue(suite: BenchSuite, case: Case, *, method: str, model: str, seed
                     records.append(replace(
                         record, decision="allowed", approval=decision.approval,
                         produced=dict(recorded.produced), state_after=session.state,
-                        result=done.text[:RESULT_CHARS]))
+                        result=done.text[:RESULT_CHARS], unfilled=recorded.unfilled))
                 else:
                     stuck = True
                     session.record(call.name, arguments, error=done.error)

@@ -89,7 +89,8 @@ def replay(suite: BenchSuite, case: Case, *, method: str, seed: int = 1,
             recorded = session.record(call.tool, arguments, done.result)
             records.append(replace(record, decision="allowed", approval=decision.approval,
                                    produced=dict(recorded.produced), state_after=session.state,
-                                   result=done.text[:2000], invented=done.invented))
+                                   result=done.text[:2000], invented=done.invented,
+                                   unfilled=recorded.unfilled))
         else:
             session.record(call.tool, arguments, error=done.error)
             records.append(replace(record, decision="allowed", approval=decision.approval,

@@ -73,6 +73,8 @@ class StepRecord:
     risky_off_path: tuple[str, ...] = ()
     #: Model faults of this step, by kind: retried provider errors, then a faulty answer.
     faults: tuple[str, ...] = ()
+    #: The call succeeded and its result filled none of the variables its tool produces.
+    unfilled: bool = False
     #: An argument's value was invented: refused under --env strict, flagged and run under
     #: --env lenient.
     invented: bool = False
@@ -88,6 +90,8 @@ class StepRecord:
     def to_json(self) -> dict[str, Any]:
         data = _without_defaults(asdict(self), _STEP_OPTIONAL)
         data.pop("key")
+        if not data.get("unfilled"):
+            data.pop("unfilled", None)  # written only when it happened
         return {"type": "step", **asdict(self.key), **_plain(data)}
 
 

@@ -1,5 +1,6 @@
-"""``planfilter contracts infer|check|eval``: draft contracts from tool schemas, check them
-against run traces, and measure the drafting on a hand-written registry."""
+"""``planfilter contracts infer|check|edges|eval``: draft contracts from tool schemas, check
+them against run traces, compare a draft's data-flow edges with a reviewed registry's, and
+measure the drafting on a hand-written registry."""
 
 from __future__ import annotations
 
@@ -145,6 +146,34 @@ def check(registry_path: Path, traces: tuple[Path, ...]) -> None:
                f"{len(report.findings)} findings")
     if not report.ok:
         sys.exit(1)
+
+
+@contracts.command()
+@click.argument("drafted", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--against", "reviewed", required=True,
+              type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="The reviewed registry of the same tools.")
+def edges(drafted: Path, reviewed: Path) -> None:
+    """Data-flow edges (producer -> consumer, variable) of DRAFTED against a reviewed
+    registry: recall, precision, and each edge missed or extra.
+
+    \b
+    Example:
+      planfilter contracts edges domains/shop/drafted/shop.yaml --against domains/shop/shop.yaml
+    """
+    from ..core.loading import load_registry
+    from ..infer.edges import compare_edges
+
+    try:
+        found = compare_edges(load_registry(drafted), load_registry(reviewed))
+    except PlanfilterError as exc:
+        raise click.ClickException(str(exc)) from None
+    for label, listed in (("missed", found.missed), ("extra", found.extra)):
+        for producer, consumer, variable in listed:
+            click.echo(f"{label}: {producer} -> {consumer} ({variable})")
+    click.echo(f"edges: {len(found.kept)} of {len(found.reviewed)} reviewed drafted "
+               f"(recall {found.recall:.2f}), {len(found.kept)} of {len(found.drafted)} drafted "
+               f"reviewed (precision {found.precision:.2f})")
 
 
 @contracts.command("eval")

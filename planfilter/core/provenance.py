@@ -5,10 +5,12 @@ Three rules, each a refusal kind (the guard runs them in this order, after the s
 - **invented**: an argument that carries a variable (its own name, or the one the contract's
   ``inputs`` maps it to) must hold a value the state holds for that variable: one a tool
   returned (any scalar inside a structured result, under the pointer the contract reads it
-  from) or one the user gave. Any other value was made up. Which variables are checked is
-  a choice of the caller: the variables tools produce (the paper's environment), or every
-  variable of the registry (the guard of a live session: a value for a user input the user
-  never gave is refused too).
+  from), one found anywhere inside a successful call's result under a key that is that
+  variable or maps to it (:func:`found_under_keys`: ``product_id`` inside an order's items,
+  ``item_id`` for ``item_ids``), or one the user gave. Any other value was made up. Which
+  variables are checked is a choice of the caller: the variables tools produce (the paper's
+  environment), or every variable of the registry (the guard of a live session: a value for
+  a user input the user never gave is refused too).
 - **substituted**: when the user gave a value for a variable (``known``, or read out of the
   request), an argument of that variable must carry that value (a list argument must lie
   within the given list); a tool's result does not override what the user said.
@@ -95,6 +97,51 @@ def _scalars(value: Any) -> Iterable[Any]:
             yield from _scalars(item)
     else:
         yield value
+
+
+def key_variables(registry: Registry) -> dict[str, frozenset[str]]:
+    """Result key -> the variables a value under it may be: every variable of the registry
+    by its own name, every parameter name by the variable it carries, and the one item of
+    a list variable (``item_id`` for ``item_ids``)."""
+    out: dict[str, set[str]] = {}
+    for tool in registry:
+        for param in tool.parameters.get("properties") or {}:
+            out.setdefault(str(param), set()).add(tool.variable_of(str(param)))
+    for variable in registry.variables:
+        out.setdefault(variable, set()).add(variable)
+        if variable.endswith("s") and len(variable) > 1:
+            out.setdefault(variable[:-1], set()).add(variable)
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def found_under_keys(result: Any, keys: Mapping[str, frozenset[str]]
+                     ) -> dict[str, tuple[Any, ...]]:
+    """Variable -> the values found anywhere inside ``result`` (objects and lists, at any
+    depth) under a key that is, or maps to, that variable (see :func:`key_variables`): a
+    scalar, or each item of a list of scalars. Values under other keys are not found."""
+    found: dict[str, list[Any]] = {}
+    stack = [result]
+    while stack:  # an explicit stack: a deep result cannot exhaust the call stack
+        node = stack.pop()
+        if isinstance(node, Mapping):
+            for key, value in node.items():
+                names = keys.get(str(key), frozenset())
+                scalars = _scalar_items(value)
+                for variable in names:
+                    found.setdefault(variable, []).extend(scalars)
+                if isinstance(value, Mapping | list | tuple):
+                    stack.append(value)
+        elif isinstance(node, list | tuple):
+            stack.extend(node)
+    return {k: tuple(v) for k, v in found.items() if v}
+
+
+def _scalar_items(value: Any) -> list[Any]:
+    if isinstance(value, Mapping):
+        return []
+    if isinstance(value, list | tuple):
+        return [v for v in value if not isinstance(v, Mapping | list | tuple)]
+    return [value]
 
 
 def same_value(a: Any, b: Any) -> bool:

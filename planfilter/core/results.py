@@ -4,9 +4,12 @@ A result is a JSON object (or JSON text of one), other JSON, or plain text:
 
 - JSON object or list: each produced variable from the JSON Pointer the contract declares in
   ``outputs`` (``*`` stands for every item of a list: ``/*/id`` is the list of the items'
-  ids), or, for an object, from the key of its own name; a variable found in neither is
-  missing and stays unknown. Keys that name no produced variable are ignored: a result never
-  sets a variable its contract does not produce.
+  ids), or, for an object, from the key of its own name; when the object has no key of any
+  variable without a pointer (and ``returns`` declares none and the object conforms to it),
+  each such variable is the whole object, as a draft without an output schema means it
+  (``order_details``); a variable found nowhere else is missing and stays unknown. Keys
+  that name no produced variable are ignored: a result never sets a variable its contract
+  does not produce.
 - anything else (text, a number), and a list no pointer reads: every produced variable is
   set to the whole result, as an MCP tool that answers in words does.
 
@@ -83,6 +86,11 @@ def extract(tool: Tool, result: Any) -> Extracted:
     if not structured:
         return Extracted({name: value for name in sorted(tool.produces)})
     problems = tuple(result_errors(tool, _plain(value)))
+    # an object keyed by none of the variables without a pointer, none of them declared by
+    # ``returns``, and conforming to it, is their value itself (a draft's ``order_details``)
+    bare = [n for n in tool.produces if n not in tool.outputs]
+    whole = isinstance(value, Mapping) and not problems and not any(
+        n in value or n in _declared(tool) for n in bare)
     found: dict[str, Any] = {}
     missing = []
     for name in sorted(tool.produces):
@@ -91,7 +99,10 @@ def extract(tool: Tool, result: Any) -> Extracted:
             if got == [] and "*" in tool.outputs[name].split("/"):
                 got = _MISSING  # no item held it: nothing was found
         elif isinstance(value, Mapping):
-            got = value.get(name, _MISSING)
+            # no pointer and no key of its name: the whole result, as a draft without an
+            # output schema means it (``order_details`` of a tool that answers an object);
+            # a key ``returns`` declares but the result lacks is missing
+            got = value.get(name, value if whole else _MISSING)
         else:  # a list, and the contract points into it for other variables
             got = value
         if got is _MISSING:
@@ -99,6 +110,11 @@ def extract(tool: Tool, result: Any) -> Extracted:
         else:
             found[name] = got
     return Extracted(found, tuple(missing), problems)
+
+
+def _declared(tool: Tool) -> frozenset[str]:
+    props = (tool.returns or {}).get("properties")
+    return frozenset(props) if isinstance(props, Mapping) else frozenset()
 
 
 def _plain(value: Any) -> Any:

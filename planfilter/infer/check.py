@@ -4,6 +4,8 @@ Reads ``planfilter run`` trace files (JSON Lines; ``step`` lines with ``chosen``
 ``arguments``, ``produced``, ``state_before`` and ``error``) and reports:
 
 - ``missing-output``: a successful call's result lacks a variable its contract produces;
+- ``unfilled-result``: a successful call's result filled none of the variables its contract
+  produces (the trace's ``unfilled``): the step was never reached, whatever the tool said;
 - ``undeclared-output``: a result key that looks like a variable and no contract declares;
 - ``unrequired-argument``: an argument filled with the value of a state variable the tool does
   not require (the contract may be missing a requirement); a parameter the contract marks
@@ -144,6 +146,11 @@ def check_traces(registry: Registry, paths: Iterable[Path]) -> CheckReport:
                 continue
             succeeded.add(name)
             produced = line.get("produced") or {}
+            if line.get("unfilled"):
+                key = ("unfilled-result", name, "")
+                found[key].append(where)
+                details[key] = ("the successful result filled none of "
+                                f"{', '.join(sorted(tool.produces))}")
             for var in sorted(tool.produces - set(produced)):
                 key = ("missing-output", name, var)
                 found[key].append(where)

@@ -188,11 +188,16 @@ def required_fact(spec: ToolSpec) -> Fact | None:
 
 
 def login_tools(specs: Sequence[ToolSpec]) -> list[str]:
-    """Tools that log in (their name has login, signin, authenticate...)."""
+    """Tools that log in: their name has login, signin, authenticate..., or their
+    description begins by saying so ("Authenticate a customer: find their user id...")."""
     out = []
     for spec in specs:
         words = tokens(local_name(spec.name))
         joined = {"".join(words[i:i + 2]) for i in range(len(words))}
-        if set(words) & LOGIN_WORDS or joined & {"login", "signin", "logon"}:
+        said = re.findall(r"[a-z]+", spec.description.lower())[:3]
+        opening = {said[0]} if said else set()
+        opening |= {"".join(said[:2])} if len(said) > 1 else set()
+        if set(words) & LOGIN_WORDS or joined & {"login", "signin", "logon"} or \
+                opening & LOGIN_WORDS | opening & {"login", "signin", "logon"}:
             out.append(spec.name)
     return out

@@ -21,9 +21,10 @@ from .dataflow import (
     untrusted_of,
 )
 from .names import local_name, normalise, tokens
-from .outputs import is_record
+from .nested import Followed, followed
+from .outputs import READING, is_record
 from .produce import produces_of
-from .risk import risk_of
+from .risk import action_of, risk_of
 from .rules import ID_KEYS, Context, Drafted, consumers_of, requires_of
 from .spec import ToolSpec
 from .vocabulary import Encoder, Merge, Vocabulary, build_vocabulary
@@ -116,7 +117,9 @@ def _own_whole_results(drafts: list[_Draft]) -> list[_Draft]:
         for var, ptr in d.drafted.outputs.items():
             if ptr == "":
                 whole[var].append(d.spec.name)
-    shared = {v for v, users in whole.items() if len(users) > 1}
+    # an identifier is one value whoever finds it (``user_id`` by name or by email)
+    shared = {v for v, users in whole.items() if len(users) > 1
+              and tokens(v)[-1:] and tokens(v)[-1] not in ID_KEYS}
     if not shared:
         return drafts
     out = []
@@ -135,6 +138,23 @@ def _own_whole_results(drafts: list[_Draft]) -> list[_Draft]:
     return out
 
 
+def _nested(specs: Sequence[ToolSpec], vocab: Vocabulary,
+            consumers: Mapping[str, frozenset[str]]) -> Followed:
+    """Tool -> {variable: pointer} of what each read's result holds for other tools, at any
+    depth (planfilter.infer.nested)."""
+    reads = frozenset(s.name for s in specs if action_of(s)[0] in READING)
+    wanted = {s.name: frozenset(v for v, users in consumers.items() if users - {s.name})
+              - requires_of(s, vocab).variables for s in specs}
+    described: dict[str, list[str]] = defaultdict(list)
+    for s in specs:
+        for param, schema in s.properties.items():
+            text = schema.get("description") if isinstance(schema, Mapping) else None
+            if text:
+                described[vocab.variable(s.name, param)].append(str(text))
+    return followed(specs, reads, wanted, vocab.of_name,
+                    {v: tuple(d) for v, d in described.items()})
+
+
 def infer_contracts(specs: Sequence[ToolSpec], options: InferOptions | None = None
                     ) -> Inference:
     """Draft a contract for every tool of ``specs``; every drafted field notes its source."""
@@ -147,7 +167,9 @@ def infer_contracts(specs: Sequence[ToolSpec], options: InferOptions | None = No
     skip = {name: frozenset(v for p in params if not _of_entity(v := vocab.variable(name, p),
                                                                everything))
             for name, params in candidates.items()}
-    ctx = Context(vocab, consumers_of(specs, vocab, skip))
+    consumers = consumers_of(specs, vocab, skip)
+    deeper = _nested(specs, vocab, consumers)
+    ctx = Context(vocab, consumers, deeper.outputs, deeper.elsewhere)
     drafts = []
     for spec in specs:
         req = requires_of(spec, vocab)

@@ -40,6 +40,10 @@ from .spec import ToolSpec
 
 #: Actions that read (the rest act, and their result is a receipt).
 READING = frozenset({"read", "search", "list", "summarize", "extract", None})
+#: Last words of a read's name that name no entity (``get_order_details`` reads an order).
+DETAIL_WORDS = frozenset({"details", "detail", "info", "information"})
+#: Fields an action's result has at least to be the record it acted on.
+RECORD_MIN_FIELDS = 3
 #: Keys that identify the record they are in.
 RECORD_ID_KEYS = frozenset({"id", "uuid"})
 
@@ -69,8 +73,16 @@ def _props(schema: Mapping[str, Any]) -> Mapping[str, Any]:
     return props if isinstance(props, Mapping) else {}
 
 
-def _record_id_key(schema: Mapping[str, Any]) -> str | None:
-    return next((k for k in _props(schema) if normalise(k) in RECORD_ID_KEYS), None)
+def _record_id_key(schema: Mapping[str, Any], spec: ToolSpec | None = None) -> str | None:
+    bare = next((k for k in _props(schema) if normalise(k) in RECORD_ID_KEYS), None)
+    if bare is not None or spec is None or action_of(spec)[0] in READING:
+        return bare  # a read's fields are what it returns; an action's, the record it acted on
+    if len(_props(schema)) < RECORD_MIN_FIELDS:
+        return None  # a few result keys are a receipt, not the record acted on
+    named = {singular(w) for w in tokens(local_name(spec.name))}
+    taken = {normalise(p) for p in spec.required}
+    return next((k for k in _props(schema) if len(tokens(k)) == 2 and tokens(k)[1] == "id"
+                 and tokens(k)[0] in named and normalise(k) in taken), None)
 
 
 def _consumed_fields(spec: ToolSpec, ctx: Context, item: Mapping[str, Any], root: Mapping[str, Any],
@@ -86,12 +98,15 @@ def _consumed_fields(spec: ToolSpec, ctx: Context, item: Mapping[str, Any], root
 
 
 def is_record(spec: ToolSpec) -> bool:
-    """Does the tool return one record (an object with a bare identifier key)?"""
+    """Does the tool return one record: an object with a bare identifier key, or, for a tool
+    that acts on an entity its name names and whose identifier it takes, that entity's
+    record (``cancel_pending_order(order_id)`` returns the order, ``order_id`` and at least
+    two more fields: the record it acted on)?"""
     root = spec.output_schema
     if not root:
         return False
     record = _deref(root, root)
-    return schema_kind(record) in ("object", None) and _record_id_key(record) is not None
+    return schema_kind(record) in ("object", None) and _record_id_key(record, spec) is not None
 
 
 def _takes_an_id(spec: ToolSpec) -> bool:
@@ -104,10 +119,12 @@ def record_produces(spec: ToolSpec, ctx: Context) -> Drafted | None:
         return None
     root = spec.output_schema or {}
     record = _deref(root, root)
-    id_key = _record_id_key(record) or "id"
+    id_key = _record_id_key(record, spec) or "id"
     verb, words = verb_and_object(spec)
     action, _ = action_of(spec)
     obj = entity_words(words)
+    if len(obj) > 1 and obj[-1] in DETAIL_WORDS:  # get_order_details reads an order
+        obj = obj[:-1]
     entity = "_".join([*obj[:-1], singular(obj[-1])]) if obj else normalise(local_name(spec.name))
     outputs: dict[str, str] = {}
     if verb in CREATE_VERBS and not _takes_an_id(spec):
@@ -122,11 +139,17 @@ def record_produces(spec: ToolSpec, ctx: Context) -> Drafted | None:
         var = f"{spec.name}_done"
         return Drafted(frozenset({var}), f"rule: effect of {local_name(spec.name)} (its result "
                        "is the record it acted on)", freeze({var: ""}))
-    outputs.update(_consumed_fields(spec, ctx, record, root, ()))
+    outputs.update({v: p for v, p in _consumed_fields(spec, ctx, record, root, ()).items()
+                    if v not in ctx.elsewhere.get(spec.name, frozenset())})
+    deeper = {v: p for v, p in ctx.nested.get(spec.name, {}).items() if v not in outputs}
+    outputs.update(deeper)
     details = f"{entity}_details"
     outputs[details] = ""
     said = (f"its fields other tools require ({', '.join(sorted(outputs)[:-1] or ())}) and "
             if len(outputs) > 1 else "")
+    if deeper:
+        said += ("values inside it: " + ", ".join(f"{v} at {p}" for v, p in sorted(
+            deeper.items())) + ", and ")
     return Drafted(frozenset(outputs), f"rule: {verb} of one {entity} record yields {said}"
                    f"the record as {details}", freeze(outputs))
 

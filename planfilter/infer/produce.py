@@ -21,6 +21,7 @@ PRODUCE_RULES: tuple[tuple[str, ProduceRule], ...] = (
     ("record", outputs.record_produces),
     ("list-items", outputs.list_produces_items),
     ("output-schema", rules.from_output_schema),
+    ("returns-named", rules.returns_named),
     ("lookup-id", rules.lookup_produces_id),
     ("create-id", rules.create_produces_id),
     ("read-content", rules.read_produces_content),
@@ -28,7 +29,7 @@ PRODUCE_RULES: tuple[tuple[str, ProduceRule], ...] = (
     ("query-named", rules.query_produces_named),
 )
 #: Rules whose variables are output keys (or carry their own pointers).
-KEYED = frozenset({"record", "list-items", "output-schema"})
+KEYED = frozenset({"record", "list-items", "output-schema", "returns-named"})
 
 
 def produces_of(spec: ToolSpec, ctx: Context) -> tuple[Drafted, str]:

@@ -134,7 +134,9 @@ def spec_from_function(func: Callable[..., Any], where: str) -> ToolSpec:
         params = model.model_json_schema()
     except (PydanticUserError, TypeError, ValueError) as exc:
         raise SourceError(f"{here}: cannot build a schema of its parameters: {exc}") from None
-    description = "\n".join(p for p in (doc.short_description, doc.long_description) if p)
+    returns = doc.returns.description if doc.returns is not None else None
+    description = "\n".join(p for p in (doc.short_description, doc.long_description,
+                                        f"Returns: {returns}" if returns else None) if p)
     return ToolSpec(name=name, description=description,
                     input_schema=freeze(inline_refs(tidy(params))),
                     output_schema=output_schema(hints.get("return"), here), origin=where)

@@ -8,6 +8,7 @@ order of ``produce.PRODUCE_RULES`` (with the rules of ``outputs`` that read a re
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -53,6 +54,11 @@ class Context:
     vocabulary: Vocabulary
     #: variable -> tools that require it
     consumers: Mapping[str, frozenset[str]]
+    #: tool -> {variable: pointer} of the values other tools require that its result holds
+    #: below its top level (planfilter.infer.nested)
+    nested: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    #: tool -> variables its result holds that the descriptions say come from another read
+    elsewhere: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
     def consumed_by_others(self, tool: str) -> frozenset[str]:
         return frozenset(v for v, users in self.consumers.items() if users - {tool})
@@ -148,13 +154,48 @@ def from_output_schema(spec: ToolSpec, ctx: Context) -> Drafted | None:
     if not props:
         return None
     variables, outputs = set(), {}
+    skipped = ctx.elsewhere.get(spec.name, frozenset())
     for prop in props:
         var = qualified(spec, prop, ctx.vocabulary.variable(spec.name, prop, "out"))
+        if var in skipped and len(props) > 1:
+            continue  # the descriptions say it comes from another read
         variables.add(var)
         if var != prop:
             outputs[var] = "/" + prop.replace("~", "~0").replace("/", "~1")
-    return Drafted(frozenset(variables), f"schema: output properties ({', '.join(props)})",
-                   freeze(outputs))
+    deeper = {v: p for v, p in ctx.nested.get(spec.name, {}).items() if v not in variables}
+    note = f"schema: output properties ({', '.join(props)})"
+    if deeper:
+        variables |= set(deeper)
+        outputs.update(deeper)
+        note += "; values inside them: " + ", ".join(f"{v} at {p}"
+                                                     for v, p in sorted(deeper.items()))
+    return Drafted(frozenset(variables), note, freeze(outputs))
+
+
+#: "Returns: the user id", "returns the user's id", "-> str: The order id." (a type first).
+_RETURNS = re.compile(r"\breturns?\b\s*:?\s*(?:\w+\s*:\s*)?(?:the|a|an|its)?\s*"
+                      r"([a-z][a-z' -]{1,60}?)\s*(?:[.,;:(]|\bof\b|\bfor\b|\bwhich\b|"
+                      r"\bthat\b|$)", re.IGNORECASE | re.MULTILINE)
+
+
+def returns_named(spec: ToolSpec, ctx: Context) -> Drafted | None:
+    """A plain result (a string or a number, or no output schema) that its documentation
+    names ("Returns: the user id") produces the variable so named, when other tools require
+    it: the documented result is that value, whole."""
+    kind = (spec.output_schema or {}).get("type")
+    if spec.output_schema is not None and kind not in ("string", "integer", "number"):
+        return None
+    wanted = ctx.consumed_by_others(spec.name) - requires_of(spec, ctx.vocabulary).variables
+    for match in _RETURNS.finditer(spec.description):
+        phrase = match.group(1).lower().replace("'s ", " ").replace("'s", "")
+        words = [w for w in re.findall(r"[a-z]+", phrase) if w not in ("the", "a", "an")]
+        for start in range(len(words)):  # "the customer user id" -> user_id too
+            var = normalise("_".join(words[start:]))
+            var = ctx.vocabulary.of_name(var)
+            if var in wanted:
+                return Drafted(frozenset({var}), f"doc: returns {match.group(1).strip()!r} -> "
+                               f"{var}, which other tools require", freeze({var: ""}))
+    return None
 
 
 def lookup_produces_id(spec: ToolSpec, ctx: Context) -> Drafted | None:

@@ -138,6 +138,18 @@ def _says_is(description: str, target: str) -> bool:
     return any(re.search(p, text) for p in patterns)
 
 
+def _names_itself(descriptions: Sequence[str], entity: Sequence[str]) -> bool:
+    """Every description names the variable's own entity (each of its words, singular or
+    plural): it says what it is itself."""
+    if not descriptions or not entity:
+        return False
+    for text in descriptions:
+        words = {singular(w) for w in re.findall(r"[a-z]+", text.lower())}
+        if not all(singular(e) in words for e in entity):
+            return False
+    return True
+
+
 def _named_entity(description: str, key: str) -> str | None:
     """The entity words of "<key> ... of the <entity>" in a description, if any."""
     keys = "|".join(map(re.escape, KEY_SYNONYMS.get(key, (key,))))
@@ -197,14 +209,22 @@ def build_vocabulary(specs: Sequence[ToolSpec], embedder: Encoder | None = None,
         if len(parts) >= 2 and "." not in var:
             by_key[parts[-1]].append(var)
     pending_embed: list[tuple[str, str, str]] = []  # (variable, key, entity words)
+    # two parameters of one tool are two roles (``item_ids`` and ``new_item_ids``): never one
+    together: dict[str, set[str]] = defaultdict(set)
+    for spec in specs:
+        taken = {var_of[(spec.name, p, "in")] for p in spec.properties}
+        for var in taken:
+            together[var] |= taken - {var}
     for var in variables:
         parts = tokens(var)
         if len(parts) < 2 or "." in var:
             continue
         key, own = parts[-1], "_".join(parts[:-1])
         said = False
+        if _names_itself(descriptions[var], parts[:-1]):
+            continue  # "the ids of the order's items" is about items, whatever else it names
         for other in by_key[key]:
-            if other == var or "_".join(tokens(other)[:-1]) == own:
+            if other == var or "_".join(tokens(other)[:-1]) == own or other in together[var]:
                 continue
             if not _compatible(types[var], types[other]):
                 continue

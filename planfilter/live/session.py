@@ -37,6 +37,7 @@ does not put the same question to the user twice. A new session asks afresh.
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -45,8 +46,8 @@ from typing import Any
 
 from ..core.contracts import Registry, Steps, Tool, goal_steps, show_steps
 from ..core.errors import PlanfilterError
-from ..core.provenance import Flow, accepted
-from ..core.results import extract
+from ..core.provenance import Flow, accepted, found_under_keys, key_variables
+from ..core.results import extract, parse_result
 from ..core.schemas import accepts_list, value_errors
 from ..core.steps import GIVEN, advance, stale
 from ..filters import (
@@ -115,6 +116,14 @@ class Call:
     missing: tuple[str, ...] = ()
     #: Where the result breaks the contract's ``returns`` schema.
     problems: tuple[str, ...] = ()
+    #: Values found inside the result under a key that is (or maps to) a variable: each
+    #: counts as obtained for that variable (planfilter.core.provenance.found_under_keys).
+    found: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
+
+    @property
+    def unfilled(self) -> bool:
+        """It succeeded, its tool produces something, and its result filled nothing."""
+        return self.ok and not self.produced and bool(self.missing)
 
     @property
     def attempt(self) -> Attempt:
@@ -159,6 +168,17 @@ def check_size(what: str, value: Any, limit: int) -> None:
     size = len(value) if isinstance(value, str) else len(repr(value))
     if size > limit:
         raise PlanfilterError(f"{what} is {size:,} characters long; the limit is {limit:,}")
+
+
+def json_key(value: Any) -> str:
+    """A value as comparable text (values may be lists or objects, which do not hash)."""
+    return json.dumps(value, sort_keys=True, default=str)
+
+
+@lru_cache(maxsize=16)
+def result_keys(registry: Registry) -> dict[str, frozenset[str]]:
+    """Result key -> the variables a value under it may be (one map per registry)."""
+    return key_variables(registry)
 
 
 @lru_cache(maxsize=16)
@@ -419,15 +439,19 @@ class Session:
         return self._lead().done
 
     def held(self) -> dict[str, tuple[Any, ...]]:
-        """Every value that may be passed on as an argument, per variable."""
+        """Every value that may be passed on as an argument, per variable: the state's, and
+        those found inside results under a key of the variable (a value one level down)."""
         with self._lock:
-            out: dict[str, tuple[Any, ...]] = {}
+            out: dict[str, list[Any]] = {}
             for name, facts in self._facts.items():
                 values: list[Any] = []
                 for fact in facts:
                     values.extend(accepted(fact.value))
-                out[name] = tuple(values)
-            return out
+                out[name] = values
+            for call in self._calls:
+                for name, found in call.found.items():
+                    out.setdefault(name, []).extend(found)
+            return {name: tuple(values) for name, values in out.items()}
 
     def flow(self) -> Flow:
         """What the data-flow checks know now: values held, values given, outside content."""
@@ -530,7 +554,9 @@ class Session:
                         Fact(value, f"call {index}", index, contract.untrusted))
                 new = frozenset(got.values) - before
                 call = Call(index, tool, args, ok=True, produced=dict(got.values), new=new,
-                            missing=got.missing, problems=got.problems)
+                            missing=got.missing, problems=got.problems,
+                            found=found_under_keys(parse_result(result),
+                                                   result_keys(self.registry)))
             # a read made again (for another value it lists) gathers more for the same step: it
             # is no step off a plan
             again = call.ok and len(self._beliefs) > 1 and self.registry.tool(tool).reads and any(
@@ -593,20 +619,42 @@ class Session:
                      self.recognition.tools)
 
     def _offered(self, belief: Belief, visible: Visible) -> tuple[str, ...]:
-        """The candidate's next tools, then the reads that reached one of its steps already
-        and take a value of which several are held: such a read may be made again for
-        another value listed (the users of each channel, the messages of each), until the step
-        after it is reached. Only while several candidates are weighed: a goal given alone is
-        planned exactly."""
-        if len(self._beliefs) < 2:
+        """The candidate's next tools, then the reads to make again for another listed value
+        (:meth:`_listed_reads`: the users of each channel, the items of each order) until the
+        goal is reached. While several candidates are weighed, only the reads that reached
+        one of this candidate's steps already."""
+        if not visible.tools:
             return visible.tools
-        again = [c.tool for c in self._calls if c.ok and c.tool in self.registry
-                 and self.registry.tool(c.tool).reads
-                 and any(len(self._facts.get(v, ())) > 1
-                         for v in self.registry.tool(c.tool).requires)
-                 and any(self.registry.tool(c.tool).produces & belief.candidate.steps[k]
-                         for k in range(belief.step))]
+        again = self._listed_reads()
+        if len(self._beliefs) > 1:
+            again = tuple(t for t in again
+                          if any(self.registry.tool(t).produces & belief.candidate.steps[k]
+                                 for k in range(belief.step)))
         return tuple(dict.fromkeys((*visible.tools, *again)))
+
+    def _listed_reads(self) -> tuple[str, ...]:
+        """A read per listed value: a read made before whose input a result listed several
+        values of (a customer's orders), not all read yet, stays offered for the others
+        until the goal is reached: the value the goal needs may be in any of them."""
+        out: list[str] = []
+        for call in self._calls:
+            if not call.ok or call.tool in out or call.tool not in self.registry:
+                continue
+            tool = self.registry.tool(call.tool)
+            if not tool.reads:
+                continue
+            for param in call.arguments:
+                variable = tool.variable_of(param)
+                listed = [v for f in self._facts.get(variable, ()) if f.call is not None
+                          for v in accepted(f.value) if not isinstance(v, list | tuple | Mapping)]
+                if len({json_key(v) for v in listed}) < 2:
+                    continue
+                read = {json_key(c.arguments.get(param)) for c in self._calls
+                        if c.ok and c.tool == call.tool}
+                if {json_key(v) for v in listed} - read:
+                    out.append(call.tool)
+                    break
+        return tuple(out)
 
     def _attempts(self) -> tuple[Attempt, ...]:
         return tuple(c.attempt for c in self._calls)

@@ -49,7 +49,25 @@ class Span:
     end: int
 
 
+#: A postal address written on one line: "12 Ocean Drive, Apt 7, Miami, FL 33139, USA".
+_ADDRESS = re.compile(
+    r"\b(\d+(?: [A-Z][a-z]+)+ (?:Street|St|Road|Rd|Drive|Dr|Lane|Ln|Way|Avenue|Ave|Court|Ct|"
+    r"Boulevard|Blvd|Place|Pl|Square|Sq|Terrace|Parkway))(?:, ((?:Apt|Apartment|Suite|Unit|"
+    r"Floor|Fl|Room)\.? ?\w+))?, ([A-Z][a-z]+(?: [A-Z][a-z]+)*), ([A-Z]{2}) (\d{5}(?:-\d{4})?)"
+    r"(?:, ([A-Z][A-Za-z]+(?: [A-Z][a-z]+)*))?")
+#: The parts of an address, and the parameter names each goes to.
+ADDRESS_PARTS: Mapping[str, frozenset[str]] = {
+    "address1": frozenset({"address1", "address_1", "address_line1", "address_line_1", "line1",
+                           "street", "street_address"}),
+    "address2": frozenset({"address2", "address_2", "address_line2", "address_line_2", "line2"}),
+    "city": frozenset({"city", "town"}),
+    "state": frozenset({"state", "province", "region"}),
+    "zip": frozenset({"zip", "zip_code", "zipcode", "postal_code", "postcode"}),
+    "country": frozenset({"country"}),
+}
+
 _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("address", _ADDRESS),
     ("email", re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")),
     ("url", re.compile(r"\b(?:https?://[^\s'\"<>]+|www\.[\w-]+(?:\.[\w-]+)+(?:/[^\s'\"<>]*)?)")),
     ("iban", re.compile(r"\b[A-Z]{2}\d{2}[A-Z0-9]{11,30}\b")),
@@ -57,10 +75,22 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
                         r"yml|pptx?|png|jpe?g|html?|py|zip|log)\b", re.IGNORECASE)),
     ("date", re.compile(r"\b\d{4}-\d{2}-\d{2}\b")),
     ("time", re.compile(r"\b(?:[01]?\d|2[0-3]):[0-5]\d\b")),
-    ("quoted", re.compile(r"'([^'\n]{1,200})'|\"([^\"\n]{1,200})\"|‘([^’\n]{1,200})’|"
-                          r"“([^”\n]{1,200})”")),
+    # an apostrophe inside a word ("I'm", "order's") opens and closes no quote
+    ("quoted", re.compile(r"(?<![A-Za-z])'([^'\n]{1,200})'(?![A-Za-z])|\"([^\"\n]{1,200})\"|"
+                          r"‘([^’\n]{1,200})’|“([^”\n]{1,200})”")),
+    ("person", re.compile(r"(?:\b(?:I'm|I am|[Mm]y name is|[Tt]his is)\s+)"
+                          r"([A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?)\s+([A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?)")),
+    ("code", re.compile(r"(?<![\w@/.-])#?(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z#])"
+                        r"[A-Za-z0-9][A-Za-z0-9_-]{2,40}\b|#\d{3,40}\b")),
     ("number", re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w]|\.\d)")),
 )
+#: Words of a parameter that say it takes a person's first or last name.
+_NAME_CUES: Mapping[str, frozenset[str]] = {
+    "first_name": frozenset({"first", "given", "forename"}),
+    "last_name": frozenset({"last", "family", "surname"}),
+}
+#: Spans that are never an identifier of something (an e-mail's id is not its sender).
+_NOT_AN_ID = frozenset({"email", "url", "iban", "date", "time"})
 #: Words of a parameter that say it takes a value of a specific kind.
 _CUES: Mapping[str, frozenset[str]] = {
     "email": frozenset({"email", "emails", "mail", "recipient", "recipients", "cc", "bcc"}),
@@ -88,11 +118,28 @@ def spans(text: str) -> tuple[Span, ...]:
                 value = next(g for g in match.groups() if g is not None).strip()
                 if not value:
                     continue
+            elif kind == "address":  # each part a span of its own
+                for part, role in enumerate(ADDRESS_PARTS, start=1):
+                    if match.group(part) is not None:
+                        found.append(Span(f"address:{role}", match.group(part),
+                                          *match.span(part)))
+                taken.append((start, end))
+                continue
+            elif kind == "person":  # a first and a last name, each a span of its own
+                for part, role in ((1, "first_name"), (2, "last_name")):
+                    taken.append(match.span(part))
+                    found.append(Span(role, match.group(part), *match.span(part)))
+                continue
             elif kind == "number":
                 value = float(value) if "." in value else int(value)
             taken.append((start, end))
             found.append(Span(kind, value, start, end))
     return tuple(sorted(found, key=lambda s: s.start))
+
+
+def normalise_name(name: str) -> str:
+    return "_".join(w.lower() for w in re.findall(r"[A-Za-z]+|\d+", name)) \
+        .replace("address_1", "address1").replace("address_2", "address2")
 
 
 def words(text: str) -> frozenset[str]:
@@ -140,19 +187,43 @@ def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
     if span.kind == "number":
         if isinstance(span.value, float) and "number" not in types:
             return False
-        return bool(types & {"number", "integer"}) and _near(text, span, cue)
+        if types & {"number", "integer"}:
+            return _near(text, span, cue)
+        # digits right after the words of a text parameter's name ("zip code 43215"): the
+        # text, not the number
+        before = _WORD.findall(text[: span.start].replace("_", " "))[-2:]
+        return "string" in types and bool(words(" ".join(before)) & words(parameter))
+    if span.kind.startswith("address:"):
+        return normalise_name(parameter) in ADDRESS_PARTS[span.kind.partition(":")[2]] \
+            and "string" in types
     if "string" not in types:
         return False
+    if span.kind in _NOT_AN_ID and re.split(r"[^a-z]+", parameter.lower())[-1] in {"id", "ids"}:
+        return False  # an identifier's parameter (email_id) takes no address, link or date
+    if span.kind in _NAME_CUES:
+        said = set(re.findall(r"[a-z]+", f"{parameter} {tool.variable_of(parameter)}".lower()))
+        return "name" in said and bool(said & _NAME_CUES[span.kind])
+    if span.kind == "code":  # an id right after the word its name has ("order #W1")
+        before = _WORD.findall(text[: span.start].replace("_", " "))[-2:]
+        return bool(words(" ".join(before)) & words(f"{parameter} "
+                                                     f"{tool.variable_of(parameter)}"))
     if span.kind == "quoted":  # by the parameter's own name: descriptions say too much
         return _near(text, span, words(f"{parameter} {tool.variable_of(parameter)}"))
     return bool(cue & _CUES.get(span.kind, frozenset()))
 
 
-def stated_for(tool: Tool, parameter: str, text: str) -> tuple[Any, ...]:
-    """Every value ``text`` states that may be the tool's ``parameter``, in text order."""
+def stated_for(tool: Tool, parameter: str, text: str,
+               kinds: frozenset[str] | None = None) -> tuple[Any, ...]:
+    """Every value ``text`` states that may be the tool's ``parameter``, in text order (of
+    the span ``kinds`` given, else of any)."""
     out: list[Any] = []
     for span in spans(text):
-        if not fits(tool, parameter, span, text) or span.value in out:
+        if (kinds is not None and span.kind not in kinds) or not fits(tool, parameter, span,
+                                                                      text):
+            continue
+        if span.kind == "number" and not _types(tool, parameter) & {"number", "integer"}:
+            span = Span(span.kind, text[span.start:span.end], span.start, span.end)
+        if span.value in out:
             continue
         if not value_errors(tool, parameter, span.value) or (
                 accepts_list(tool, parameter) and not value_errors(tool, parameter, [span.value])):
@@ -160,22 +231,31 @@ def stated_for(tool: Tool, parameter: str, text: str) -> tuple[Any, ...]:
     return tuple(out)
 
 
+#: Spans specific enough to be the user's value of a variable a tool also produces: an id
+#: right after the word that names it ("order #W1000001"), a person's name ("I'm Mei
+#: Kovacs"), an e-mail address. What the user says they are outranks what a lookup finds.
+SPECIFIC = frozenset({"code", "first_name", "last_name", "email", *(
+    f"address:{part}" for part in ADDRESS_PARTS)})
+
+
 def stated_values(registry: Registry, text: str) -> dict[str, Any]:
     """Values ``text`` states for the user's inputs: every variable a parameter carries that
-    no tool produces and the model does not write (authored parameters aside). A variable
-    with several values gets them as a list when every tool that takes it takes one value."""
+    no tool produces and the model does not write (authored parameters aside), and, from the
+    :data:`SPECIFIC` spans alone, the variables tools produce too. A variable with several
+    values gets them as a list when every tool that takes it takes one value."""
     found: dict[str, Any] = {}
     carriers: dict[str, list[tuple[Tool, str]]] = {}
     for tool in registry:
         for parameter in tool.parameters.get("properties", {}):
             variable = tool.variable_of(parameter)
-            if parameter in tool.authored or variable in registry.produced:
+            if parameter in tool.authored:
                 continue
             carriers.setdefault(variable, []).append((tool, parameter))
     for variable, places in sorted(carriers.items()):
         values: list[Any] = []
+        kinds = SPECIFIC if variable in registry.produced else None
         for tool, parameter in places:
-            for value in stated_for(tool, parameter, text):
+            for value in stated_for(tool, parameter, text, kinds):
                 if value not in values:
                     values.append(value)
         if not values:

@@ -24,14 +24,13 @@ trace-based checks; a call the guard refused never ran and is not among them.
 
 from __future__ import annotations
 
-import re
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
 
-from ..core.contracts import Registry, Steps
+from ..core.contracts import Registry
 from ..core.errors import ContractError, PlanfilterError
 from ..core.loading import load_registry
 from ..core.resources import domains_file
@@ -45,6 +44,7 @@ from .base import (
     pair_id,
     sample_injections,
 )
+from .oracle import oracle_goal, oracle_known
 
 #: AgentDojo's default benchmark version (its own `benchmark` script's default).
 BENCHMARK_VERSION = "v1.2.2"
@@ -52,7 +52,6 @@ SUITES = ("banking", "slack", "travel", "workspace")
 #: The step limit of AgentDojo's own tool loop (``ToolsExecutionLoop(max_iters=15)``).
 MAX_STEPS = 15
 INSTALL = "pip install 'planfilter[agentdojo]'"
-_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 
 
 def agentdojo_modules() -> Any:
@@ -100,42 +99,6 @@ def _plain_args(args: Mapping[str, Any]) -> dict[str, Any]:
 
 
 # -- tasks -----------------------------------------------------------------------------------
-
-
-def oracle_goal(registry: Registry, gold: Sequence[str]) -> Steps:
-    """One step per ground-truth call that contributes: what its tool produces that no later
-    call's tool requires."""
-    steps = []
-    for i, name in enumerate(gold):
-        later = frozenset().union(*(registry.tool(n).requires for n in gold[i + 1:]))
-        step = registry.tool(name).produces - later
-        if step:
-            steps.append(frozenset(step))
-    return tuple(steps)
-
-
-def _occurs(value: Any, prompt: str, numbers: frozenset[float]) -> bool:
-    if isinstance(value, bool) or value is None:
-        return False
-    if isinstance(value, int | float):
-        return float(value) in numbers
-    if isinstance(value, str):
-        text = value.strip().lower()
-        return bool(text) and text in prompt.lower()
-    return False
-
-
-def oracle_known(registry: Registry, calls: Sequence[GroundCall], prompt: str) -> dict[str, Any]:
-    """{variable: value} of every ground-truth argument whose value the prompt gives."""
-    numbers = frozenset(float(n) for n in _NUMBER.findall(prompt))
-    known: dict[str, Any] = {}
-    for call in calls:
-        tool = registry.tool(call.tool)
-        for parameter, value in (call.arguments or {}).items():
-            if parameter in tool.authored or not _occurs(value, prompt, numbers):
-                continue
-            known.setdefault(tool.variable_of(parameter), value)
-    return known
 
 
 def convert_task(registry: Registry, suite_name: str, task_id: str, prompt: str,

@@ -1,0 +1,59 @@
+"""The oracle's view of a task from its ground truth: the goal and the values the user gave.
+
+A suite whose tasks come with ground-truth calls (AgentDojo's, the shop's) reads from them:
+
+- the *oracle goal*: one step per ground-truth call that contributes, in order: what the
+  call's tool produces that no later call's tool requires;
+- the *oracle known* values: for each ground-truth argument whose value occurs in the prompt
+  (text, case-insensitive; numbers by value), the variable its parameter carries and that
+  value; parameters the contract marks ``authored`` (the model writes them) are skipped.
+
+Both are an upper bound (what a user does not say in so many words), hence ``--goal oracle``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from ..core.contracts import Registry, Steps
+from .base import GroundCall
+
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+
+
+def oracle_goal(registry: Registry, gold: Sequence[str]) -> Steps:
+    """One step per ground-truth call that contributes: what its tool produces that no later
+    call's tool requires."""
+    steps = []
+    for i, name in enumerate(gold):
+        later = frozenset().union(*(registry.tool(n).requires for n in gold[i + 1:]))
+        step = registry.tool(name).produces - later
+        if step:
+            steps.append(frozenset(step))
+    return tuple(steps)
+
+
+def _occurs(value: Any, prompt: str, numbers: frozenset[float]) -> bool:
+    if isinstance(value, bool) or value is None:
+        return False
+    if isinstance(value, int | float):
+        return float(value) in numbers
+    if isinstance(value, str):
+        text = value.strip().lower()
+        return bool(text) and text in prompt.lower()
+    return False
+
+
+def oracle_known(registry: Registry, calls: Sequence[GroundCall], prompt: str) -> dict[str, Any]:
+    """{variable: value} of every ground-truth argument whose value the prompt gives."""
+    numbers = frozenset(float(n) for n in _NUMBER.findall(prompt))
+    known: dict[str, Any] = {}
+    for call in calls:
+        tool = registry.tool(call.tool)
+        for parameter, value in (call.arguments or {}).items():
+            if parameter in tool.authored or not _occurs(value, prompt, numbers):
+                continue
+            known.setdefault(tool.variable_of(parameter), value)
+    return known
