@@ -11,7 +11,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from planfilter.core.contracts import Registry, Tool
-from planfilter.core.provenance import Flow, check_flow, found_under_keys, key_variables
+from planfilter.core.provenance import (
+    Flow,
+    check_flow,
+    found_under_keys,
+    key_variables,
+    listed_with,
+)
 from planfilter.core.results import extract
 from planfilter.infer.infer import infer_contracts
 from planfilter.infer.python_tools import read_python_source, spec_from_function
@@ -325,3 +331,35 @@ def test_contracts_check_reports_a_result_that_filled_nothing(tmp_path):
                                   "state_before": {}}) + "\n")
     out = CliRunner().invoke(cli, ["contracts", "check", str(registry), str(traces)])
     assert "unfilled-result" in out.output
+
+
+CHANNELS = Registry(tools=(
+    Tool(name="get_channels", produces={"channels"}, action="read"),
+    Tool(name="get_users_in_channel", produces={"users"}, authored={"channel"}, action="read",
+         parameters={"type": "object", "properties": {"channel": {"type": "string"}}}),
+    Tool(name="add_user_to_channel", requires={"users"}, produces={"user_added"},
+         authored={"channel"}, action="write",
+         parameters={"type": "object", "properties": {"channel": {"type": "string"},
+                                                      "user": {"type": "string"}}}),
+))
+
+
+def test_a_read_of_a_value_the_model_wrote_stays_offered_for_the_others_listed_beside_it():
+    session = Session(CHANNELS, method="cmtf")
+    session.start("Add Alice to the channel with the fewest users", goal="user_added")
+    session.record("get_channels", {}, ["general", "random", "private"])
+    for channel in ("general", "random"):
+        session.record("get_users_in_channel", {"channel": channel}, ["Alice", "Bob"])
+        assert "get_users_in_channel" in session.visible().tools  # 'private' is not read yet
+    session.record("get_users_in_channel", {"channel": "private"}, ["Bob"])
+    assert "get_users_in_channel" not in session.visible().tools  # every channel read
+
+
+@given(st.lists(st.text(min_size=1, max_size=5), min_size=2, max_size=6, unique=True),
+       st.data())
+def test_listed_with_finds_the_list_a_value_is_in(names, data):
+    target = data.draw(st.sampled_from(names))
+    as_objects = [{"name": n, "size": i} for i, n in enumerate(names)]
+    assert listed_with({"channels": names}, target) == tuple(names)
+    assert listed_with({"page": {"channels": as_objects}}, target) == tuple(names)
+    assert listed_with({"channels": names}, "not" + "".join(names)) == ()

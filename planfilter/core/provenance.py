@@ -99,6 +99,27 @@ def _scalars(value: Any) -> Iterable[Any]:
         yield value
 
 
+def listed_with(value: Any, target: Any) -> tuple[Any, ...]:
+    """The values listed beside ``target`` in ``value``, target included: the scalar items of
+    the first list that holds it, or, in a list of objects, what each object holds under the
+    key ``target`` is under (the name of every channel, the id of every order). Empty when
+    ``value`` does not list ``target``."""
+    if isinstance(value, list | tuple):
+        if any(item == target for item in value):
+            return tuple(i for i in value if not isinstance(i, list | tuple | Mapping))
+        for key in {k for item in value if isinstance(item, Mapping)
+                    for k, v in item.items() if v == target}:
+            return tuple(item[key] for item in value
+                         if isinstance(item, Mapping) and key in item)
+    items = value.values() if isinstance(value, Mapping) else \
+        value if isinstance(value, list | tuple) else ()
+    for item in items:
+        found = listed_with(item, target)
+        if found:
+            return found
+    return ()
+
+
 def key_variables(registry: Registry) -> dict[str, frozenset[str]]:
     """Result key -> the variables a value under it may be: every variable of the registry
     by its own name, every parameter name by the variable it carries, and the one item of

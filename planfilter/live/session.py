@@ -46,7 +46,7 @@ from typing import Any
 
 from ..core.contracts import Registry, Steps, Tool, goal_steps, show_steps
 from ..core.errors import PlanfilterError
-from ..core.provenance import Flow, accepted, found_under_keys, key_variables
+from ..core.provenance import Flow, accepted, found_under_keys, key_variables, listed_with
 from ..core.results import extract, parse_result
 from ..core.schemas import accepts_list, value_errors
 from ..core.steps import GIVEN, advance, stale
@@ -643,10 +643,17 @@ class Session:
             tool = self.registry.tool(call.tool)
             if not tool.reads:
                 continue
-            for param in call.arguments:
+            for param, argument in call.arguments.items():
                 variable = tool.variable_of(param)
-                listed = [v for f in self._facts.get(variable, ()) if f.call is not None
+                listed = [v for f in self._facts.get(variable, ()) if self._listed_by_call(f)
                           for v in accepted(f.value) if not isinstance(v, list | tuple | Mapping)]
+                if len({json_key(v) for v in listed}) < 2:
+                    # a value the model wrote (an authored channel name) that a result
+                    # listed beside others
+                    listed = next((found for facts in self._facts.values() for f in facts
+                                   if self._listed_by_call(f)
+                                   for found in [listed_with(f.value, argument)]
+                                   if len(found) > 1), [])
                 if len({json_key(v) for v in listed}) < 2:
                     continue
                 read = {json_key(c.arguments.get(param)) for c in self._calls
@@ -655,6 +662,11 @@ class Session:
                     out.append(call.tool)
                     break
         return tuple(out)
+
+    @staticmethod
+    def _listed_by_call(fact: Fact) -> bool:
+        """A call's result holds the value (not the user, not what the model wrote)."""
+        return fact.call is not None and not fact.source.startswith("authored")
 
     def _attempts(self) -> tuple[Attempt, ...]:
         return tuple(c.attempt for c in self._calls)
