@@ -31,6 +31,7 @@ from planfilter.live.recognition import (
     candidates_from,
     observe,
     plausible,
+    shared_priors,
     union,
 )
 from planfilter.live.stated import spans, stated_values
@@ -337,3 +338,20 @@ def test_a_goal_a_model_named_is_weighed_alone_until_a_call_speaks_against_it():
     assert [b.candidate.name for b in plausible(off)] == ["a", "b"]
     # ranked by retrieval alone, the second is plausible from the start
     assert len(plausible([Belief(c, cost=1) for c in candidates_from(goals)])) == 2
+
+
+def test_the_ways_to_one_goal_share_its_rank():
+    send, schedule = frozenset({"sent"}), frozenset({"scheduled"})
+    ends = [schedule, schedule, send, schedule, send]  # read->schedule, read'->schedule, ...
+    assert shared_priors(ends, 0.5) == (1.0, 0.5, 0.5, 0.25, 0.25)
+    made = candidates_from([(f"g{i}", (frozenset({f"r{i}"}), end), "x")
+                            for i, end in enumerate(ends)])
+    # the second goal's first way is as plausible as the first goal's second way
+    assert {b.candidate.name for b in plausible([Belief(c, cost=1) for c in made])} >= {
+        "g0", "g1", "g2"}
+
+
+@given(st.lists(st.sampled_from("abcd"), min_size=1, max_size=8))
+def test_shared_priors_with_distinct_ends_are_the_ranked_priors(names):
+    ends = [frozenset({n}) for n in dict.fromkeys(names)]
+    assert shared_priors(ends, 0.5) == tuple(0.5 ** i for i in range(len(ends)))

@@ -145,6 +145,22 @@ def ranked_priors(count: int, decay: float) -> tuple[float, ...]:
     return tuple(decay ** i for i in range(count))
 
 
+def shared_priors(ends: Sequence[frozenset[str]], decay: float) -> tuple[float, ...]:
+    """The prior of each candidate whose last step is ``ends[i]``: ``decay`` to the power of
+    its end's rank among the distinct ends (in order of first appearance) plus its rank
+    among the candidates with that end. The ways to one end (the action alone, a read then
+    the action) share the end's rank, so a second end stays in view beside the first's
+    variants: the end is the goal, the steps before it how it is reached."""
+    rank: dict[frozenset[str], int] = {}
+    seen: dict[frozenset[str], int] = {}
+    out = []
+    for end in ends:
+        rank.setdefault(end, len(rank))
+        out.append(decay ** (rank[end] + seen.get(end, 0)))
+        seen[end] = seen.get(end, 0) + 1
+    return tuple(out)
+
+
 def candidates_from(goals: Sequence[tuple[str, Steps, str]],
                     options: RecognitionOptions = DEFAULT_RECOGNITION,
                     modelled: bool = False) -> tuple[Candidate, ...]:
@@ -159,7 +175,8 @@ def candidates_from(goals: Sequence[tuple[str, Steps, str]],
             kept.append((name, steps, origin))
     kept = kept[: options.candidates]
     priors = [p * (options.after_model if modelled and i else 1.0)
-              for i, p in enumerate(ranked_priors(len(kept), options.decay))]
+              for i, p in enumerate(shared_priors([s[-1] for _, s, _ in kept],
+                                                  options.decay))]
     return tuple(Candidate(n, s, p, o) for (n, s, o), p in zip(kept, priors, strict=True))
 
 

@@ -650,10 +650,10 @@ class Session:
                 if len({json_key(v) for v in listed}) < 2:
                     # a value the model wrote (an authored channel name) that a result
                     # listed beside others
-                    listed = next((found for facts in self._facts.values() for f in facts
-                                   if self._listed_by_call(f)
-                                   for found in [listed_with(f.value, argument)]
-                                   if len(found) > 1), [])
+                    listed = list(next((found for facts in self._facts.values()
+                                        for f in facts if self._listed_by_call(f)
+                                        for found in [listed_with(f.value, argument)]
+                                        if len(found) > 1), ()))
                 if len({json_key(v) for v in listed}) < 2:
                     continue
                 read = {json_key(c.arguments.get(param)) for c in self._calls
