@@ -22,7 +22,7 @@ from planfilter.core.loading import load_registry
 from planfilter.core.resources import domains_file
 from planfilter.live import SWITCH_TOOL, Session
 from planfilter.live.goals import goal_vocabulary
-from planfilter.live.hypotheses import candidate_goals, informs, listed_kinds
+from planfilter.live.hypotheses import candidate_goals, informs, kin_reads, listed_kinds
 from planfilter.live.recognition import (
     SINGLE,
     Belief,
@@ -84,13 +84,17 @@ def test_the_union_shows_only_first_steps_of_some_candidates_minimal_plan(regist
         plan, firsts = brute_minimal(registry, state, goal)
         starts |= firsts
     shown = session.visible().tools
-    assert set(shown) <= starts
+    kin = kin_reads(registry)
+    # a tool shown starts some candidate's minimal plan, or is a low-risk read of the same
+    # kind of thing as one that does (its kin)
+    planned = [t for t in shown if t in starts]
+    assert set(shown) <= set(planned) | {k for t in planned for k in kin.get(t, ())}
     if len({frozenset(g) for g in candidates}) > 1:
-        # at most k tools, but the first candidate's next tools (the leading one's, or once it
-        # is reached the first that asks for more) are shown whole: ties are not cut
+        # at most k planned tools, but the first candidate's next tools (the leading one's, or
+        # once it is reached the first that asks for more) are shown whole: ties are not cut
         frontiers = session._frontiers()
         first = frontiers[0][2].tools if frontiers else ()
-        assert len(shown) <= max(k, len(first))
+        assert len(planned) <= max(k, len(first))
 
 
 @SETTINGS
@@ -355,3 +359,35 @@ def test_the_ways_to_one_goal_share_its_rank():
 def test_shared_priors_with_distinct_ends_are_the_ranked_priors(names):
     ends = [frozenset({n}) for n in dict.fromkeys(names)]
     assert shared_priors(ends, 0.5) == tuple(0.5 ** i for i in range(len(ends)))
+
+
+MAIL = Registry(tools=(
+    Tool(name="get_received_emails", produces={"received_emails"}, action="read"),
+    Tool(name="search_emails", produces={"emails"}, authored={"query"}, action="read",
+         parameters={"type": "object", "properties": {"query": {"type": "string"}}}),
+    Tool(name="get_rating_reviews_for_hotels", produces={"hotel_reviews"}, action="read",
+         authored={"hotel_names"},
+         parameters={"type": "object", "properties": {"hotel_names": {"type": "string"}}}),
+    Tool(name="get_rating_reviews_for_restaurants", produces={"restaurant_reviews"},
+         action="read", authored={"restaurant_names"},
+         parameters={"type": "object", "properties": {"restaurant_names": {"type": "string"}}}),
+    Tool(name="delete_email", requires={"emails"}, produces={"email_deleted"}, action="write",
+         risk="medium"),
+))
+
+
+def test_reads_of_one_kind_of_thing_are_kin_and_a_reads_object_keeps_them_apart():
+    kin = kin_reads(MAIL)
+    assert kin["get_received_emails"] == ("search_emails",)
+    assert kin["get_rating_reviews_for_hotels"] == ()  # reviews of hotels, not restaurants
+    assert "delete_email" not in kin  # a write has no kin
+
+
+def test_kin_of_a_read_shown_are_shown_while_several_goals_are_weighed_never_for_one():
+    session = Session(MAIL, resolver="retrieval")
+    session.start("What is my security code? It is in an email I received",
+                  candidates=[["received_emails"], ["hotel_reviews"]])
+    assert {"get_received_emails", "search_emails"} <= set(session.visible().tools)
+    session.start("What is my security code? It is in an email I received",
+                  goal="received_emails")
+    assert session.visible().tools == ("get_received_emails",)

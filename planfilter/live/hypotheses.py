@@ -26,6 +26,11 @@ kind of thing (``get_all_hotels_in_city`` answers with hotel names; its name say
 takes no such name itself). When the request states no such name, the candidates hold the
 list first, then the reads (and the actions that take such a name), in two steps.
 
+Reads of one kind of thing stand in for one another: the received e-mails and a search of
+the e-mails, the scheduled and the recent transactions, the files listed and the files
+searched. Whichever of them a candidate's next step shows, the session shows its kin too
+(:func:`kin_reads`): the request rarely says which one, and a read is low-risk.
+
 Which of the orders the agent is on, the calls it makes tell (a read first keeps the
 two-step candidates; the action first keeps the action alone).
 """
@@ -34,6 +39,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from ..core.contracts import Registry, Steps, Tool
@@ -124,6 +130,46 @@ def listing_reads(registry: Registry, option: GoalOption, reads: Sequence[GoalOp
         if common:
             scored.append((-common, len(scored), read))
     return [r for _, _, r in sorted(scored, key=lambda item: item[:2])]
+
+
+#: Words that end the head of a tool's name and open what it is about ("reviews *for*
+#: hotels") or how it is found ("files *by* filename").
+_ABOUT = frozenset({"for", "of", "in", "from", "with", "to"})
+_BY = frozenset({"by"})
+
+
+#: Heads that name no kind of thing ("get_user_information", "get_flight_information").
+_NO_HEAD = _GENERIC | frozenset({"information", "result", "detail", "content"})
+
+
+def _head_and_object(name: str, things: frozenset[str]) -> tuple[str, frozenset[str]]:
+    """A read's name as the kind of thing it returns (its last noun before a preposition,
+    made singular) and what it is about: the ``things`` named before the head and the kinds
+    after ``for``/``of``/``in``... (what follows ``by`` says how, not what).
+    ``get_rating_reviews_for_hotels`` -> (review, {hotel}); ``get_hotels_address`` ->
+    (address, {hotel}); ``get_received_emails`` and ``search_files_by_filename`` -> (email,
+    {}), (file, {})."""
+    words = [w for w in re.split(r"[^a-z0-9]+", name.lower()) if w]
+    cut = next((i for i, w in enumerate(words) if w in _ABOUT | _BY), len(words))
+    head = _singular(words[cut - 1]) if cut else ""
+    before = _kinds("_".join(words[: cut - 1])) & things if cut else frozenset()
+    after = frozenset() if cut == len(words) or words[cut] in _BY else \
+        _kinds("_".join(words[cut + 1:]))
+    return ("" if head in _NO_HEAD else head), before | after
+
+
+@lru_cache(maxsize=16)
+def kin_reads(registry: Registry) -> Mapping[str, tuple[str, ...]]:
+    """Read -> the other low-risk reads of the same kind of thing about the same things (see
+    the module docstring), in registry order. The things are what the registry's parameters
+    name (a hotel, a restaurant), so "received" or "scheduled" qualify a kind, not a thing."""
+    things = frozenset().union(*(_kinds(p) for t in registry
+                                 for p in t.parameters.get("properties") or {}))
+    reads = [t for t in registry if t.reads and t.risk == "low"]
+    kinds = {t.name: _head_and_object(t.name, things) for t in reads}
+    return {t.name: tuple(o.name for o in reads if o.name != t.name
+                          and kinds[o.name] == kinds[t.name] and kinds[t.name][0])
+            for t in reads}
 
 
 def names_read(tool: Tool) -> frozenset[str]:

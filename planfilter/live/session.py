@@ -62,7 +62,7 @@ from ..filters import (
 from ..filters.risk import ApprovalPolicy, Approver
 from ..models import CallOptions
 from .goals import Resolution, resolve_goal
-from .hypotheses import candidate_goals
+from .hypotheses import candidate_goals, kin_reads
 from .recognition import (
     DEFAULT_RECOGNITION,
     Belief,
@@ -615,8 +615,19 @@ class Session:
         return out
 
     def _shown(self, frontiers: list[tuple[Belief, ToolGuard, Visible]]) -> tuple[str, ...]:
-        return union([(b, self._offered(b, v)) for b, _, v in frontiers],
-                     self.recognition.tools)
+        """The union of the candidates' next tools (at most ``recognition.tools`` beyond the
+        leading candidate's), then, while several candidates are weighed, the kin of each
+        read shown (reads of the same kind of thing, planfilter.live.hypotheses.kin_reads)
+        whose inputs are held: the request rarely says which of them it means. A read and
+        its kin count as one tool towards the bound."""
+        shown = union([(b, self._offered(b, v)) for b, _, v in frontiers],
+                      self.recognition.tools)
+        if len(self._beliefs) < 2:
+            return shown
+        held = frozenset(self._facts)
+        kin = [k for t in shown for k in kin_reads(self.registry).get(t, ())
+               if k not in self._declined and self.registry.tool(k).requires <= held]
+        return tuple(dict.fromkeys((*shown, *kin)))
 
     def _offered(self, belief: Belief, visible: Visible) -> tuple[str, ...]:
         """The candidate's next tools, then the reads to make again for another listed value
