@@ -363,3 +363,23 @@ def test_listed_with_finds_the_list_a_value_is_in(names, data):
     assert listed_with({"channels": names}, target) == tuple(names)
     assert listed_with({"page": {"channels": as_objects}}, target) == tuple(names)
     assert listed_with({"channels": names}, "not" + "".join(names)) == ()
+
+
+WEB = Registry(tools=(
+    Tool(name="get_webpage", produces={"webpage"}, authored={"url"}, action="read",
+         parameters={"type": "object", "properties": {"url": {"type": "string"}}}),
+    Tool(name="send_feedback", requires={"webpage"}, produces={"feedback_sent"},
+         action="write", risk="medium"),
+    Tool(name="get_channels", produces={"channels"}, action="read"),
+))
+
+
+def test_a_read_stays_offered_for_each_value_the_user_listed_while_its_step_is_current():
+    session = Session(WEB, method="cmtf")
+    session.start("Visit www.a.com and www.b.com and send them feedback",
+                  candidates=[[["webpage"], ["feedback_sent"]], ["channels"]],
+                  known={"url": ["www.a.com", "www.b.com"]})
+    session.record("get_webpage", {"url": "www.a.com"}, "page a")
+    assert "get_webpage" in session.visible().tools  # www.b.com is not read yet
+    session.record("get_webpage", {"url": "www.b.com"}, "page b")
+    assert "get_webpage" not in session.visible().tools

@@ -633,14 +633,15 @@ class Session:
         """The candidate's next tools, then the reads to make again for another listed value
         (:meth:`_listed_reads`: the users of each channel, the items of each order) until the
         goal is reached. While several candidates are weighed, only the reads that reached
-        one of this candidate's steps already."""
+        one of this candidate's steps already, or its current one."""
         if not visible.tools:
             return visible.tools
         again = self._listed_reads()
         if len(self._beliefs) > 1:
             again = tuple(t for t in again
                           if any(self.registry.tool(t).produces & belief.candidate.steps[k]
-                                 for k in range(belief.step)))
+                                 for k in range(min(belief.step + 1,
+                                                    len(belief.candidate.steps)))))
         return tuple(dict.fromkeys((*visible.tools, *again)))
 
     def _listed_reads(self) -> tuple[str, ...]:
@@ -656,13 +657,13 @@ class Session:
                 continue
             for param, argument in call.arguments.items():
                 variable = tool.variable_of(param)
-                listed = [v for f in self._facts.get(variable, ()) if self._listed_by_call(f)
+                listed = [v for f in self._facts.get(variable, ()) if self._listed_by_others(f)
                           for v in accepted(f.value) if not isinstance(v, list | tuple | Mapping)]
                 if len({json_key(v) for v in listed}) < 2:
                     # a value the model wrote (an authored channel name) that a result
                     # listed beside others
                     listed = list(next((found for facts in self._facts.values()
-                                        for f in facts if self._listed_by_call(f)
+                                        for f in facts if self._listed_by_others(f)
                                         for found in [listed_with(f.value, argument)]
                                         if len(found) > 1), ()))
                 if len({json_key(v) for v in listed}) < 2:
@@ -675,9 +676,9 @@ class Session:
         return tuple(out)
 
     @staticmethod
-    def _listed_by_call(fact: Fact) -> bool:
-        """A call's result holds the value (not the user, not what the model wrote)."""
-        return fact.call is not None and not fact.source.startswith("authored")
+    def _listed_by_others(fact: Fact) -> bool:
+        """A call's result or the user listed the value (not what the model wrote)."""
+        return not fact.source.startswith("authored")
 
     def _attempts(self) -> tuple[Attempt, ...]:
         return tuple(c.attempt for c in self._calls)
