@@ -391,3 +391,22 @@ def test_kin_of_a_read_shown_are_shown_while_several_goals_are_weighed_never_for
     session.start("What is my security code? It is in an email I received",
                   goal="received_emails")
     assert session.visible().tools == ("get_received_emails",)
+
+
+FILES = Registry(tools=(
+    Tool(name="create_file", produces={"file_created", "file_id"}, action="write",
+         risk="medium"),
+    Tool(name="share_file", requires={"file_id"}, produces={"file_shared"}, action="write",
+         risk="medium"),
+    Tool(name="delete_file", requires={"file_id"}, produces={"file_deleted"}, action="write",
+         risk="high"),
+))
+
+
+def test_once_the_leading_goal_is_reached_a_plausible_goal_it_did_not_reach_stays_in_view():
+    session = Session(FILES, resolver="retrieval")
+    session.start("Create the file, then share it", candidates=[["file_created"],
+                                                                ["file_shared"]])
+    session.record("create_file", {}, {"file_id": "7"})
+    assert "share_file" in session.visible().tools
+    assert "delete_file" not in session.visible().tools  # no candidate asks for it

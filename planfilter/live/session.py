@@ -597,12 +597,13 @@ class Session:
 
     def _frontiers(self) -> list[tuple[Belief, ToolGuard, Visible]]:
         """(candidate, its guard, its next tools) of each plausible candidate not reached,
-        leading first; once the leading one is reached, of those that ask for more than it;
-        only the leading one for a method that is not goal-directed."""
+        leading first; once the leading one is reached, of those that ask for something it
+        did not reach (a request may ask for several things: create the file, then share
+        it); only the leading one for a method that is not goal-directed."""
         lead = self._lead()
         beliefs = [b for b in plausible(self._beliefs, self.recognition) if not b.done]
         if lead.done:
-            beliefs = [b for b in beliefs if b.candidate.goal > lead.candidate.goal]
+            beliefs = [b for b in beliefs if not b.candidate.goal <= lead.candidate.goal]
         elif not beliefs:  # none reachable: the first standing one's frontier says why
             beliefs = [b for b in self._beliefs if not b.dropped and not b.done][:1]
         if self.method not in GOAL_DIRECTED_METHODS:
