@@ -362,8 +362,9 @@ def test_shared_priors_with_distinct_ends_are_the_ranked_priors(names):
 
 
 MAIL = Registry(tools=(
-    Tool(name="get_received_emails", produces={"received_emails"}, action="read"),
-    Tool(name="search_emails", produces={"emails"}, authored={"query"}, action="read",
+    Tool(name="get_received_emails", produces={"received_emails", "email_id"}, action="read"),
+    Tool(name="search_emails", produces={"emails", "email_id"}, authored={"query"},
+         action="read",
          parameters={"type": "object", "properties": {"query": {"type": "string"}}}),
     Tool(name="get_rating_reviews_for_hotels", produces={"hotel_reviews"}, action="read",
          authored={"hotel_names"},
@@ -373,6 +374,8 @@ MAIL = Registry(tools=(
          parameters={"type": "object", "properties": {"restaurant_names": {"type": "string"}}}),
     Tool(name="delete_email", requires={"emails"}, produces={"email_deleted"}, action="write",
          risk="medium"),
+    Tool(name="summarize_received_emails", requires={"received_emails"},
+         produces={"email_summary"}, action="read"),
 ))
 
 
@@ -381,6 +384,8 @@ def test_reads_of_one_kind_of_thing_are_kin_and_a_reads_object_keeps_them_apart(
     assert kin["get_received_emails"] == ("search_emails",)
     assert kin["get_rating_reviews_for_hotels"] == ()  # reviews of hotels, not restaurants
     assert "delete_email" not in kin  # a write has no kin
+    # a read of the same kind that answers with something else is a step, not an alternative
+    assert "summarize_received_emails" not in kin["get_received_emails"]
 
 
 def test_kin_of_a_read_shown_are_shown_while_several_goals_are_weighed_never_for_one():

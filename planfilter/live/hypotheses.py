@@ -26,10 +26,11 @@ kind of thing (``get_all_hotels_in_city`` answers with hotel names; its name say
 takes no such name itself). When the request states no such name, the candidates hold the
 list first, then the reads (and the actions that take such a name), in two steps.
 
-Reads of one kind of thing stand in for one another: the received e-mails and a search of
-the e-mails, the scheduled and the recent transactions, the files listed and the files
-searched. Whichever of them a candidate's next step shows, the session shows its kin too
-(:func:`kin_reads`): the request rarely says which one, and a read is low-risk.
+Reads of one kind of thing that answer with the same variable stand in for one another:
+the received e-mails and a search of the e-mails (both give e-mail ids), the scheduled and
+the recent transactions, the files listed and the files searched. Whichever of them a
+candidate's next step shows, the session shows its kin too (:func:`kin_reads`): the request
+rarely says which one, and a read is low-risk.
 
 Which of the orders the agent is on, the calls it makes tell (a read first keeps the
 two-step candidates; the action first keeps the action alone).
@@ -160,15 +161,18 @@ def _head_and_object(name: str, things: frozenset[str]) -> tuple[str, frozenset[
 
 @lru_cache(maxsize=16)
 def kin_reads(registry: Registry) -> Mapping[str, tuple[str, ...]]:
-    """Read -> the other low-risk reads of the same kind of thing about the same things (see
-    the module docstring), in registry order. The things are what the registry's parameters
-    name (a hotel, a restaurant), so "received" or "scheduled" qualify a kind, not a thing."""
+    """Read -> the other low-risk reads of the same kind of thing about the same things that
+    produce a variable it produces too (the e-mail ids every e-mail read answers with), in
+    registry order: alternatives, not steps (reading an e-mail and summarising it produce
+    different things). The things are what the registry's parameters name (a hotel, a
+    restaurant), so "received" or "scheduled" qualify a kind, not a thing."""
     things = frozenset().union(*(_kinds(p) for t in registry
                                  for p in t.parameters.get("properties") or {}))
     reads = [t for t in registry if t.reads and t.risk == "low"]
     kinds = {t.name: _head_and_object(t.name, things) for t in reads}
     return {t.name: tuple(o.name for o in reads if o.name != t.name
-                          and kinds[o.name] == kinds[t.name] and kinds[t.name][0])
+                          and kinds[o.name] == kinds[t.name] and kinds[t.name][0]
+                          and o.produces & t.produces)
             for t in reads}
 
 
