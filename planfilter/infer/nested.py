@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .names import entity_words, local_name, normalise, singular, tokens
+from .outputs import deref
 from .rules import ID_KEYS, verb_and_object
 from .spec import ToolSpec
 
@@ -64,17 +65,8 @@ SCALARS = ("string", "integer", "number")
 
 
 def _deref(schema: Any, root: Mapping[str, Any]) -> Mapping[str, Any]:
-    seen = 0
-    while isinstance(schema, Mapping) and isinstance(schema.get("$ref"), str) and seen < 10:
-        ref = schema["$ref"]
-        if not ref.startswith("#/"):
-            break
-        node: Any = root
-        for part in ref[2:].split("/"):
-            node = node.get(part) if isinstance(node, Mapping) else None
-        if not isinstance(node, Mapping):
-            break
-        schema, seen = node, seen + 1
+    """A local ``$ref`` resolved (planfilter.infer.outputs.deref), and ``X | None`` read as X."""
+    schema = deref(schema, root)
     if isinstance(schema, Mapping) and "type" not in schema:  # ``X | None``: the X
         options = [_deref(o, root) for o in schema.get("anyOf") or ()
                    if isinstance(o, Mapping) and o.get("type") != "null"]

@@ -52,7 +52,7 @@ def pointer(*tokens_: str) -> str:
     return "".join("/" + t.replace("~", "~0").replace("/", "~1") for t in tokens_)
 
 
-def _deref(schema: Any, root: Mapping[str, Any]) -> Mapping[str, Any]:
+def deref(schema: Any, root: Mapping[str, Any]) -> Mapping[str, Any]:
     """A local ``$ref`` (``#/$defs/X``) resolved against the output schema's root."""
     seen = 0
     while isinstance(schema, Mapping) and isinstance(schema.get("$ref"), str) and seen < 10:
@@ -92,7 +92,7 @@ def _consumed_fields(spec: ToolSpec, ctx: Context, item: Mapping[str, Any], root
     found = {}
     for key, sub in _props(item).items():
         var = ctx.vocabulary.of_name(str(key))
-        if var in wanted and schema_kind(_deref(sub, root)) in ("string", "integer", "number"):
+        if var in wanted and schema_kind(deref(sub, root)) in ("string", "integer", "number"):
             found[var] = pointer(*prefix, str(key))
     return found
 
@@ -105,7 +105,7 @@ def is_record(spec: ToolSpec) -> bool:
     root = spec.output_schema
     if not root:
         return False
-    record = _deref(root, root)
+    record = deref(root, root)
     return schema_kind(record) in ("object", None) and _record_id_key(record, spec) is not None
 
 
@@ -118,7 +118,7 @@ def record_produces(spec: ToolSpec, ctx: Context) -> Drafted | None:
     if not is_record(spec):
         return None
     root = spec.output_schema or {}
-    record = _deref(root, root)
+    record = deref(root, root)
     id_key = _record_id_key(record, spec) or "id"
     verb, words = verb_and_object(spec)
     action, _ = action_of(spec)
@@ -159,10 +159,10 @@ def list_produces_items(spec: ToolSpec, ctx: Context) -> Drafted | None:
     root = spec.output_schema
     if not root:
         return None
-    top = _deref(root, root)
+    top = deref(root, root)
     if schema_kind(top) != "array":
         return None
-    item = _deref(top.get("items") or {}, root)
+    item = deref(top.get("items") or {}, root)
     _verb, words = verb_and_object(spec)
     obj = entity_words(words)
     own = requires_of(spec, ctx.vocabulary).variables

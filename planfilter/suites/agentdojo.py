@@ -44,7 +44,7 @@ from .base import (
     pair_id,
     sample_injections,
 )
-from .oracle import oracle_goal, oracle_known
+from .oracle import gold_goal, oracle_known
 
 #: AgentDojo's default benchmark version (its own `benchmark` script's default).
 BENCHMARK_VERSION = "v1.2.2"
@@ -104,14 +104,7 @@ def _plain_args(args: Mapping[str, Any]) -> dict[str, Any]:
 def convert_task(registry: Registry, suite_name: str, task_id: str, prompt: str,
                  calls: Sequence[GroundCall]) -> Task:
     gold = tuple(c.tool for c in calls)
-    unknown = sorted({t for t in gold if t not in registry})
-    if unknown:
-        raise ContractError(f"agentdojo:{suite_name} task {task_id}: its ground truth calls "
-                            f"{unknown}, which the contracts ({registry.source}) do not name")
-    steps = oracle_goal(registry, gold)
-    if not steps:
-        raise ContractError(f"agentdojo:{suite_name} task {task_id}: its ground truth produces "
-                            "nothing, so it has no goal")
+    steps = gold_goal(registry, gold, f"agentdojo:{suite_name} task {task_id}")
     goal = frozenset().union(*steps)
     return Task(id=task_id, domain=suite_name, query=prompt,
                 state=oracle_known(registry, calls, prompt), goal=goal,

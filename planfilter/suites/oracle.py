@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..core.contracts import Registry, Steps
+from ..core.errors import ContractError
 from .base import GroundCall
 
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
@@ -33,6 +34,20 @@ def oracle_goal(registry: Registry, gold: Sequence[str]) -> Steps:
         if step:
             steps.append(frozenset(step))
     return tuple(steps)
+
+
+def gold_goal(registry: Registry, gold: Sequence[str], what: str) -> Steps:
+    """The oracle goal of the task ``what`` names, whose ground truth calls ``gold``; a
+    ContractError names the task when a call's tool is not in the contracts or the ground
+    truth produces nothing."""
+    unknown = sorted({t for t in gold if t not in registry})
+    if unknown:
+        raise ContractError(f"{what}: its ground truth calls {unknown}, which the contracts "
+                            f"({registry.source}) do not name")
+    steps = oracle_goal(registry, gold)
+    if not steps:
+        raise ContractError(f"{what}: its ground truth produces nothing, so it has no goal")
+    return steps
 
 
 def _occurs(value: Any, prompt: str, numbers: frozenset[float]) -> bool:
