@@ -415,3 +415,20 @@ def test_once_the_leading_goal_is_reached_a_plausible_goal_it_did_not_reach_stay
     session.record("create_file", {}, {"file_id": "7"})
     assert "share_file" in session.visible().tools
     assert "delete_file" not in session.visible().tools  # no candidate asks for it
+
+
+def test_places_after_the_word_that_leads_to_them_go_to_a_city_parameter_only():
+    places = [s.value for s in spans("A trip to Paris and London from May 1st; visit Los "
+                                     "Angeles on Monday") if s.kind == "place"]
+    assert places == ["Paris", "London", "Los Angeles"]  # not May, not Monday
+    registry = Registry(tools=(
+        Tool(name="get_all_hotels_in_city", requires={"city"}, produces={"hotels"},
+             action="read",
+             parameters={"type": "object", "properties": {"city": {"type": "string"}}}),
+        Tool(name="send_message", requires={"recipient"}, produces={"sent"}, action="send",
+             parameters={"type": "object", "properties": {"recipient": {"type": "string"}}}),
+    ))
+    assert stated_values(registry, "Find me hotels in Paris") == {"city": "Paris"}
+    # a place goes to a parameter named for places only; which capitalised name is a place
+    # the rule cannot tell ("to Alice" is read as one, for a city parameter)
+    assert "recipient" not in stated_values(registry, "Send the list to Alice in Paris")

@@ -66,6 +66,14 @@ ADDRESS_PARTS: Mapping[str, frozenset[str]] = {
     "country": frozenset({"country"}),
 }
 
+#: A place's name: one to three capitalised words.
+_PLACE = r"[A-Z][a-z]+(?:\s[A-Z][a-z]+){0,2}"
+#: Capitalised words that name a time, not a place ("in May", "on Monday").
+_NOT_PLACES = frozenset({
+    "January", "February", "March", "April", "May", "June", "July", "August", "September",
+    "October", "November", "December", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday",
+    "Saturday", "Sunday"})
+
 _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("address", _ADDRESS),
     ("email", re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")),
@@ -80,6 +88,10 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
                           r"‘([^’\n]{1,200})’|“([^”\n]{1,200})”")),
     ("person", re.compile(r"(?:\b(?:I'm|I am|[Mm]y name is|[Tt]his is)\s+)"
                           r"([A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?)\s+([A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?)")),
+    # a place after the word that leads to it: "in Paris", "from Paris to London", "visit
+    # Los Angeles and San Diego"
+    ("place", re.compile(r"\b(?:in|to|from|at|visit|visiting)\s+(" + _PLACE
+                         + r"(?:(?:,\s*|\s+and\s+|\s+or\s+)" + _PLACE + r")*)")),
     ("code", re.compile(r"(?<![\w@/.-])#?(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z#])"
                         r"[A-Za-z0-9][A-Za-z0-9_-]{2,40}\b|#\d{3,40}\b")),
     ("number", re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w]|\.\d)")),
@@ -99,6 +111,7 @@ _CUES: Mapping[str, frozenset[str]] = {
     "file": frozenset({"path", "file", "filename", "files", "document", "attachment"}),
     "date": frozenset({"date", "day", "dates", "days"}),
     "time": frozenset({"time", "hour", "start", "end"}),
+    "place": frozenset({"city", "cities", "town", "place", "destination", "country"}),
 }
 
 
@@ -124,6 +137,15 @@ def spans(text: str) -> tuple[Span, ...]:
                         found.append(Span(f"address:{role}", match.group(part),
                                           *match.span(part)))
                 taken.append((start, end))
+                continue
+            elif kind == "place":  # each place named a span of its own
+                base = match.start(1)
+                for part in re.finditer(_PLACE, match.group(1)):
+                    if part.group(0).split()[0] in _NOT_PLACES or part.group(0) in ("And", "Or"):
+                        continue
+                    found.append(Span("place", part.group(0), base + part.start(),
+                                      base + part.end()))
+                taken.append(match.span(1))
                 continue
             elif kind == "person":  # a first and a last name, each a span of its own
                 for part, role in ((1, "first_name"), (2, "last_name")):
