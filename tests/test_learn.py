@@ -198,3 +198,38 @@ def test_malformed_traces_name_file_and_line(tmp_path: Path) -> None:
         assert result.exit_code == 1, (name, result.output)
         assert f"{path}{line}" in result.output, (name, result.output)
         assert "Traceback" not in result.output
+
+
+def test_yaml_text_results_and_values_of_several_kinds(tmp_path: Path) -> None:
+    """AgentDojo answers YAML text; a parameter fed by two kinds of value gets nothing."""
+    contracts = {"tools": [
+        {"name": "hotel_address", "produces": ["hotel_address"]},
+        {"name": "restaurant_address", "produces": ["restaurant_address"]},
+        {"name": "list_events", "produces": ["events"]},
+        {"name": "book", "produces": ["booked"], "parameters": {"type": "object", "properties": {
+            "location": {"type": "string"}, "event_id": {"type": "string"}}}},
+    ]}
+    path = tmp_path / "c.yaml"
+    path.write_text(yaml.safe_dump(contracts))
+    registry = load_registry(path)
+
+    def raw(task: str, n: int, tool: str, arguments: dict, result: str, produced: dict) -> str:
+        return json.dumps({"type": "step", "task": task, "chosen": tool, "step": n,
+                           "arguments": arguments, "result": result, "produced": produced})
+
+    traces = tmp_path / "t.jsonl"
+    traces.write_text("\n".join([
+        raw("a", 1, "hotel_address", {}, "City Hub: 1 Main St", {
+            "hotel_address": {"City Hub": "1 Main St"}}),
+        raw("a", 2, "list_events", {}, "- id: EV-12\n  title: lunch\n", {}),
+        raw("a", 3, "book", {"location": "1 Main St", "event_id": "EV-12"}, "ok", {}),
+        raw("b", 1, "restaurant_address", {}, "Dino: 9 High St", {
+            "restaurant_address": {"Dino": "9 High St"}}),
+        raw("b", 2, "book", {"location": "9 High St"}, "ok", {}),
+    ]) + "\n")
+    proposals, _, reused = learn(registry, [traces])
+    assert reused == 3
+    got = {(p.tool, p.field, p.key, p.value) for p in proposals}
+    assert ("list_events", "outputs", "event_id", "/*/id") in got
+    assert ("book", "requires", "event_id", "") in got
+    assert not any(p.key == "location" or p.value.endswith("address") for p in proposals)
