@@ -1,6 +1,6 @@
-"""``planfilter contracts infer|check|edges|eval``: draft contracts from tool schemas, check
-them against run traces, compare a draft's data-flow edges with a reviewed registry's, and
-measure the drafting on a hand-written registry."""
+"""``planfilter contracts infer|check|learn|edges|eval``: draft contracts from tool schemas,
+check them against run traces, learn data-flow edges from traces, compare a draft's data-flow
+edges with a reviewed registry's, and measure the drafting on a hand-written registry."""
 
 from __future__ import annotations
 
@@ -146,6 +146,61 @@ def check(registry_path: Path, traces: tuple[Path, ...]) -> None:
                f"{len(report.findings)} findings")
     if not report.ok:
         sys.exit(1)
+
+
+@contracts.command()
+@click.argument("traces", nargs=-1, required=True,
+                type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--contracts", "registry_path", required=True,
+              type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="The registry file the traces were recorded with (or its draft).")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the merged registry here (the proposals added; nothing dropped).")
+@click.option("--min-evidence", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Propose only what at least this many calls showed.")
+def learn(traces: tuple[Path, ...], registry_path: Path, out: Path | None,
+          min_evidence: int) -> None:
+    """Propose requires, produces (with outputs pointers) and inputs from TRACES: where a
+    value first seen in a tool's result reappears as a later call's argument.
+
+    TRACES are `planfilter run` traces.jsonl files or OpenAI-style chat logs (assistant
+    tool_calls and tool messages; JSON Lines or a JSON array). Each proposal is printed with
+    its evidence (calls) and the file:line of an example. With --out, the registry is written
+    with the proposals added: no field is dropped or changed, items are only added, and each
+    tool's additions are noted under `inferred.learned` for review.
+
+    \b
+    Example:
+      planfilter contracts learn runs/a/traces.jsonl chat.jsonl --contracts drafted.yaml \\
+          --out learned.yaml
+    """
+    import yaml
+
+    from ..core.loading import load_registry, read_document
+    from ..infer.learn import learn as learn_edges
+    from ..infer.learn import merge
+    from ..infer.write import check_written
+
+    try:
+        registry = load_registry(registry_path)
+        proposals, runs, reuses = learn_edges(registry, traces, min_evidence)
+        text = ""
+        if out is not None:
+            merged = merge(read_document(registry_path), proposals)
+            text = (f"# {registry_path}, with edges learned by `planfilter contracts learn` "
+                    f"from {len(traces)} trace file(s)\n"
+                    + yaml.safe_dump(merged, sort_keys=False, allow_unicode=True, width=96,
+                                     default_flow_style=False))
+            check_written(text, str(out))
+    except PlanfilterError as exc:
+        raise click.ClickException(str(exc)) from None
+    for proposal in proposals:
+        click.echo(str(proposal))
+    click.echo(f"{len(traces)} trace files, {runs} runs, {reuses} values reused: "
+               f"{len(proposals)} proposals")
+    if out is not None:
+        out.write_text(text, encoding="utf-8")
+        click.echo(f"wrote {out}", err=True)
 
 
 @contracts.command()
