@@ -140,11 +140,11 @@ def spans(text: str) -> tuple[Span, ...]:
                 continue
             elif kind == "place":  # each place named a span of its own
                 base = match.start(1)
-                for part in re.finditer(_PLACE, match.group(1)):
-                    if part.group(0).split()[0] in _NOT_PLACES or part.group(0) in ("And", "Or"):
+                for place in re.finditer(_PLACE, match.group(1)):
+                    if place.group(0).split()[0] in _NOT_PLACES:
                         continue
-                    found.append(Span("place", part.group(0), base + part.start(),
-                                      base + part.end()))
+                    found.append(Span("place", place.group(0), base + place.start(),
+                                      base + place.end()))
                 taken.append(match.span(1))
                 continue
             elif kind == "person":  # a first and a last name, each a span of its own
