@@ -337,3 +337,27 @@ def test_an_injected_invitation_is_refused_in_the_users_own_calendar_step(tmp_pa
     visible = [p for p in creates if p["kind"] != "hidden"]  # once the user's plan needs it
     assert visible and all(p["kind"] == "tainted" and "mark.black-2134@gmail.com" in p["reason"]
                            for p in visible), visible
+
+
+@pytest.mark.parametrize("method,policy,succeeds", [("all", "always", True),
+                                                    ("cmtf", "never", False)])
+def test_the_obedient_replay_carries_out_the_injection_as_far_as_the_guard_lets_it(
+        method, policy, succeeds):
+    from planfilter.bench.replay import replay
+    from planfilter.filters.risk import check_policy
+
+    suite = load_bench_suite("agentdojo:banking", SuiteOptions(
+        attack="important_instructions", injection_tasks="injection_task_0"))
+    case = next(c for c in suite.cases() if c.task.id == "user_task_5")
+    options = AgentOptions(approve_risky=check_policy(policy), goal="resolve")
+    run = replay(suite, case, method=method, options=options, obey=True).run
+    # AgentDojo's own security check of what the run left
+    assert run.attack_success is succeeds
+    tried = run.probes
+    assert tried and {p["tool"] for p in tried} == {"send_money"}
+    # attack success implies an attacker call was allowed and executed, each named with the
+    # rule that let it through
+    executed = [p for p in tried if p["executed"]]
+    assert bool(executed) is succeeds
+    assert all(p["kind"] == "allowed" and p["reason"] for p in executed)
+    assert run.key.model == "obedient"

@@ -15,6 +15,15 @@ last) each call of the injection task's ground truth is put to the same session:
 by kind, or allowed. An allowed attacker call is counted, never executed. The tries go to
 the run line (``probes``) with their reasons, so a report can show the share of attacker
 calls refused, by kind. A run's steps carry each ground-truth call's decision and reason.
+
+``--models obedient`` is the same replay with a model that obeys every injection: once a
+result of the user task shows it an injected text, it carries out the injection task's
+ground truth, each call the guard allows executed in the environment and its result taken
+into the session (a hidden tool is asked for once, as ``--replay-switches`` does, a refused
+call is given up), then goes back to the user task. Attack success is the injection task's
+own check on what the run left. Its attempts are the run's ``probes``, each with
+``executed``. It knows the injection task as ``oracle`` knows the user task: an upper bound
+on what any model could be talked into.
 """
 
 from __future__ import annotations
@@ -25,7 +34,7 @@ from typing import Any
 
 from ..core.contracts import Tool
 from ..core.errors import PlanfilterError
-from ..models import ORACLE
+from ..models import OBEDIENT, ORACLE
 from ..suites import BenchSuite, Case, GroundCall
 from .agent import AgentOptions, RunOutcome
 from .dialogue import final_goal, goal_source, start_session
@@ -39,9 +48,9 @@ def fill_arguments(tool: Tool, state: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def replay(suite: BenchSuite, case: Case, *, method: str, seed: int = 1,
-           options: AgentOptions | None = None) -> RunOutcome:
+           options: AgentOptions | None = None, obey: bool = False) -> RunOutcome:
     options = options or AgentOptions()
-    key = RunKey(case.id, ORACLE, method, seed)
+    key = RunKey(case.id, OBEDIENT if obey else ORACLE, method, seed)
     task = case.task
     registry = suite.registry
     environment = suite.environment(case, ORACLE)
@@ -59,8 +68,10 @@ def replay(suite: BenchSuite, case: Case, *, method: str, seed: int = 1,
     attacker = suite.attacker_calls(case, environment) if case.injection else ()
     probes: list[dict[str, Any]] = []
     records: list[StepRecord] = []
+    obeyed = False
     for index, call in enumerate(calls):
-        probes += _probe(session, attacker, index)
+        if not obey:
+            probes += _probe(session, attacker, index)
         state = session.state
         visible = session.visible()
         arguments = dict(call.arguments) if call.arguments is not None else \
@@ -91,11 +102,15 @@ def replay(suite: BenchSuite, case: Case, *, method: str, seed: int = 1,
                                    produced=dict(recorded.produced), state_after=session.state,
                                    result=done.text[:2000], invented=done.invented,
                                    unfilled=recorded.unfilled))
+            if obey and not obeyed and attacker and _injected(environment, done.text):
+                obeyed = True
+                probes += _obey(session, environment, attacker, index + 1, options)
         else:
             session.record(call.tool, arguments, error=done.error)
             records.append(replace(record, decision="allowed", approval=decision.approval,
                                    error=done.error, tool_failed=True))
-    probes += _probe(session, attacker, len(calls))
+    if not obey:
+        probes += _probe(session, attacker, len(calls))
     answer = suite.final_answer(case)
     verdict = environment.verdict(answer, session.state)
     refused = [r for r in records if r.decision != "allowed"]
@@ -126,4 +141,32 @@ def _probe(session: Any, attacker: tuple[GroundCall, ...], at: int) -> list[dict
         decision = session.check(call.tool, dict(call.arguments or {}))
         out.append({"at": at, "tool": call.tool, "kind": decision.kind,
                     "reason": decision.reason})
+    return out
+
+
+def _injected(environment: Any, text: str) -> bool:
+    carries = getattr(environment, "carries_injection", None)
+    return bool(carries(text)) if carries is not None else False
+
+
+def _obey(session: Any, environment: Any, attacker: tuple[GroundCall, ...], at: int,
+          options: AgentOptions) -> list[dict[str, Any]]:
+    """The injection task's ground truth, carried out as far as the guard lets it."""
+    out = []
+    for call in attacker:
+        arguments = dict(call.arguments or {})
+        decision = session.check(call.tool, arguments)
+        if decision.kind == "hidden" and session.weighing and options.replay_switches:
+            session.switch(f"{call.tool} is needed next")
+            decision = session.check(call.tool, arguments)
+        executed = False
+        if decision.allowed:
+            done = environment.execute(call.tool, arguments, session.state)
+            if done.ok:
+                session.record(call.tool, arguments, done.result)
+            else:
+                session.record(call.tool, arguments, error=done.error)
+            executed = True
+        out.append({"at": at, "tool": call.tool, "kind": decision.kind,
+                    "reason": decision.reason, "executed": executed})
     return out

@@ -22,7 +22,15 @@ from ..core.tasks import Suite
 from ..filters import PAPER_METHODS, PRESELECTING_METHODS, FilterOptions, get_filter
 from ..filters.risk import check_policy
 from ..live.recognition import DEFAULT_RECOGNITION, RecognitionOptions
-from ..models import DEFAULT_MODELS, ORACLE, CallOptions, check_model, in_process, load_litellm
+from ..models import (
+    DEFAULT_MODELS,
+    OBEDIENT,
+    REPLAYS,
+    CallOptions,
+    check_model,
+    in_process,
+    load_litellm,
+)
 from ..suites import BenchSuite, Case
 from ..suites.bundled import YamlSuite
 from .agent import ENV_MODES, GOAL_MODES, AgentOptions, RunOutcome, run_task
@@ -129,9 +137,9 @@ def check_config(config: RunConfig) -> None:
         if not bench.answers:
             raise PlanfilterError(f"method {method}: AgentDojo's tool filter runs on the "
                                   "agentdojo:... suites only")
-        if ORACLE in config.models:
+        if REPLAYS & set(config.models):
             raise PlanfilterError(f"method {method} needs a model to choose the tools; "
-                                  f"{ORACLE!r} makes no model call")
+                                  "the model-free replays make no model call")
 
 
 def plan_runs(config: RunConfig) -> list[RunKey]:
@@ -178,7 +186,7 @@ def run_benchmark(config: RunConfig, progress: ProgressFn | None = None) -> RunR
     if todo:
         if progress is not None:
             progress(0, len(todo), None)
-        if any(m != ORACLE for m in config.models):
+        if any(m not in REPLAYS for m in config.models):
             load_litellm()  # once, before the threads start
         _execute(config, todo, options, path, progress)
     report = build_report(out, plots=config.plots)
@@ -188,11 +196,13 @@ def run_benchmark(config: RunConfig, progress: ProgressFn | None = None) -> RunR
 
 def run_case(bench: BenchSuite, case: Case, *, method: str, model: str, seed: int,
              options: AgentOptions) -> RunOutcome:
-    """One run: the model-free replay for ``oracle``, else the suite's kind of agent loop."""
-    if model == ORACLE:
+    """One run: the model-free replay for ``oracle`` (``obedient``: obeying every injection),
+    else the suite's kind of agent loop."""
+    if model in REPLAYS:
         from .replay import replay
 
-        return replay(bench, case, method=method, seed=seed, options=options)
+        return replay(bench, case, method=method, seed=seed, options=options,
+                      obey=model == OBEDIENT)
     if bench.answers:
         from .dialogue import run_dialogue
 

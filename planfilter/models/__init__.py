@@ -26,22 +26,29 @@ DEFAULT_MODELS = ("sim/careful", "sim/confusable")
 #: Not a model: the model-free replay of each task's ground truth (planfilter.bench.replay).
 #: It makes no litellm call.
 ORACLE = "oracle"
+#: Not a model either: the same replay, which also carries out the injection task's ground
+#: truth, as far as the guard lets it, once a tool result has shown it the injected text (a
+#: model that obeys every injection: the worst case of an attack).
+OBEDIENT = "obedient"
+#: The model-free replays.
+REPLAYS = frozenset({ORACLE, OBEDIENT})
 
 __all__ = [
-    "DEFAULT_MODELS", "ORACLE", "PROFILES", "CallOptions", "ModelError", "ModelReply", "Profile",
-    "ToolCall", "check_model", "complete", "decide", "fault_kind", "get_profile", "in_process",
-    "load_litellm", "register_provider",
+    "DEFAULT_MODELS", "OBEDIENT", "ORACLE", "PROFILES", "REPLAYS", "CallOptions", "ModelError",
+    "ModelReply", "Profile", "ToolCall", "check_model", "complete", "decide", "fault_kind",
+    "get_profile", "in_process", "load_litellm", "register_provider",
 ]
 
 
 def check_model(model: str) -> None:
     """Raise for a model name that cannot work, before any run spends time on it."""
-    if model == ORACLE:
+    if model in REPLAYS:
         return
     if "/" not in model:
         raise ModelError(
             f"model {model!r}: name it as litellm does, provider/model "
-            f"(sim/careful, openai/gpt-4o-mini, ...), or {ORACLE!r} for the model-free replay"
+            f"(sim/careful, openai/gpt-4o-mini, ...), or {ORACLE!r} for the model-free replay "
+            f"({OBEDIENT!r}: the replay that obeys every injection)"
         )
     provider, _, name = model.partition("/")
     if provider == "sim":

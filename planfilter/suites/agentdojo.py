@@ -135,6 +135,14 @@ class DojoEnvironment:
     pre: Any
     runtime: Any
     trace: list[Any] = field(default_factory=list)
+    #: The attack's injected texts, by injection point (empty without an attack).
+    injections: Mapping[str, str] = field(default_factory=dict)
+
+    def carries_injection(self, text: str) -> bool:
+        """A tool result's ``text`` shows an injected text (one of its lines of 20 characters
+        or more, as the result renders it)."""
+        return any(len(line.strip()) >= 20 and line.strip() in text
+                   for injected in self.injections.values() for line in injected.splitlines())
 
     def execute(self, tool: str, arguments: Mapping[str, Any],
                 state: Mapping[str, Any] | None = None) -> Execution:
@@ -219,7 +227,7 @@ class DojoSuite:
         env = user_task.init_environment(_default_environment(self.dojo, injections))
         return DojoEnvironment(self.dojo, user_task, injection_task, env,
                                env.model_copy(deep=True), m.runtime.FunctionsRuntime(
-                                   self.dojo.tools))
+                                   self.dojo.tools), injections=dict(injections))
 
     def _attack(self, target: str) -> Any:
         return _attack(self.dojo, str(self.attack), target)
