@@ -141,10 +141,6 @@ class Belief:
                 f", {state}")
 
 
-def ranked_priors(count: int, decay: float) -> tuple[float, ...]:
-    return tuple(decay ** i for i in range(count))
-
-
 def shared_priors(ends: Sequence[frozenset[str]], decay: float) -> tuple[float, ...]:
     """The prior of each candidate whose last step is ``ends[i]``: ``decay`` to the power of
     its end's rank among the distinct ends (in order of first appearance) plus its rank
