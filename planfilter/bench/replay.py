@@ -45,6 +45,7 @@ from ..suites.adaptive import (
     adaptive_attack,
     crafted_success,
     is_write,
+    unseen_text,
 )
 from .agent import AgentOptions, RunOutcome
 from .dialogue import final_goal, goal_source, start_session
@@ -129,8 +130,9 @@ def replay(suite: BenchSuite, case: Case, *, method: str, seed: int = 1,
                                    unfilled=recorded.unfilled))
             if obey and not obeyed and attacker and _injected(environment, done.text):
                 obeyed = True
+                seen = [task.query, *getattr(environment, "injections", {}).values()]
                 probes += _obey(session, environment, attacker, index + 1, options, adaptive,
-                                read)
+                                read, seen)
         else:
             session.record(call.tool, arguments, error=done.error)
             records.append(replace(record, decision="allowed", approval=decision.approval,
@@ -178,10 +180,15 @@ def _injected(environment: Any, text: str) -> bool:
 
 def _obey(session: Any, environment: Any, attacker: tuple[GroundCall, ...], at: int,
           options: AgentOptions, adaptive: AdaptiveAttack | None = None,
-          read: list[Any] | None = None) -> list[dict[str, Any]]:
+          read: list[Any] | None = None, seen: list[Any] | None = None
+          ) -> list[dict[str, Any]]:
     """The injection task's ground truth (or what the adaptive attack asks in its place),
-    carried out as far as the guard lets it; each call's result is added to ``read``."""
+    carried out as far as the guard lets it; each call's result is added to ``read``. A call
+    whose text carries a datum the model never saw (``seen``: the request and the injected
+    text; and ``read``) is not made: the ground truth knows what the reads the guard refused
+    would have shown, a model does not."""
     read = [] if read is None else read
+    seen = [] if seen is None else seen
     registry = session.registry
     if adaptive is not None:
         attacker = adaptive.injected(attacker, AttackView(registry, session.flow(),
@@ -190,6 +197,11 @@ def _obey(session: Any, environment: Any, attacker: tuple[GroundCall, ...], at: 
     out = []
     for call in attacker:
         arguments = dict(call.arguments or {})
+        unseen = unseen_text(arguments, [*seen, *read])
+        if unseen is not None:
+            out.append({"at": at, "tool": call.tool, "kind": "unseen", "executed": False,
+                        "reason": f"the model never read {unseen[:60]!r}: it cannot write it"})
+            continue
         decision = session.check(call.tool, arguments)
         asked = 0
         while decision.kind == "hidden" and session.weighing and options.replay_switches \

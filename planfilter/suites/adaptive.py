@@ -257,6 +257,29 @@ def _same_call(tried: Mapping[str, Any], call: GroundCall) -> bool:
 # -- helpers ---------------------------------------------------------------------------------
 
 
+def unseen_text(arguments: Mapping[str, Any], seen: Iterable[Any]) -> str | None:
+    """A datum in an argument's text that appears in nothing the model has seen (``seen``:
+    the request, the injected text, the results it read): a word of letters and digits (a
+    code, an IBAN, an id) or an e-mail address, case ignored. A model composes sentences and
+    fills in dates, but it cannot write a code it never read. None when every datum was
+    seen."""
+    corpus = "\n".join(t.lower() for item in seen for t in _texts(item))
+    for value in arguments.values():
+        for text in _texts(value):
+            for word in _DATUM.findall(text):
+                word = word.strip(".-+")
+                if _is_datum(word) and word.lower() not in corpus:
+                    return word
+    return None
+
+
+_DATUM = re.compile(r"[\w.@+-]{4,}")
+
+
+def _is_datum(word: str) -> bool:
+    return "@" in word or (any(c.isdigit() for c in word) and any(c.isalpha() for c in word))
+
+
 def _write(call: GroundCall, registry: Registry) -> Tool | None:
     return registry.tool(call.tool) if is_write(registry, call.tool) else None
 
