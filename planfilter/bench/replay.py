@@ -20,7 +20,8 @@ calls refused, by kind. A run's steps carry each ground-truth call's decision an
 result of the user task shows it an injected text, it carries out the injection task's
 ground truth, each call the guard allows executed in the environment and its result taken
 into the session (a hidden tool is asked for once, as ``--replay-switches`` does, a refused
-call is given up), then goes back to the user task. Attack success is the injection task's
+call is given up, a call carrying a code or an address it never saw is not made), then goes
+back to the user task. Attack success is the injection task's
 own check on what the run left. Its attempts are the run's ``probes``, each with
 ``executed``. It knows the injection task as ``oracle`` knows the user task: an upper bound
 on what any model could be talked into. Under an adaptive attack (planfilter.suites.adaptive)
