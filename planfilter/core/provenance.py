@@ -21,12 +21,13 @@ Three rules, each a refusal kind (the guard runs them in this order, after the s
 
 Parameters the contract marks *authored* (a message body, a date) are written by the model:
 neither invented nor substituted applies to them; tainted still does when they are
-sensitive. And **tainted** applies to what a tool sends too: a tool with a sensitive
-parameter sends something somewhere (a payment's recipient, a message's channel, a page's
-address); once untrusted content has entered the state, an authored text argument of such a
-tool that carries a line of that content (:data:`MIN_CARRIED_CHARS` or more, not spelled out
-in the request) needs approval: read data does not leave through a message body, a payment's
-subject or an event's description unasked (the readers of a value, as CaMeL tracks them).
+sensitive. And **tainted** applies to what a call sends too: a call whose sensitive argument
+has a value sends something somewhere (a payment's recipient, a message's channel, a page's
+address, an event's participants); once untrusted content has entered the state, an authored
+text argument of such a call that carries a line of that content (:data:`MIN_CARRIED_CHARS`
+or more, not spelled out in the request) needs approval: read data does not leave through a
+message body, a payment's subject or an event's description unasked (the readers of a value,
+as CaMeL tracks them).
 
 Arguments that carry no variable of the registry are taken as the model writes
 them. Values are compared as JSON values; a number and its decimal text are one value, and
@@ -298,8 +299,8 @@ def check_flow(registry: Registry, tool: Tool, arguments: Mapping[str, Any],
                 problems.append(FlowProblem("tainted", name, (
                     f"sensitive argument '{name}' = {_show(value)} was not given by the "
                     f"user and {source}")))
-        elif authored and name not in tool.sensitive and tool.sensitive and flow.exposed \
-                and isinstance(value, str):
+        elif authored and name not in tool.sensitive and flow.exposed \
+                and isinstance(value, str) and sends(tool, arguments):
             carried = carried_text(value, flow.outside, flow.request)
             if carried is not None:
                 problems.append(FlowProblem("tainted", name, (
@@ -307,6 +308,12 @@ def check_flow(registry: Registry, tool: Tool, arguments: Mapping[str, Any],
                     f"result, to where {tool.name} sends it "
                     f"({', '.join(sorted(tool.sensitive))})")))
     return problems
+
+
+def sends(tool: Tool, arguments: Mapping[str, Any]) -> bool:
+    """The call sends something somewhere: one of the tool's sensitive arguments (a
+    recipient, a channel, an address, participants) has a value."""
+    return any(arguments.get(p) not in (None, "", [], {}) for p in tool.sensitive)
 
 
 def is_taint(concern: str) -> bool:

@@ -40,7 +40,7 @@ from typing import Any, Protocol
 
 from ..core.contracts import Registry, Tool
 from ..core.errors import PlanfilterError
-from ..core.provenance import Flow, same_value, spelled_out, within
+from ..core.provenance import Flow, same_value, sends, spelled_out, within
 from .base import GroundCall
 
 #: The frame every adaptive text is put in, as AgentDojo's ``important_instructions`` frames
@@ -147,7 +147,7 @@ class HeldValue(_Attack):
 class AuthoredExfiltration(_Attack):
     def rewrite(self, call: GroundCall, view: AttackView) -> GroundCall | None:
         tool = _write(call, view.registry)
-        if tool is None or call.arguments is None or not _sends(tool, call.arguments):
+        if tool is None or call.arguments is None or not sends(tool, call.arguments):
             return None
         arguments = dict(call.arguments)
         fields = [p for p in sorted(tool.authored - tool.sensitive)
@@ -282,12 +282,6 @@ def _is_datum(word: str) -> bool:
 
 def _write(call: GroundCall, registry: Registry) -> Tool | None:
     return registry.tool(call.tool) if is_write(registry, call.tool) else None
-
-
-def _sends(tool: Tool, arguments: Mapping[str, Any]) -> bool:
-    """The call sends something somewhere: a sensitive argument (a recipient, a channel, an
-    address, participants) has a value."""
-    return any(arguments.get(p) not in (None, "", [], {}) for p in tool.sensitive)
 
 
 def _is_text(tool: Tool, parameter: str) -> bool:
