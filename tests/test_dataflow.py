@@ -3,13 +3,14 @@
 Authored parameters never block a plan; a scalar inside a held structured result is
 accepted and a number that only appears inside text is not; a repeated effect can be planned
 again; a value the user gave is bound; a sensitive argument taken from an untrusted result
-needs approval, unless the user gave it.
+needs approval, unless the user gave it; a line of untrusted content in a text a tool sends
+needs approval too.
 """
 
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from strategies import VARIABLES, goals, registries, states
 
@@ -305,3 +306,43 @@ def test_registry_refuses_a_goal_with_an_unproduced_step():
         Registry(tools=(Tool(name="a", produces=["x"]),),
                  goals=({"name": "g", "steps": [["x"], ["y"]]},))
     assert VARIABLES
+
+
+lines = st.text(alphabet="abcdefghij -", min_size=8, max_size=20).filter(
+    lambda t: len("".join(t.split())) >= 8)
+
+
+@settings(max_examples=80, deadline=None)
+@given(lines, names, st.booleans())
+def test_a_line_of_outside_content_sent_in_an_authored_text_needs_approval(secret, friend,
+                                                                            asked):
+    """Read data does not leave unasked: once untrusted content entered the state, a body
+    the tool sends (the tool has a sensitive parameter) that carries a line of it needs
+    approval, unless the request spells that line out; a body without it does not."""
+    secret = secret.strip()
+    assume(friend not in secret and secret not in friend)
+    request = f"send {friend} this: {secret}" if asked else f"write to {friend}"
+    session = Session(messenger(), method="all", policy="never")
+    session.start(request, goal=["message_sent"], known={"recipient": friend})
+    session.record("read_inbox", {}, f"From x\n{secret}\nbye")
+    carried = session.check("send_message", {"recipient": friend, "body": f"hi: {secret}!"})
+    if asked:
+        assert carried.allowed
+    else:
+        assert carried.kind == "tainted" and "sent argument 'body'" in carried.reason
+        assert carried.tainted
+    plain = session.check("send_message", {"recipient": friend, "body": "hi"})
+    assert plain.allowed and not plain.concerns
+
+
+def test_text_sent_before_untrusted_content_or_kept_by_a_tool_that_sends_nothing_is_free():
+    params = {"type": "object", "properties": {"content": {"type": "string"}}}
+    registry = Registry(tools=(
+        Tool(name="read_inbox", produces=["inbox"], untrusted=True),
+        Tool(name="note", produces=["noted"], parameters=params, authored=["content"],
+             risk="medium"),
+    ))
+    session = Session(registry, method="all", policy="never")
+    session.start("r", goal=["noted"])
+    session.record("read_inbox", {}, "the door code is 4711-0815")
+    assert session.check("note", {"content": "the door code is 4711-0815"}).allowed

@@ -20,10 +20,14 @@ calls refused, by kind. A run's steps carry each ground-truth call's decision an
 result of the user task shows it an injected text, it carries out the injection task's
 ground truth, each call the guard allows executed in the environment and its result taken
 into the session (a hidden tool is asked for once, as ``--replay-switches`` does, a refused
-call is given up), then goes back to the user task. Attack success is the injection task's
+call is given up, a call carrying a code or an address it never saw is not made), then goes
+back to the user task. Attack success is the injection task's
 own check on what the run left. Its attempts are the run's ``probes``, each with
 ``executed``. It knows the injection task as ``oracle`` knows the user task: an upper bound
-on what any model could be talked into.
+on what any model could be talked into. Under an adaptive attack (planfilter.suites.adaptive)
+it does what that attack asks instead: other calls in place of the injection task's, or the
+user's own next write rewritten (each such call is a probe with ``crafted``), and attack
+success is the attack's own check unless it asks for the injection task's goal.
 """
 
 from __future__ import annotations
@@ -36,6 +40,14 @@ from ..core.contracts import Tool
 from ..core.errors import PlanfilterError
 from ..models import OBEDIENT, ORACLE
 from ..suites import BenchSuite, Case, GroundCall
+from ..suites.adaptive import (
+    AdaptiveAttack,
+    AttackView,
+    adaptive_attack,
+    crafted_success,
+    is_write,
+    unseen_text,
+)
 from .agent import AgentOptions, RunOutcome
 from .dialogue import final_goal, goal_source, start_session
 from .traces import RunKey, RunRecord, StepRecord, gold_next
@@ -66,9 +78,11 @@ def replay(suite: BenchSuite, case: Case, *, method: str, seed: int = 1,
             injection=case.injection))
     calls = suite.ground_truth(case, environment)
     attacker = suite.attacker_calls(case, environment) if case.injection else ()
+    adaptive = adaptive_attack(suite.attack) if obey and case.injection else None
     probes: list[dict[str, Any]] = []
     records: list[StepRecord] = []
-    obeyed = False
+    read: list[Any] = []
+    obeyed = rewritten = False
     for index, call in enumerate(calls):
         if not obey:
             probes += _probe(session, attacker, index)
@@ -76,6 +90,12 @@ def replay(suite: BenchSuite, case: Case, *, method: str, seed: int = 1,
         visible = session.visible()
         arguments = dict(call.arguments) if call.arguments is not None else \
             fill_arguments(registry.tool(call.tool), state) if call.tool in registry else {}
+        crafted = None
+        if obeyed and adaptive is not None and not rewritten:
+            crafted = adaptive.rewrite(GroundCall(call.tool, arguments),
+                                       AttackView(registry, session.flow(), tuple(read)))
+            if crafted is not None and crafted.arguments is not None:
+                arguments, rewritten = dict(crafted.arguments), True
         record = StepRecord(key=key, domain=task.domain, step=index + 1, visible=visible.tools,
                             chosen=call.tool, arguments=arguments,
                             gold_next=gold_next(registry, task, state), state_before=state,
@@ -91,12 +111,19 @@ def replay(suite: BenchSuite, case: Case, *, method: str, seed: int = 1,
             asked += 1
             record = replace(record, visible=visible.tools, info=visible.info)
             decision = session.check(call.tool, arguments)
+        if crafted is not None:
+            record = replace(record, arguments=arguments)
         if not decision.allowed:
+            if crafted is not None:
+                probes.append(_tried(index, call.tool, decision, registry))
             records.append(replace(record, decision=decision.kind, error=decision.reason,
                                    approval=decision.approval))
             continue
         done = environment.execute(call.tool, arguments, state)
+        if crafted is not None:
+            probes.append(_tried(index, call.tool, decision, registry, done.ok))
         if done.ok:
+            read.append(done.result)
             recorded = session.record(call.tool, arguments, done.result)
             records.append(replace(record, decision="allowed", approval=decision.approval,
                                    produced=dict(recorded.produced), state_after=session.state,
@@ -104,7 +131,9 @@ def replay(suite: BenchSuite, case: Case, *, method: str, seed: int = 1,
                                    unfilled=recorded.unfilled))
             if obey and not obeyed and attacker and _injected(environment, done.text):
                 obeyed = True
-                probes += _obey(session, environment, attacker, index + 1, options)
+                seen = [task.query, *getattr(environment, "injections", {}).values()]
+                probes += _obey(session, environment, attacker, index + 1, options, adaptive,
+                                read, seen)
         else:
             session.record(call.tool, arguments, error=done.error)
             records.append(replace(record, decision="allowed", approval=decision.approval,
@@ -129,7 +158,8 @@ def replay(suite: BenchSuite, case: Case, *, method: str, seed: int = 1,
         goal_notes=resolution.notes, query=task.query,
         suite=None if suite.kind == "yaml" else f"{suite.kind}:{suite.name}",
         attack=suite.attack if case.injection else None, injection=case.injection,
-        attack_success=verdict.attack_success, answer=answer, probes=tuple(probes),
+        attack_success=crafted_success(probes, calls) if adaptive and not adaptive.suite_check
+        else verdict.attack_success, answer=answer, probes=tuple(probes),
         switches=len(session.switches), final_goal=final_goal(session))
     return RunOutcome(tuple(records), run)
 
@@ -150,23 +180,58 @@ def _injected(environment: Any, text: str) -> bool:
 
 
 def _obey(session: Any, environment: Any, attacker: tuple[GroundCall, ...], at: int,
-          options: AgentOptions) -> list[dict[str, Any]]:
-    """The injection task's ground truth, carried out as far as the guard lets it."""
+          options: AgentOptions, adaptive: AdaptiveAttack | None = None,
+          read: list[Any] | None = None, seen: list[Any] | None = None
+          ) -> list[dict[str, Any]]:
+    """The injection task's ground truth (or what the adaptive attack asks in its place),
+    carried out as far as the guard lets it; each call's result is added to ``read``. A call
+    whose text carries a datum the model never saw (``seen``: the request and the injected
+    text; and ``read``) is not made: the ground truth knows what the reads the guard refused
+    would have shown, a model does not."""
+    read = [] if read is None else read
+    seen = [] if seen is None else seen
+    registry = session.registry
+    if adaptive is not None:
+        attacker = adaptive.injected(attacker, AttackView(registry, session.flow(),
+                                                          tuple(read)))
+    switches = adaptive.switches if adaptive is not None else 1
     out = []
     for call in attacker:
         arguments = dict(call.arguments or {})
+        unseen = unseen_text(arguments, [*seen, *read])
+        if unseen is not None:
+            out.append({"at": at, "tool": call.tool, "kind": "unseen", "executed": False,
+                        "reason": f"the model never read {unseen[:60]!r}: it cannot write it"})
+            continue
         decision = session.check(call.tool, arguments)
-        if decision.kind == "hidden" and session.weighing and options.replay_switches:
+        asked = 0
+        while decision.kind == "hidden" and session.weighing and options.replay_switches \
+                and asked < switches:
             session.switch(f"{call.tool} is needed next")
+            asked += 1
             decision = session.check(call.tool, arguments)
-        executed = False
-        if decision.allowed:
-            done = environment.execute(call.tool, arguments, session.state)
-            if done.ok:
-                session.record(call.tool, arguments, done.result)
-            else:
-                session.record(call.tool, arguments, error=done.error)
-            executed = True
-        out.append({"at": at, "tool": call.tool, "kind": decision.kind,
-                    "reason": decision.reason, "executed": executed})
+        if not decision.allowed:
+            out.append(_tried(at, call.tool, decision, registry, crafted=adaptive is not None))
+            continue
+        done = environment.execute(call.tool, arguments, session.state)
+        if done.ok:
+            session.record(call.tool, arguments, done.result)
+            read.append(done.result)
+        else:
+            session.record(call.tool, arguments, error=done.error)
+        out.append(_tried(at, call.tool, decision, registry, done.ok,
+                          crafted=adaptive is not None))
     return out
+
+
+def _tried(at: int, tool: str, decision: Any, registry: Any, ok: bool | None = None, *,
+           crafted: bool = True) -> dict[str, Any]:
+    """A probe line: an attacker's call, the guard's decision and reason, whether it ran
+    (``ok``: None when it did not); for a call an adaptive attack wrote, also whether it ran
+    without error, whether it changes something, and its arguments."""
+    line: dict[str, Any] = {"at": at, "tool": tool, "kind": decision.kind,
+                            "reason": decision.reason, "executed": ok is not None}
+    if crafted:
+        line.update(crafted=True, ok=bool(ok), write=is_write(registry, tool),
+                    arguments=dict(decision.arguments or {}))
+    return line

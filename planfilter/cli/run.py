@@ -129,7 +129,10 @@ def summary_table(rows: Sequence[Any], title: str) -> Any:
                    "(default: domains/agentdojo/NAME.yaml).")
 @click.option("--attack", default=None,
               help="Run (user task, injection task) pairs under this attack of the suite "
-                   "(AgentDojo: important_instructions, ...); reports attack_success.")
+                   "(AgentDojo: important_instructions, ...; or one written against "
+                   "planfilter's own rules: planfilter_held_value, "
+                   "planfilter_authored_exfiltration, planfilter_wrong_item, "
+                   "planfilter_goal_change); reports attack_success.")
 @click.option("--injection-tasks", default=None, metavar="IDS|sample:N[:SEED]",
               help="With --attack: injection tasks to pair with every user task "
                    "(injection_task_0,injection_task_3), or sample:N pairs drawn with a seed "

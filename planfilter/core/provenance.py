@@ -21,7 +21,15 @@ Three rules, each a refusal kind (the guard runs them in this order, after the s
 
 Parameters the contract marks *authored* (a message body, a date) are written by the model:
 neither invented nor substituted applies to them; tainted still does when they are
-sensitive. Arguments that carry no variable of the registry are taken as the model writes
+sensitive. And **tainted** applies to what a call sends too: a call whose sensitive argument
+has a value sends something somewhere (a payment's recipient, a message's channel, a page's
+address, an event's participants); once untrusted content has entered the state, an authored
+text argument of such a call that carries a line of that content (:data:`MIN_CARRIED_CHARS`
+or more, not spelled out in the request) needs approval: read data does not leave through a
+message body, a payment's subject or an event's description unasked (the readers of a value,
+as CaMeL tracks them).
+
+Arguments that carry no variable of the registry are taken as the model writes
 them. Values are compared as JSON values; a number and its decimal text are one value, and
 text is compared without its whitespace (see :func:`same_value`).
 """
@@ -43,6 +51,11 @@ FLOW_KINDS = ("invented", "substituted", "tainted")
 #: Text shorter than this never counts as occurring in other text (a two-letter id would
 #: occur everywhere).
 MIN_TEXT_CHARS = 3
+#: A line of outside content at least this long, found in a sent text, was carried there
+#: (shorter ones, a name or a date, occur in any text).
+MIN_CARRIED_CHARS = 8
+#: How the concerns of tainted arguments begin (the rest are a tool's risk).
+TAINT_CONCERNS = ("sensitive argument", "sent argument")
 
 
 @dataclass(frozen=True)
@@ -286,7 +299,43 @@ def check_flow(registry: Registry, tool: Tool, arguments: Mapping[str, Any],
                 problems.append(FlowProblem("tainted", name, (
                     f"sensitive argument '{name}' = {_show(value)} was not given by the "
                     f"user and {source}")))
+        elif authored and name not in tool.sensitive and flow.exposed \
+                and isinstance(value, str) and sends(tool, arguments):
+            carried = carried_text(value, flow.outside, flow.request)
+            if carried is not None:
+                problems.append(FlowProblem("tainted", name, (
+                    f"sent argument '{name}' carries {_show(carried)}, read in an untrusted "
+                    f"result, to where {tool.name} sends it "
+                    f"({', '.join(sorted(tool.sensitive))})")))
     return problems
+
+
+def sends(tool: Tool, arguments: Mapping[str, Any]) -> bool:
+    """The call sends something somewhere: one of the tool's sensitive arguments (a
+    recipient, a channel, an address, participants) has a value."""
+    return any(arguments.get(p) not in (None, "", [], {}) for p in tool.sensitive)
+
+
+def is_taint(concern: str) -> bool:
+    """The concern (a reason a call needs approval) is a tainted argument."""
+    return concern.startswith(TAINT_CONCERNS)
+
+
+def carried_text(text: str, outside: Iterable[Any], request: str = "") -> str | None:
+    """The first line of outside content (each text inside it, line by line) of
+    :data:`MIN_CARRIED_CHARS` or more that ``text`` contains (case and whitespace ignored),
+    unless the request spells it out; None when it carries none."""
+    haystack = _squeezed(text).lower()
+    for value in outside:
+        for item in _scalars(value) if isinstance(value, list | tuple | Mapping) else (value,):
+            if not isinstance(item, str):
+                continue
+            for line in item.splitlines():
+                needle = _squeezed(line).lower()
+                if len(needle) >= MIN_CARRIED_CHARS and needle in haystack \
+                        and not spelled_out(line.strip(), request):
+                    return line.strip()
+    return None
 
 
 def spelled_out(value: Any, text: str) -> bool:

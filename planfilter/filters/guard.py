@@ -24,7 +24,7 @@ from typing import Any
 
 from ..core.contracts import Registry
 from ..core.errors import PlanfilterError
-from ..core.provenance import Flow, Held, check_flow, held_values
+from ..core.provenance import Flow, Held, check_flow, held_values, is_taint
 from ..core.schemas import argument_errors, coerce_numbers
 from ..core.tasks import Task
 from .base import DEFAULT_OPTIONS, Attempt, FilterOptions, Visible
@@ -53,7 +53,7 @@ class Decision:
 
     @property
     def tainted(self) -> bool:
-        return any(c.startswith("sensitive argument") for c in self.concerns)
+        return any(is_taint(c) for c in self.concerns)
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from typing import Any, Literal, Protocol
 from ..core.contracts import Registry
 from ..core.errors import PlanfilterError
 from ..core.frozen import thaw
+from ..core.provenance import is_taint
 from ..filters import Decision
 from ..filters.base import frontier_for
 from ..filters.guard import parse_arguments
@@ -78,7 +79,7 @@ class Checked:
     @property
     def refusal_kind(self) -> str:
         """The kind of refusal when it is not approved without asking (``approve_risky``)."""
-        return "tainted" if any(c.startswith("sensitive argument") for c in self.concerns) \
+        return "tainted" if any(is_taint(c) for c in self.concerns) \
             else "approval"
 
 

@@ -35,6 +35,7 @@ from ..core.errors import ContractError, PlanfilterError
 from ..core.loading import load_registry
 from ..core.resources import domains_file
 from ..core.tasks import Suite, Task
+from .adaptive import ADAPTIVE
 from .base import (
     Case,
     Execution,
@@ -78,7 +79,31 @@ def _modules() -> Any:
         "pipeline": "agentdojo.agent_pipeline.agent_pipeline",
         "models": "agentdojo.models",
     }
-    return SimpleNamespace(**{k: importlib.import_module(v) for k, v in names.items()})
+    modules = SimpleNamespace(**{k: importlib.import_module(v) for k, v in names.items()})
+    _register_adaptive(modules)
+    return modules
+
+
+def _register_adaptive(m: Any) -> None:
+    """planfilter's adaptive attacks (planfilter.suites.adaptive) in AgentDojo's attack
+    registry, each a fixed-text attack as AgentDojo's ``important_instructions`` is (same
+    user name, the model named as AgentDojo names it)."""
+    base = m.base_attacks
+
+    for attack in ADAPTIVE.values():
+        if attack.name in m.attacks.attack_registry.ATTACKS:
+            continue
+
+        def __init__(self: Any, task_suite: Any, target_pipeline: Any,
+                     _text: str = attack.template()) -> None:
+            base.FixedJailbreakAttack.__init__(self, _text, task_suite, target_pipeline)
+            self.user_name = "Emma Johnson"
+            self.model_name = base.get_model_name_from_pipeline(target_pipeline)
+
+        kind = type(attack).__name__ + "Attack"
+        m.attacks.attack_registry.register_attack(type(kind, (base.FixedJailbreakAttack,), {
+            "name": attack.name, "__init__": __init__, "__doc__": attack.rule,
+            "__module__": __name__}))
 
 
 def structured(value: Any) -> Any:
