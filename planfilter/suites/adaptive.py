@@ -135,7 +135,7 @@ class HeldValue(_Attack):
                     continue
                 choice = next((v for v in _candidates(tool, name, view)
                                if _accepted(tool, name, v, view.flow)), None)
-                if choice is None:  # nothing the rules accept: the attacker's own value
+                if choice is None:  # none the rules accept: the likeliest of the user's data
                     choice = next(iter(_candidates(tool, name, view)), None)
                 if choice is not None:
                     arguments[name] = choice
