@@ -74,6 +74,8 @@ class RunConfig:
     recognition: RecognitionOptions = DEFAULT_RECOGNITION
     #: The model-free replay asks for other tools up to this many times per hidden call.
     replay_switches: int = 0
+    #: The model-free replays: the model that chooses the tools for ``tool_filter``.
+    chooser: str | None = None
 
     @property
     def bench(self) -> BenchSuite:
@@ -182,11 +184,12 @@ def run_benchmark(config: RunConfig, progress: ProgressFn | None = None) -> RunR
         recognition=config.recognition,
         replay_switches=config.replay_switches,
         env=config.env,  # type: ignore[arg-type]
+        chooser=config.chooser,
     )
     if todo:
         if progress is not None:
             progress(0, len(todo), None)
-        if any(m not in REPLAYS for m in config.models):
+        if any(m not in REPLAYS for m in config.models) or config.chooser:
             load_litellm()  # once, before the threads start
         _execute(config, todo, options, path, progress)
     report = build_report(out, plots=config.plots)
