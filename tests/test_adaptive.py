@@ -210,4 +210,4 @@ def test_tool_filter_chosen_by_a_model_once_per_user_task_for_the_obedient_one(s
         kept = {"get_most_recent_transactions", "send_money"}
         assert set(outcome.steps[0].visible) == kept
         assert all(set(s.visible) <= kept for s in outcome.steps)
-        assert outcome.run.tokens_in > 0
+        assert outcome.run.input_tokens > 0
