@@ -139,9 +139,10 @@ def check_config(config: RunConfig) -> None:
         if not bench.answers:
             raise PlanfilterError(f"method {method}: AgentDojo's tool filter runs on the "
                                   "agentdojo:... suites only")
-        if REPLAYS & set(config.models):
+        if REPLAYS & set(config.models) and not config.chooser:
             raise PlanfilterError(f"method {method} needs a model to choose the tools; "
-                                  "the model-free replays make no model call")
+                                  "the model-free replays make no model call of their own: "
+                                  "give one with --tool-filter-model MODEL")
 
 
 def plan_runs(config: RunConfig) -> list[RunKey]:
