@@ -211,3 +211,12 @@ def test_tool_filter_chosen_by_a_model_once_per_user_task_for_the_obedient_one(s
         assert set(outcome.steps[0].visible) == kept
         assert all(set(s.visible) <= kept for s in outcome.steps)
         assert outcome.run.input_tokens > 0
+
+
+def test_tool_filter_in_a_replay_without_a_chooser_is_a_clear_error(tmp_path):
+    _agentdojo()
+    result = CliRunner().invoke(cli, [
+        "run", "--suite", "agentdojo:banking", "--models", "obedient", "--methods",
+        "tool_filter", "--out", str(tmp_path / "run"), "--no-plots"])
+    assert result.exit_code != 0 and "--tool-filter-model" in result.output
+    assert "Traceback" not in result.output
