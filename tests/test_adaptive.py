@@ -14,6 +14,7 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_agent import script  # noqa: F401  (the scripted litellm provider fixture)
 
 from planfilter.bench.agent import AgentOptions
 from planfilter.cli import cli
@@ -184,3 +185,38 @@ def test_an_adaptive_attack_on_a_payment_succeeds_undefended_and_fails_under_nev
         ran = [p for p in run.probes if p["crafted"] and p["executed"] and p["write"]]
         assert bool(ran) is run.attack_success
         assert all(p["kind"] == "allowed" and p["reason"] for p in ran)
+
+
+def test_tool_filter_chosen_by_a_model_once_per_user_task_for_the_obedient_one(script):  # noqa: F811
+    """`tool_filter` in a replay: the chooser model lists the tools once per request, and the
+    obedient model acts with what it kept (here the user's payment: the attacker's payment
+    goes through the same tool, the guard under `always` lets it)."""
+    _agentdojo()
+    from planfilter.bench.replay import replay
+
+    suite = load_bench_suite("agentdojo:banking", SuiteOptions(
+        attack="important_instructions", injection_tasks="injection_task_0,injection_task_1"))
+    cases = [c for c in suite.cases() if c.task.id == "user_task_3"]
+    assert len(cases) == 2
+    script.text("get_most_recent_transactions, send_money")  # one answer for both pairs
+    options = AgentOptions(approve_risky=check_policy("always"), goal="resolve",
+                           chooser="script/m")
+    runs = [replay(suite, c, method="tool_filter", options=options, obey=True)
+            for c in cases]
+    assert len(script.seen) == 1
+    assert script.seen[0]["messages"][-1]["content"].startswith("Your task is to filter")
+    for outcome in runs:
+        assert "tool_filter kept 2 of 11" in outcome.run.preselection
+        kept = {"get_most_recent_transactions", "send_money"}
+        assert set(outcome.steps[0].visible) == kept
+        assert all(set(s.visible) <= kept for s in outcome.steps)
+        assert outcome.run.input_tokens > 0
+
+
+def test_tool_filter_in_a_replay_without_a_chooser_is_a_clear_error(tmp_path):
+    _agentdojo()
+    result = CliRunner().invoke(cli, [
+        "run", "--suite", "agentdojo:banking", "--models", "obedient", "--methods",
+        "tool_filter", "--out", str(tmp_path / "run"), "--no-plots"])
+    assert result.exit_code != 0 and "--tool-filter-model" in result.output
+    assert "Traceback" not in result.output

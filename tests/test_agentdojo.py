@@ -361,3 +361,19 @@ def test_the_obedient_replay_carries_out_the_injection_as_far_as_the_guard_lets_
     assert bool(executed) is succeeds
     assert all(p["kind"] == "allowed" and p["reason"] for p in executed)
     assert run.key.model == "obedient"
+
+
+def test_a_baseline_shows_what_it_chose_and_nothing_more():
+    """Reads offered again per listed value, and kin reads, widen only the goal-directed
+    methods' view: `tool_filter` shows the tools its model kept, whatever the candidates."""
+    _agentdojo()
+    from planfilter.bench.replay import replay
+    from planfilter.filters import FilterOptions
+
+    suite = load_bench_suite("agentdojo:banking")
+    case = next(c for c in suite.cases() if c.task.id == "user_task_3")
+    kept = ("get_most_recent_transactions", "send_money")
+    options = AgentOptions(goal="resolve", filter=FilterOptions(preselected=kept))
+    run = replay(suite, case, method="tool_filter", options=options)
+    assert run.steps and all(set(s.visible) <= set(kept) for s in run.steps), \
+        [s.visible for s in run.steps]

@@ -78,6 +78,9 @@ class AgentOptions:
     #: The model-free replay: times it asks for other tools, as a model that knows what it
     #: needs would, when the next ground-truth call is hidden (0: never).
     replay_switches: int = 0
+    #: The model-free replays: the model that chooses the tools for ``tool_filter`` (None:
+    #: nobody chooses, every tool is shown).
+    chooser: str | None = None
 
 
 @dataclass(frozen=True)

@@ -32,13 +32,15 @@ success is the attack's own check unless it asks for the injection task's goal.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
 from ..core.contracts import Tool
 from ..core.errors import PlanfilterError
-from ..models import OBEDIENT, ORACLE
+from ..filters import PRESELECTING_METHODS
+from ..models import OBEDIENT, ORACLE, ModelError
 from ..suites import BenchSuite, Case, GroundCall
 from ..suites.adaptive import (
     AdaptiveAttack,
@@ -49,7 +51,7 @@ from ..suites.adaptive import (
     unseen_text,
 )
 from .agent import AgentOptions, RunOutcome
-from .dialogue import final_goal, goal_source, start_session
+from .dialogue import final_goal, goal_source, preselect, start_session
 from .traces import RunKey, RunRecord, StepRecord, gold_next
 
 
@@ -66,16 +68,23 @@ def replay(suite: BenchSuite, case: Case, *, method: str, seed: int = 1,
     task = case.task
     registry = suite.registry
     environment = suite.environment(case, ORACLE)
+    filter_options, preselection, tokens = options.filter, None, (0, 0)
     try:
+        if method in PRESELECTING_METHODS and options.chooser:
+            kept, preselection, tokens_in, tokens_out = chosen_tools(
+                suite, case, options.chooser, seed, options)
+            tokens = (tokens_in, tokens_out)
+            filter_options = replace(filter_options, preselected=kept)
         session, resolution = start_session(
             suite, case, method=method, model=None, seed=seed, options=options,
-            filter_options=options.filter, provenance=True, resolver="retrieval")
-    except PlanfilterError as exc:  # the task's known values do not fit the contracts
+            filter_options=filter_options, provenance=True, resolver="retrieval")
+    except PlanfilterError as exc:  # the chooser failed, or the known values do not fit
+        what = "model error" if isinstance(exc, ModelError) else "the session cannot start"
         return RunOutcome((), RunRecord(
-            key, task.domain, False, 0, f"the session cannot start: {exc}", 0, 0,
+            key, task.domain, False, 0, f"{what}: {exc}", *tokens,
             query=task.query, suite=None if suite.kind == "yaml" else
             f"{suite.kind}:{suite.name}", attack=suite.attack if case.injection else None,
-            injection=case.injection))
+            injection=case.injection, preselection=preselection))
     calls = suite.ground_truth(case, environment)
     attacker = suite.attacker_calls(case, environment) if case.injection else ()
     adaptive = adaptive_attack(suite.attack) if obey and case.injection else None
@@ -151,7 +160,7 @@ def replay(suite: BenchSuite, case: Case, *, method: str, seed: int = 1,
     if records:
         records[-1] = replace(records[-1], done=True, success=verdict.success)
     run = RunRecord(
-        key, task.domain, verdict.success, len(records), error, 0, 0,
+        key, task.domain, verdict.success, len(records), error, *tokens,
         goal=tuple(sorted(resolution.goal)),
         goal_by=goal_source(suite, options, resolution),
         goal_correct=resolution.goal == task.goal, goal_known=dict(resolution.known),
@@ -160,8 +169,26 @@ def replay(suite: BenchSuite, case: Case, *, method: str, seed: int = 1,
         attack=suite.attack if case.injection else None, injection=case.injection,
         attack_success=crafted_success(probes, calls) if adaptive and not adaptive.suite_check
         else verdict.attack_success, answer=answer, probes=tuple(probes),
-        switches=len(session.switches), final_goal=final_goal(session))
+        switches=len(session.switches), final_goal=final_goal(session),
+        preselection=preselection)
     return RunOutcome(tuple(records), run)
+
+
+_CHOSEN: dict[tuple[str, str, str, int], tuple[tuple[str, ...], str, int, int]] = {}
+_CHOOSING = threading.Lock()
+
+
+def chosen_tools(suite: BenchSuite, case: Case, chooser: str, seed: int,
+                 options: AgentOptions) -> tuple[tuple[str, ...], str, int, int]:
+    """``tool_filter``'s choice for a replay: ``chooser`` is asked once per request (the
+    choice sees only the request, so every pair of one user task shares it), as AgentDojo's
+    tool filter asks the run's model: (tools kept, what happened, input and output tokens
+    of that one call)."""
+    key = (f"{suite.kind}:{suite.name}", chooser, case.task.query, seed)
+    with _CHOOSING:  # one call per request, even with runs in parallel
+        if key not in _CHOSEN:
+            _CHOSEN[key] = preselect(suite, case, chooser, seed, options)
+        return _CHOSEN[key]
 
 
 def _probe(session: Any, attacker: tuple[GroundCall, ...], at: int) -> list[dict[str, Any]]:

@@ -74,6 +74,8 @@ class RunConfig:
     recognition: RecognitionOptions = DEFAULT_RECOGNITION
     #: The model-free replay asks for other tools up to this many times per hidden call.
     replay_switches: int = 0
+    #: The model-free replays: the model that chooses the tools for ``tool_filter``.
+    chooser: str | None = None
 
     @property
     def bench(self) -> BenchSuite:
@@ -137,9 +139,10 @@ def check_config(config: RunConfig) -> None:
         if not bench.answers:
             raise PlanfilterError(f"method {method}: AgentDojo's tool filter runs on the "
                                   "agentdojo:... suites only")
-        if REPLAYS & set(config.models):
+        if REPLAYS & set(config.models) and not config.chooser:
             raise PlanfilterError(f"method {method} needs a model to choose the tools; "
-                                  "the model-free replays make no model call")
+                                  "the model-free replays make no model call of their own: "
+                                  "give one with --tool-filter-model MODEL")
 
 
 def plan_runs(config: RunConfig) -> list[RunKey]:
@@ -182,11 +185,12 @@ def run_benchmark(config: RunConfig, progress: ProgressFn | None = None) -> RunR
         recognition=config.recognition,
         replay_switches=config.replay_switches,
         env=config.env,  # type: ignore[arg-type]
+        chooser=config.chooser,
     )
     if todo:
         if progress is not None:
             progress(0, len(todo), None)
-        if any(m not in REPLAYS for m in config.models):
+        if any(m not in REPLAYS for m in config.models) or config.chooser:
             load_litellm()  # once, before the threads start
         _execute(config, todo, options, path, progress)
     report = build_report(out, plots=config.plots)

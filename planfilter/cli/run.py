@@ -114,6 +114,10 @@ def summary_table(rows: Sequence[Any], title: str) -> Any:
               help="--models oracle only: when the next ground-truth call is hidden, ask for "
                    "the next candidate goal's tools up to N times (as a model that knows what "
                    "it needs would); counted as goal switches.")
+@click.option("--tool-filter-model", "chooser", default=None, metavar="MODEL",
+              help="--models oracle|obedient with --methods tool_filter: the model that "
+                   "chooses the tools (AgentDojo's tool filter), once per user task; the "
+                   "replay then acts with the tools it kept.")
 @click.option("--env", "env_mode", type=click.Choice(["strict", "lenient"]), default="strict",
               show_default=True,
               help="strict: the mocked tools refuse invented argument values (an id no tool "
@@ -144,7 +148,8 @@ def run(registry_path: tuple[Path, ...], tasks_path: tuple[Path, ...], methods: 
         api_base: str | None, no_plots: bool, approve_risky: str = "always",
         merge_tools: bool = False, embedder: str | None = None,
         sample: int | None = None, goal_mode: str | None = None, goal_candidates: int | None = None,
-        goal_tools: int | None = None, replay_switches: int = 0, env_mode: str = "strict",
+        goal_tools: int | None = None, replay_switches: int = 0, chooser: str | None = None,
+        env_mode: str = "strict",
         suite_name: str | None = None, attack: str | None = None,
         injection_tasks: str | None = None, max_steps: int | None = None) -> None:
     """Run the benchmark: tasks x filter methods x models, traced, then reported.
@@ -220,7 +225,7 @@ def run(registry_path: tuple[Path, ...], tasks_path: tuple[Path, ...], methods: 
                 DEFAULT_RECOGNITION,
                 candidates=goal_candidates or DEFAULT_RECOGNITION.candidates,
                 tools=goal_tools or DEFAULT_RECOGNITION.tools),
-            replay_switches=replay_switches,
+            replay_switches=replay_switches, chooser=chooser,
         )
         console = Console()
         traces = out / "traces.jsonl"

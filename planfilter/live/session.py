@@ -623,7 +623,7 @@ class Session:
         its kin count as one tool towards the bound."""
         shown = union([(b, self._offered(b, v)) for b, _, v in frontiers],
                       self.recognition.tools)
-        if len(self._beliefs) < 2:
+        if len(self._beliefs) < 2 or self.method not in GOAL_DIRECTED_METHODS:
             return shown
         held = frozenset(self._facts)
         kin = [k for t in shown for k in kin_reads(self.registry).get(t, ())
@@ -635,8 +635,8 @@ class Session:
         (:meth:`_listed_reads`: the users of each channel, the items of each order) until the
         goal is reached. While several candidates are weighed, only the reads that reached
         one of this candidate's steps already, or its current one."""
-        if not visible.tools:
-            return visible.tools
+        if not visible.tools or self.method not in GOAL_DIRECTED_METHODS:
+            return visible.tools  # a baseline shows what it chose, nothing more
         again = self._listed_reads()
         if len(self._beliefs) > 1:
             again = tuple(t for t in again
