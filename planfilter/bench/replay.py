@@ -1,6 +1,7 @@
 """The model-free replay (``--models oracle``): each task's ground truth through the guard.
 
-No model is called. A session is started as a model's run would be (the task's goal, or
+No model is called (except, for ``tool_filter``, the ``--tool-filter-model`` that chooses
+its tools, once per request). A session is started as a model's run would be (the task's goal, or
 ``--goal resolve`` with the ``retrieval`` resolver), and each ground-truth call is put to
 it in order: was the tool visible under the run's method, and did ``Session.check`` allow
 the call (with the run's ``--approve-risky`` policy, and provenance on)? A refused call is
