@@ -403,21 +403,15 @@ def propose(registry: Registry, found: Iterable[Reuse], min_evidence: int = 1
         if len(wheres) >= min_evidence:
             out.append(Proposal(*key, evidence=len(wheres), example=wheres[0],
                                 source=sources[key]))
-    # one pointer a variable: the one with the most evidence
-    best: dict[tuple[str, str], Proposal] = {}
+    # one pointer a variable, one variable a parameter: the one with the most evidence
+    best: dict[tuple[str, str, str], Proposal] = {}
     for p in out:
-        if p.field == "outputs":
-            k = (p.tool, p.key)
+        if p.field in ("outputs", "inputs"):
+            k = (p.field, p.tool, p.key)
             if k not in best or p.evidence > best[k].evidence:
                 best[k] = p
-    inputs: dict[tuple[str, str], Proposal] = {}
-    for p in out:
-        if p.field == "inputs":
-            k = (p.tool, p.key)
-            if k not in inputs or p.evidence > inputs[k].evidence:
-                inputs[k] = p
-    out = [p for p in out if (p.field != "outputs" or best[(p.tool, p.key)] is p)
-           and (p.field != "inputs" or inputs[(p.tool, p.key)] is p)]
+    out = [p for p in out
+           if p.field not in ("outputs", "inputs") or best[(p.field, p.tool, p.key)] is p]
     return sorted(out, key=lambda p: (p.tool, p.field, p.key, p.value))
 
 
