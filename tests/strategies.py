@@ -36,9 +36,9 @@ def is_plan(registry: Registry, known: frozenset, goal: frozenset, plan) -> bool
     state = set(known)
     for name in plan:
         tool = registry.tool(name)
-        if not tool.requires <= state:
+        if not tool.pre <= state:
             return False
-        state |= tool.produces
+        state |= tool.post
     return goal <= state
 
 

@@ -90,7 +90,7 @@ tools:
         load_registry(path)
     text = str(err.value)
     assert f"{path}: tool 'bad_risk' field 'risk'" in text and "'extreme'" in text
-    assert f"{path}: tool 'no_produces' field 'produces': Field required" in text
+    assert f"{path}: tool 'no_produces' field 'produces': Value error, a tool must produce" in text
     assert f"{path}: tool 'typo' field 'requiers': unknown field" in text
     assert "tool 'bad name!' field 'name'" in text
     assert "tool 'neg_cost' field 'cost'" in text and "-2" in text

@@ -311,6 +311,15 @@ def test_check_proposes_a_precondition_when_a_call_failed_until_another_succeede
     result = invoke("contracts", "check", str(registry), str(trace))
     assert result.exit_code == 1
     lines = [x for x in result.output.splitlines() if x.startswith("missing-precondition")]
-    assert lines == [f"missing-precondition: tool 'get_orders' variable 'session_token': "
-                     f"failed until 'login' succeeded: it may require session_token, which "
-                     f"login produces [{trace}:1, {trace}:2, {trace}:4]"]
+    # no argument carries what login sets up: a fact, named by what login means
+    assert lines == [f"missing-precondition: tool 'get_orders' variable 'logged_in': "
+                     f"failed until 'login' succeeded: it may need a fact login establishes "
+                     f"(needs: [logged_in] here, establishes: [logged_in] on login) "
+                     f"[{trace}:1, {trace}:2, {trace}:4]"]
+    # once the contracts say so, the same traces propose nothing
+    registry.write_text(yaml.safe_dump({"tools": [
+        {"name": "login", "produces": ["session_token"], "establishes": ["logged_in"]},
+        {"name": "get_orders", "needs": ["logged_in"], "produces": ["orders"]},
+        {"name": "get_cart", "requires": ["session_token"], "produces": ["cart"]}]}))
+    again = invoke("contracts", "check", str(registry), str(trace))
+    assert "missing-precondition" not in again.output

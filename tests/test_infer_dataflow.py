@@ -234,15 +234,17 @@ def test_a_login_precondition_from_the_description():
              tool("cancel_order", {"order_id": "string"}, ("order_id",),
                   description="Cancel an order; the user must be logged in.")]
     reg = infer_contracts(specs).registry
-    assert "logged_in" in reg.tool("login").produces
-    assert reg.tool("get_orders").requires == {"logged_in"}
-    assert reg.tool("cancel_order").requires == {"order_id", "logged_in"}
-    note = reg.tool("cancel_order").inferred["requires"]
-    assert "fact: description says 'must be logged in' -> logged_in, produced by login" in note
-    # no login tool: the fact is still required, and the note says nothing produces it
+    assert reg.tool("login").establishes == {"logged_in"}
+    assert "logged_in" not in reg.tool("login").produces  # a fact has no value
+    assert reg.tool("get_orders").needs == {"logged_in"}
+    assert reg.tool("cancel_order").needs == {"logged_in"}
+    assert reg.tool("cancel_order").requires == {"order_id"}
+    note = reg.tool("cancel_order").inferred["needs"]
+    assert "description says 'must be logged in' -> logged_in, established by login" in note
+    # no login tool: the fact is still needed, and the note says nothing establishes it
     alone = infer_contracts(specs[1:]).registry.tool("get_orders")
-    assert alone.requires == {"logged_in"}
-    assert "no tool (the user's state must hold it)" in alone.inferred["requires"]
+    assert alone.needs == {"logged_in"}
+    assert "no tool (the user's state must hold it)" in alone.inferred["needs"]
 
 
 def test_a_whole_result_several_tools_return_is_each_tools_own():

@@ -51,11 +51,12 @@ def test_drafts_follow_identifiers_down_the_result():
 def test_two_roles_of_one_tool_stay_two_variables_and_lookups_share_an_identifier():
     reg = drafted()
     exchange = reg.tool("exchange_delivered_order_items")
-    assert {"item_ids", "new_item_ids", "order_id", "payment_method_id", "logged_in"} == \
-        exchange.requires  # "Requires authentication": a lookup that authenticates first
+    assert {"item_ids", "new_item_ids", "order_id", "payment_method_id"} == exchange.requires
+    assert exchange.needs == {"logged_in"}  # "Requires authentication": a lookup first
     # both lookups authenticate ("Authenticate a customer: ...") and find one user_id
-    assert reg.tool("find_user_id_by_name_zip").produces == {"user_id", "logged_in"}
-    assert reg.tool("find_user_id_by_email").produces == {"user_id", "logged_in"}
+    for lookup in ("find_user_id_by_name_zip", "find_user_id_by_email"):
+        assert reg.tool(lookup).produces == {"user_id"}
+        assert reg.tool(lookup).establishes == {"logged_in"}
     assert exchange.produces == {"exchange_delivered_order_items_done"}  # a receipt
 
 
@@ -66,8 +67,9 @@ def test_an_unedited_draft_equals_the_bundled_draft():
     bundled = load_registry(domains_file("shop", "drafted", "shop.yaml"))
     for tool in drafted():
         kept = bundled.tool(tool.name)
-        assert (tool.requires, tool.produces, dict(tool.outputs)) == \
-            (kept.requires, kept.produces, dict(kept.outputs))
+        assert (tool.requires, tool.produces, tool.needs, tool.establishes,
+                dict(tool.outputs)) == (kept.requires, kept.produces, kept.needs,
+                                        kept.establishes, dict(kept.outputs))
 
 
 def _shop_session(registry: Registry, method: str) -> Session:

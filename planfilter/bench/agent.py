@@ -280,5 +280,5 @@ def _premature(registry: Registry, name: str, known: frozenset[str]) -> dict[str
     if name not in registry:
         return {}
     tool = registry.tool(name)
-    missing = tuple(sorted(tool.requires - known))
+    missing = tuple(sorted(tool.pre - known))
     return {"premature": tool.side_effecting and bool(missing), "missing": missing}

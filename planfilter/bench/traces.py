@@ -168,7 +168,7 @@ def gold_next(registry: Registry, task: Task, known: Iterable[str]) -> str | Non
     """The first tool of the gold chain whose produced variables are not all known yet."""
     known_set = frozenset(known)
     for name in task.gold:
-        produces = registry.tool(name).produces if name in registry else frozenset({name})
+        produces = registry.tool(name).post if name in registry else frozenset({name})
         if not produces <= known_set:
             return name
     return None

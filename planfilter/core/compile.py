@@ -98,8 +98,8 @@ def compile_domain(
             {
                 "tool": tool.name,
                 "name": actions.to_pddl[tool.name],
-                "pre": sorted(predicates.to_pddl[v] for v in tool.requires),
-                "add": sorted(predicates.to_pddl[v] for v in tool.produces),
+                "pre": sorted(predicates.to_pddl[v] for v in tool.pre),
+                "add": sorted(predicates.to_pddl[v] for v in tool.post),
                 "cost": cost,
             }
         )

@@ -18,6 +18,12 @@ How arguments relate to variables, for the data-flow checks (planfilter.core.pro
 - ``sensitive``: parameters whose value must not come from outside content unless the user
   gave it or approves (a recipient, an amount, a URL).
 - ``untrusted``: the tool's results carry outside content (messages, files, web pages).
+
+State facts carry no value: ``needs`` are facts that must hold before the tool runs (being
+logged in, a device switched on) and ``establishes`` are facts a successful call makes hold.
+The planner treats them as it treats variables (``pre`` is ``requires | needs``, ``post`` is
+``produces | establishes``); no argument carries a fact, and a result never has to hold one:
+a call that succeeds establishes its facts whatever it answers.
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ from pydantic import (
     ConfigDict,
     Field,
     PlainSerializer,
+    ValidationInfo,
     field_validator,
     model_validator,
 )
@@ -80,7 +87,11 @@ class Tool(BaseModel):
     name: Name
     description: str = Field(default="", max_length=10_000)
     requires: NameSet = frozenset()
-    produces: NameSet
+    #: Facts without a value that must hold before the tool runs (``logged_in``).
+    needs: NameSet = frozenset()
+    #: Facts without a value that a successful call makes hold.
+    establishes: NameSet = frozenset()
+    produces: NameSet = Field(default=frozenset(), validate_default=True)
     domain: str | None = None
     action: str | None = Field(default=None, max_length=64)
     risk: Literal["low", "medium", "high"] = "low"
@@ -113,10 +124,32 @@ class Tool(BaseModel):
 
     @field_validator("produces")
     @classmethod
-    def _produces_something(cls, value: frozenset[str]) -> frozenset[str]:
-        if not value:
-            raise ValueError("a tool must produce at least one variable")
+    def _produces_something(cls, value: frozenset[str], info: ValidationInfo
+                            ) -> frozenset[str]:
+        if not value and not info.data.get("establishes"):
+            raise ValueError("a tool must produce at least one variable (or establish a fact)")
         return value
+
+    @model_validator(mode="after")
+    def _facts_hold_no_value(self) -> Tool:
+        problems = []
+        for field_name, facts, values in (("needs", self.needs, self.requires),
+                                          ("establishes", self.establishes, self.produces)):
+            both = sorted(facts & values)
+            if both:
+                other = "requires" if field_name == "needs" else "produces"
+                problems.append(f"{field_name} and {other} both name {both}: a fact has no "
+                                "value, a variable has one")
+        props = self.parameters.get("properties", {})
+        facts = self.needs | self.establishes
+        carried = sorted(p for p in props if self.variable_of(p) in facts)
+        if carried:
+            named = ", ".join(sorted({self.variable_of(p) for p in carried}))
+            problems.append(f"parameters {carried} carry a fact ({named}): a fact has no value "
+                            "to pass")
+        if problems:
+            raise ValueError("; ".join(problems))
+        return self
 
     @field_validator("parameters")
     @classmethod
@@ -184,8 +217,18 @@ class Tool(BaseModel):
         """The variable an argument of ``parameter`` carries."""
         return self.inputs.get(parameter, parameter)
 
+    @cached_property
+    def pre(self) -> frozenset[str]:
+        """What must hold before the tool runs: its required variables and needed facts."""
+        return self.requires | self.needs
+
+    @cached_property
+    def post(self) -> frozenset[str]:
+        """What holds after a successful call: its produced variables and established facts."""
+        return self.produces | self.establishes
+
     def executable(self, known: frozenset[str]) -> bool:
-        return self.requires <= known
+        return self.pre <= known
 
     def function_schema(self) -> dict[str, Any]:
         """The tool in OpenAI function-calling shape, as plain (mutable) dicts."""
@@ -206,6 +249,25 @@ class Tool(BaseModel):
     def reads(self) -> bool:
         """Its action only looks (read, search, list, extract, summarize)."""
         return self.action in READ_ACTIONS
+
+
+def _facts_and_values(tools: Iterable[Tool], where: str) -> list[str]:
+    """A name that is a fact for one tool (needs, establishes) and a variable with a value for
+    another (requires, produces, a parameter's): one of the two contracts is wrong."""
+    tools = tuple(tools)
+    facts: dict[str, str] = {}
+    for tool in tools:
+        for name in sorted(tool.needs | tool.establishes):
+            facts.setdefault(name, tool.name)
+    problems = []
+    for tool in tools:
+        valued = tool.requires | tool.produces | {
+            tool.variable_of(p) for p in tool.parameters.get("properties", {})}
+        for name in sorted(valued & set(facts)):
+            problems.append(f"{where}: tool '{tool.name}' treats '{name}' as a variable with a "
+                            f"value, while tool '{facts[name]}' names it a fact (needs or "
+                            "establishes): use needs/establishes in both")
+    return problems
 
 
 #: A goal in steps: each step a set of variables, reached in order.
@@ -301,6 +363,7 @@ class Registry(BaseModel):
                 )
             else:
                 seen[tool.name] = i
+        problems += _facts_and_values(self.tools, where)
         if problems:
             raise ContractError(problems)
 
@@ -345,25 +408,30 @@ class Registry(BaseModel):
     def variables(self) -> frozenset[str]:
         out: set[str] = set()
         for t in self.tools:
-            out |= t.requires | t.produces
+            out |= t.pre | t.post
         return frozenset(out)
 
     @cached_property
     def produced(self) -> frozenset[str]:
         out: set[str] = set()
         for t in self.tools:
-            out |= t.produces
+            out |= t.post
         return frozenset(out)
 
+    @cached_property
+    def facts(self) -> frozenset[str]:
+        """The names that are facts without a value (some tool needs or establishes them)."""
+        return frozenset().union(*(t.needs | t.establishes for t in self.tools))
+
     def producers(self, variables: Iterable[str]) -> tuple[Tool, ...]:
-        """The tools that produce any of ``variables``, in registry order."""
+        """The tools that produce any of ``variables`` (or establish it), in registry order."""
         wanted = frozenset(variables)
-        return tuple(t for t in self.tools if t.produces & wanted)
+        return tuple(t for t in self.tools if t.post & wanted)
 
     def subset(self, names: Iterable[str]) -> Registry:
         """A new registry with only ``names``, in registry order."""
         keep = set(names)
         tools = tuple(t for t in self.tools if t.name in keep)
-        produced = frozenset().union(*(t.produces for t in tools))
+        produced = frozenset().union(*(t.post for t in tools))
         goals = tuple(g for g in self.goals if g.all_variables <= produced)
         return Registry(tools=tools, source=self.source, goals=goals)

@@ -71,7 +71,7 @@ class FrontierResult:
 def executable(registry: Registry, known: Iterable[str]) -> tuple[str, ...]:
     """Every tool whose requirements hold in ``known`` (the state-aware filter)."""
     known_set = frozenset(known)
-    return tuple(t.name for t in registry if t.requires <= known_set)
+    return tuple(t.name for t in registry if t.pre <= known_set)
 
 
 def plan_is_valid(registry: Registry, known: frozenset[str], goal: frozenset[str],
@@ -83,9 +83,9 @@ def plan_is_valid(registry: Registry, known: frozenset[str], goal: frozenset[str
             tool = registry.tool(name)
         except ContractError:
             return f"step {step}: unknown tool {name!r}"
-        if not tool.requires <= state:
-            return f"step {step}: {name} needs {sorted(tool.requires - state)}"
-        state |= tool.produces
+        if not tool.pre <= state:
+            return f"step {step}: {name} needs {sorted(tool.pre - state)}"
+        state |= tool.post
     if not goal <= state:
         return f"plan ends without goal variable(s) {sorted(goal - state)}"
     return ""
@@ -263,7 +263,7 @@ def _first_actions(backend: Planner, registry: Registry, known: frozenset[str],
         if reduced.req[position]:
             continue
         tool = registry.tools[position]
-        after = known | tool.produces
+        after = known | tool.post
         step = plan_cost(registry, (tool.name,), objective, risk_lambda)
         if goal <= after:
             rest = Fraction(0)

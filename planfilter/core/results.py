@@ -14,13 +14,16 @@ A result is a JSON object (or JSON text of one), other JSON, or plain text:
   set to the whole result, as an MCP tool that answers in words does.
 
 When the contract declares ``returns``, an object result is checked against it first.
+
+A fact the tool ``establishes`` holds (``True``) after any successful result: facts carry no
+value, so no result is read for them and none is missing.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .contracts import Tool
@@ -79,7 +82,15 @@ def _resolve(current: Any, tokens: list[str]) -> Any:
 
 
 def extract(tool: Tool, result: Any) -> Extracted:
-    """The produced variables ``result`` gives (see the module docstring)."""
+    """The produced variables ``result`` gives, and the facts the tool establishes (see the
+    module docstring)."""
+    got = _values(tool, result)
+    if not tool.establishes:
+        return got
+    return replace(got, values={**got.values, **dict.fromkeys(sorted(tool.establishes), True)})
+
+
+def _values(tool: Tool, result: Any) -> Extracted:
     value = parse_result(result)
     structured = isinstance(value, Mapping) or (
         isinstance(value, list | tuple) and bool(tool.outputs))

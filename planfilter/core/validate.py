@@ -166,7 +166,7 @@ def step_segments(registry: Registry, known: Iterable[str], steps: Sequence[froz
         k = len(reached)
         if k >= len(steps):
             break
-        for variable in registry.tool(name).produces:
+        for variable in registry.tool(name).post:
             produced.setdefault(variable, []).append(index)
         advance(steps, reached, producers, index)
         if len(reached) > k:

@@ -89,7 +89,7 @@ def task_context(task: Task, state: Mapping[str, Any]) -> frozenset[str]:
 
 def tool_metadata(tool: Tool) -> frozenset[str]:
     """Tokens of a tool's name, description, domain, requirements and effects."""
-    parts = [tool.name, tool.description, tool.domain or "", *tool.requires, *tool.produces]
+    parts = [tool.name, tool.description, tool.domain or "", *sorted(tool.pre), *sorted(tool.post)]
     return tokens(" ".join(parts))
 
 

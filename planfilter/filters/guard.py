@@ -136,8 +136,9 @@ class ToolGuard:
         if shown is None:
             shown = self.visible(state, history).tools
         if name not in shown:
-            return Decision(False, f"{name!r} is not visible in this state; refused", name,
-                            kind="hidden")
+            unmet = unmet_facts(self.registry, name, state)
+            return Decision(False, f"{name!r} is not visible in this state{unmet}; refused",
+                            name, kind="hidden")
         parsed = parse_arguments(arguments)
         if isinstance(parsed, str):
             return Decision(False, f"arguments of {name}: {parsed}; refused", name,
@@ -167,6 +168,20 @@ class ToolGuard:
         return Decision(approval.approved, f"visible, arguments valid, {approval}", name,
                         parsed, str(approval), kind="allowed" if approval.approved else refused,
                         concerns=tuple(concerns))
+
+
+def unmet_facts(registry: Registry, name: str, state: Mapping[str, Any]) -> str:
+    """`` (it needs logged_in, which login establishes)`` for a tool whose facts do not hold
+    in ``state``; empty when they all hold."""
+    unmet = sorted(registry.tool(name).needs - set(state))
+    if not unmet:
+        return ""
+    said = []
+    for fact in unmet:
+        by = [t.name for t in registry if fact in t.establishes]
+        said.append(f"{fact}, which {' or '.join(by)} establishes" if by else
+                    f"{fact}, which no tool establishes")
+    return f" (it needs {'; '.join(said)})"
 
 
 def parse_arguments(arguments: Any) -> dict[str, Any] | str:

@@ -12,9 +12,10 @@ Reads ``planfilter run`` trace files (JSON Lines; ``step`` lines with ``chosen``
   ``authored`` is the model's own text by design, and is not reported;
 - ``never-succeeds``: a tool that was called and never succeeded;
 - ``missing-precondition``: in one run, a tool failed (it ran, and its call failed) until
-  another tool had succeeded, and its contract requires nothing that tool produces: the
-  contract may be missing a required fact (``logged_in`` after ``login``), proposed as what
-  the other tool produces.
+  another tool had succeeded, and its contract needs nothing that tool produces or
+  establishes: the contracts may be missing a state fact (``logged_in`` after ``login``),
+  proposed as the fact the other tool establishes, or the one its name says it sets up
+  (planfilter.infer.facts), or ``<tool>_called``.
 
 Each finding names the tool, the variable and the trace lines (``file:line``).
 """
@@ -30,6 +31,7 @@ from typing import Any
 
 from ..core.contracts import NAME_PATTERN, Registry
 from ..core.errors import PlanfilterError
+from .facts import fact_of_tool
 
 #: Values this short (or not strings) match state by accident too often to mean anything.
 MIN_VALUE_LENGTH = 4
@@ -108,13 +110,15 @@ def _preconditions(registry: Registry, runs: Mapping[tuple[str, ...], list[tuple
                 continue
             if name in failed and name in enabled_by:
                 other = registry.tool(enabled_by[name])
-                if not other.produces & registry.tool(name).requires:
-                    var = sorted(other.produces)[0]
-                    key = ("missing-precondition", name, var)
+                if not other.post & registry.tool(name).pre:
+                    fact = min(other.establishes, default=None) or \
+                        fact_of_tool(other.name, other.description)
+                    key = ("missing-precondition", name, fact)
                     wheres, _ = out.get(key, ([], ""))
                     out[key] = ([*wheres, *failed[name], where],
-                                f"failed until '{other.name}' succeeded: it may require "
-                                f"{var}, which {other.name} produces")
+                                f"failed until '{other.name}' succeeded: it may need a fact "
+                                f"{other.name} establishes (needs: [{fact}] here, "
+                                f"establishes: [{fact}] on {other.name})")
             failed.pop(name, None)
             enabled_by.pop(name, None)
             for tool in failed:

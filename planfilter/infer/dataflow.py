@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from ..core.schemas import schema_kind
@@ -57,13 +56,6 @@ SENSITIVE_WORDS = frozenset({"recipient", "recipients", "to", "cc", "bcc", "iban
                              "payee", "phone", "destination", "target", "webhook"})
 #: Actions that act on the world: their results are not outside content.
 ACTING = frozenset({"send", "delete", "share", "purchase", "create", "update", "write"})
-LOGIN_PHRASES = re.compile(r"requires? (?:user )?(?:authentication|login|logging in|"
-                           r"(?:to be |being )?(?:logged|signed) in)|must (?:first )?(?:be )?"
-                           r"(?:logged|signed) in|after (?:logging|signing) in|"
-                           r"authenticated (?:users?|sessions?) only|only (?:for|when) "
-                           r"(?:logged|signed)[- ]in", re.IGNORECASE)
-LOGIN_WORDS = frozenset({"login", "signin", "authenticate", "auth", "logon"})
-LOGGED_IN = "logged_in"
 
 
 def _string_like(schema: Any) -> bool:
@@ -173,31 +165,3 @@ def sensitive_of(spec: ToolSpec, risk: str) -> dict[str, str]:
         if words and words[-1] in SENSITIVE_WORDS:  # ``recipient_email``, not ``email_id``
             found[param] = words[-1]
     return found
-
-
-@dataclass(frozen=True)
-class Fact:
-    variable: str
-    #: The phrase of the description it rests on.
-    phrase: str
-
-
-def required_fact(spec: ToolSpec) -> Fact | None:
-    match = LOGIN_PHRASES.search(spec.description)
-    return Fact(LOGGED_IN, match.group(0)) if match else None
-
-
-def login_tools(specs: Sequence[ToolSpec]) -> list[str]:
-    """Tools that log in: their name has login, signin, authenticate..., or their
-    description begins by saying so ("Authenticate a customer: find their user id...")."""
-    out = []
-    for spec in specs:
-        words = tokens(local_name(spec.name))
-        joined = {"".join(words[i:i + 2]) for i in range(len(words))}
-        said = re.findall(r"[a-z]+", spec.description.lower())[:3]
-        opening = {said[0]} if said else set()
-        opening |= {"".join(said[:2])} if len(said) > 1 else set()
-        if set(words) & LOGIN_WORDS or joined & {"login", "signin", "logon"} or \
-                opening & LOGIN_WORDS | opening & {"login", "signin", "logon"}:
-            out.append(spec.name)
-    return out

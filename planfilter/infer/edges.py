@@ -20,7 +20,7 @@ def edges(registry: Registry) -> frozenset[Edge]:
         for consumer in registry:
             if consumer.name == producer.name:
                 continue
-            for variable in producer.produces & consumer.requires:
+            for variable in producer.post & consumer.pre:
                 out.add((producer.name, consumer.name, variable))
     return frozenset(out)
 

@@ -10,16 +10,14 @@ from ..core.contracts import Registry, Tool
 from ..core.errors import ContractError
 from ..core.frozen import freeze
 from .dataflow import (
-    LOGGED_IN,
     authored_candidates,
     authored_note,
     listed_in_text,
-    login_tools,
-    required_fact,
     sensitive_of,
     text_listings,
     untrusted_of,
 )
+from .facts import Facts, draft_facts
 from .names import local_name, normalise, tokens
 from .nested import Followed, followed
 from .outputs import READING, is_record
@@ -155,6 +153,24 @@ def _nested(specs: Sequence[ToolSpec], vocab: Vocabulary,
                     {v: tuple(d) for v, d in described.items()})
 
 
+def _facts_of(tool: str, facts: Facts, inferred: dict[str, str]
+              ) -> tuple[frozenset[str], frozenset[str]]:
+    """The facts ``tool`` needs and establishes (planfilter.infer.facts), each noted in
+    ``inferred``."""
+    establishes = facts.establishes.get(tool, {})
+    needs = [n for n in facts.needs.get(tool, ()) if n.fact not in establishes]
+    if needs:
+        said = []
+        for need in needs:
+            by = ", ".join(facts.establishers(need.fact)) or \
+                "no tool (the user's state must hold it)"
+            said.append(f"description says {need.phrase!r} -> {need.fact}, established by {by}")
+        inferred["needs"] = "rule: " + "; ".join(said)
+    if establishes:
+        inferred["establishes"] = "; ".join(establishes.values())
+    return frozenset(n.fact for n in needs), frozenset(establishes)
+
+
 def infer_contracts(specs: Sequence[ToolSpec], options: InferOptions | None = None
                     ) -> Inference:
     """Draft a contract for every tool of ``specs``; every drafted field notes its source."""
@@ -190,8 +206,9 @@ def infer_contracts(specs: Sequence[ToolSpec], options: InferOptions | None = No
         drafts.append(_Draft(spec, carries, req_note, drafted, rule))
     drafts = _own_whole_results(drafts)
     produced = frozenset().union(*(d.drafted.variables for d in drafts))
-    needs_login = {d.spec.name: fact for d in drafts if (fact := required_fact(d.spec))}
-    logins = login_tools(specs) if needs_login else []
+    # a name some tool passes or returns as a value is not drafted as a fact
+    valued = produced | {v for d in drafts for v in d.carries.values()}
+    facts = draft_facts(specs).without(valued)
     tools, rules, problems = [], {}, []
     for d in drafts:
         spec, drafted = d.spec, d.drafted
@@ -203,19 +220,6 @@ def infer_contracts(specs: Sequence[ToolSpec], options: InferOptions | None = No
         dropped = [p for p in spec.required if p in authored]
         if dropped:
             req_note += f"; less the authored ({', '.join(dropped)})"
-        fact = needs_login.get(spec.name)
-        if fact is not None and spec.name not in logins:
-            requires.add(fact.variable)
-            by = ", ".join(logins) if logins else "no tool (the user's state must hold it)"
-            req_note += (f"; fact: description says {fact.phrase!r} -> {fact.variable}, "
-                         f"produced by {by}")
-        if spec.name in logins:
-            outputs = dict(drafted.outputs)
-            if spec.output_schema is not None:
-                outputs[LOGGED_IN] = ""
-            drafted = Drafted(drafted.variables | {LOGGED_IN},
-                              f"{drafted.note}; rule: a login tool yields {LOGGED_IN}, which "
-                              f"{', '.join(sorted(needs_login))} require", freeze(outputs))
         risk = risk_of(spec)
         inferred = {
             "requires": req_note,
@@ -226,6 +230,7 @@ def infer_contracts(specs: Sequence[ToolSpec], options: InferOptions | None = No
             "action": risk.action_note,
             "cost": "rule: 1 unless told" if options.cost == 1.0 else "rule: --cost",
         }
+        needs, establishes = _facts_of(spec.name, facts, inferred)
         if drafted.outputs:
             inferred["outputs"] = ("schema: where each variable is in the result ('' the "
                                    "whole result, * every list item)")
@@ -244,6 +249,7 @@ def infer_contracts(specs: Sequence[ToolSpec], options: InferOptions | None = No
         data = {
             "name": spec.name, "description": spec.description[:10_000],
             "requires": frozenset(requires), "produces": drafted.variables,
+            "needs": needs, "establishes": establishes,
             "risk": risk.risk, "action": risk.action, "cost": options.cost,
             "parameters": spec.input_schema, "returns": spec.output_schema,
             "outputs": drafted.outputs, "domain": options.domain,

@@ -21,7 +21,8 @@ from ..core.loading import describe_errors, read_document
 from .infer import Inference
 
 #: Field order of a written tool: the contract first, the schemas after, the notes last.
-FIELD_ORDER = ("name", "description", "domain", "requires", "produces", "outputs", "inputs",
+FIELD_ORDER = ("name", "description", "domain", "requires", "produces", "needs",
+               "establishes", "outputs", "inputs",
                "authored", "sensitive", "untrusted", "action", "risk", "cost", "parameters",
                "returns", "inferred")
 
@@ -30,7 +31,8 @@ def tool_data(tool: Tool) -> dict[str, Any]:
     """A tool as plain, ordered data; empty optional fields left out."""
     dumped = tool.model_dump(mode="json", exclude_none=True)
     out = {k: dumped[k] for k in FIELD_ORDER if k in dumped}
-    for key in ("outputs", "inputs", "authored", "sensitive", "untrusted", "inferred"):
+    for key in ("needs", "establishes", "outputs", "inputs", "authored", "sensitive",
+                "untrusted", "inferred"):
         if not out.get(key):
             out.pop(key, None)
     if not out.get("description"):

@@ -136,7 +136,7 @@ class Resolution:
 def goal_vocabulary(registry: Registry) -> tuple[GoalOption, ...]:
     """Every produced-and-never-required variable, in registry order of its first producer,
     then the registry's goals (the composite and special ones after the plain results)."""
-    required = frozenset().union(*(t.requires for t in registry))
+    required = frozenset().union(*(t.pre for t in registry))
     named = [GoalOption(g.name, g.all_variables,
                         g.description or " -> ".join(", ".join(sorted(s)) for s in g.goal_steps),
                         tuple(g.steps))
@@ -144,7 +144,7 @@ def goal_vocabulary(registry: Registry) -> tuple[GoalOption, ...]:
     options: list[GoalOption] = []
     seen = {o.name for o in named}
     for tool in registry:
-        for variable in sorted(tool.produces - required):
+        for variable in sorted(tool.post - required):
             if variable in seen:
                 continue
             seen.add(variable)

@@ -549,9 +549,10 @@ class Session:
                     variable = contract.variable_of(name)
                     self._facts.setdefault(variable, []).append(
                         Fact(args[name], f"authored (call {index})", index, exposed))
-                for name, value in got.values.items():
-                    self._facts.setdefault(name, []).append(
-                        Fact(value, f"call {index}", index, contract.untrusted))
+                for name, value in got.values.items():  # a fact carries no outside content
+                    self._facts.setdefault(name, []).append(Fact(
+                        value, f"call {index}", index,
+                        contract.untrusted and name not in contract.establishes))
                 new = frozenset(got.values) - before
                 call = Call(index, tool, args, ok=True, produced=dict(got.values), new=new,
                             missing=got.missing, problems=got.problems,
@@ -627,7 +628,7 @@ class Session:
             return shown
         held = frozenset(self._facts)
         kin = [k for t in shown for k in kin_reads(self.registry).get(t, ())
-               if k not in self._declined and self.registry.tool(k).requires <= held]
+               if k not in self._declined and self.registry.tool(k).pre <= held]
         return tuple(dict.fromkeys((*shown, *kin)))
 
     def _offered(self, belief: Belief, visible: Visible) -> tuple[str, ...]:
@@ -640,7 +641,7 @@ class Session:
         again = self._listed_reads()
         if len(self._beliefs) > 1:
             again = tuple(t for t in again
-                          if any(self.registry.tool(t).produces & belief.candidate.steps[k]
+                          if any(self.registry.tool(t).post & belief.candidate.steps[k]
                                  for k in range(min(belief.step + 1,
                                                     len(belief.candidate.steps)))))
         return tuple(dict.fromkeys((*visible.tools, *again)))

@@ -86,12 +86,17 @@ class ModelJudge:
 
 
 def contract_difference(a: Tool, b: Tool) -> str | None:
-    """Why two tools' contracts differ, or None when requires and produces agree."""
+    """Why two tools' contracts differ, or None when requires, produces and the facts
+    they need and establish agree."""
     problems = []
     if a.requires != b.requires:
         problems.append(f"requires {sorted(a.requires)} vs {sorted(b.requires)}")
     if a.produces != b.produces:
         problems.append(f"produces {sorted(a.produces)} vs {sorted(b.produces)}")
+    for facts in ("needs", "establishes"):
+        if getattr(a, facts) != getattr(b, facts):
+            problems.append(f"{facts} {sorted(getattr(a, facts))} vs "
+                            f"{sorted(getattr(b, facts))}")
     return "; ".join(problems) or None
 
 

@@ -54,7 +54,7 @@ def count_ties(registry: Registry, suite: Suite, planner: str = "native") -> Tie
             if len(result.frontier) > 1:
                 tied += 1
                 task_tied = True
-            known |= registry.tool(name).produces
+            known |= registry.tool(name).post
         tasks += task_tied
     return TieCount(frontiers, tied, tasks)
 

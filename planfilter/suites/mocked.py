@@ -70,5 +70,6 @@ def execute(registry: Registry, task: Task, state: Mapping[str, Any], tool_name:
         return StepOutcome(False, state=before,
                            error=f"mocked output of {tool_name} in task {task.id} breaks its "
                                  "returns schema: " + "; ".join(broken))
-    return StepOutcome(True, produced=produced, state={**before, **produced},
+    established = dict.fromkeys(sorted(tool.establishes), True)
+    return StepOutcome(True, produced=produced, state={**before, **produced, **established},
                        invented=bool(invented))

@@ -29,8 +29,8 @@ def oracle_goal(registry: Registry, gold: Sequence[str]) -> Steps:
     call's tool requires."""
     steps = []
     for i, name in enumerate(gold):
-        later = frozenset().union(*(registry.tool(n).requires for n in gold[i + 1:]))
-        step = registry.tool(name).produces - later
+        later = frozenset().union(*(registry.tool(n).pre for n in gold[i + 1:]))
+        step = registry.tool(name).post - later
         if step:
             steps.append(frozenset(step))
     return tuple(steps)

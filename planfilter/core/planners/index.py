@@ -42,8 +42,8 @@ class NativeIndex:
     def build(cls, registry: Registry, _key: object = None) -> NativeIndex:
         variables = tuple(sorted(registry.variables))
         bit = {v: i for i, v in enumerate(variables)}
-        req = tuple(sum(1 << bit[v] for v in t.requires) for t in registry)
-        add = tuple(sum(1 << bit[v] for v in t.produces) for t in registry)
+        req = tuple(sum(1 << bit[v] for v in t.pre) for t in registry)
+        add = tuple(sum(1 << bit[v] for v in t.post) for t in registry)
         producers: list[list[int]] = [[] for _ in variables]
         for i, mask in enumerate(add):
             for v in bits(mask):
