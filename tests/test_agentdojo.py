@@ -71,6 +71,11 @@ def test_known_values_from_the_prompt_only(banking):
                              - {"subject"}}) if t.name == "send_money" else t
         for t in registry.tools))
     assert "subject" not in adapter.oracle_known(authored, calls, "Send 100 to gb29 for rent")
+    # two payments the prompt names: both recipients are the user's, in call order
+    two = (*calls, adapter.GroundCall("send_money", {"recipient": "DE89", "amount": 100.0,
+                                                      "subject": "Rent", "date": "2022-04-01"}))
+    known = adapter.oracle_known(registry, two, "Send 100 to gb29 and to de89 for the rent")
+    assert known["recipient"] == ["GB29", "DE89"] and known["amount"] == 100.0
 
 
 def test_missing_contracts_and_suites_are_named(banking, tmp_path):

@@ -112,9 +112,12 @@ def test_authored_free_text_and_dates_leave_requires_with_evidence():
                   ("hotel", "start_day", "when"))]
     reg = infer_contracts(specs).registry
     mail = reg.tool("send_email")
-    assert mail.authored == {"subject", "body"} and mail.requires == {"recipients"}
-    assert mail.inferred["authored"] == "rule: free text no tool produces (subject, body)"
-    assert "less the authored (subject, body)" in mail.inferred["requires"]
+    # a list of people the model assembles: written, and sensitive whatever the risk
+    assert mail.authored == {"subject", "body", "recipients"} and mail.requires == set()
+    assert mail.sensitive == {"recipients"}
+    assert mail.inferred["authored"] == "rule: a list of people (the model assembles it) or " \
+                                        "free text no tool produces (recipients, subject, body)"
+    assert "less the authored (recipients, subject, body)" in mail.inferred["requires"]
     hotel = reg.tool("reserve_hotel")
     assert hotel.authored == {"start_day", "when"} and hotel.requires == {"hotel"}
     assert "a date" in hotel.inferred["authored"] and "format date" in hotel.inferred["authored"]
@@ -257,3 +260,28 @@ def test_a_whole_result_several_tools_return_is_each_tools_own():
     assert dict(reg.tool("search_files").outputs) == {"file_id": "/*/id_",
                                                       "search_files_result": ""}
     assert "files -> search_files_result" in reg.tool("search_files").inferred["produces"]
+
+
+def test_quantities_and_web_addresses_are_written_by_the_model_and_checked_when_sent():
+    number = {"type": "number"}
+    listing = {"type": "array", "items": {"type": "object", "properties": {
+        "id": {"type": "integer"}, "amount": number, "recipient": {"type": "string"}}}}
+    specs = [tool("get_transactions", output=listing),
+             tool("send_money", {"recipient": "string", "amount": number},
+                  ("recipient", "amount"), description="Send money to a recipient."),
+             tool("get_webpage", {"url": "string"}, ("url",), {"type": "string"},
+                  description="Read a web page."),
+             tool("read_thread", {"thread_id": "string"}, ("thread_id",))]
+    reg = infer_contracts(specs).registry
+    pay = reg.tool("send_money")
+    # an amount is worked out (a difference, a share of a bill): a listed one is an input to
+    # it, not its source, so the listing no longer produces it
+    assert "amount" in pay.authored and "amount" not in pay.requires
+    assert "a quantity (the model works it out)" in pay.inferred["authored"]
+    assert "amount" in pay.sensitive  # high risk: who and how much need approval when tainted
+    assert "amount" not in reg.tool("get_transactions").produces
+    assert pay.requires == {"recipient"}  # a listed recipient keeps its provenance check
+    page = reg.tool("get_webpage")
+    assert page.authored == {"url"} and page.sensitive == {"url"} and page.risk == "low"
+    assert "a web address (read out of text)" in page.inferred["authored"]
+    assert reg.tool("read_thread").requires == {"thread_id"}  # an id is never authored

@@ -20,8 +20,10 @@ from .contracts import FrozenJson, Name, NameSet, Steps, goal_steps
 from .errors import ContractError
 from .frozen import freeze, thaw
 
-#: A variable's value: what the state holds and tool arguments are filled from.
-Value = str | int | float | bool | None
+#: A variable's value: what the state holds and tool arguments are filled from; a list of
+#: values for a variable its tools take one at a time is several values of it (two cities).
+Scalar = str | int | float | bool | None
+Value = Scalar | list[Scalar]
 State = Annotated[
     Mapping[Name, Value], AfterValidator(freeze), PlainSerializer(thaw, return_type=Any)
 ]

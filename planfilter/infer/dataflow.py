@@ -37,6 +37,20 @@ AUTHORED_KEYS = frozenset({"content", "contents", "body", "subject", "message", 
                            "comment", "summary", "reason", "topic", "keyword", "keywords",
                            "prompt", "question", "answer", "caption", "instructions"})
 DATE_FORMATS = frozenset({"date", "date-time", "time"})
+#: Last words of parameters that hold a quantity: the model works it out (a difference, a
+#: share of a bill, a sum), so a listed value is one input to it, not its source.
+QUANTITY_KEYS = frozenset({"amount", "price", "total", "sum", "quantity", "fee", "cost"})
+#: Last words of list parameters of people (their addresses): the model assembles such a list
+#: from the request, contacts and what it read; a person added from outside content needs
+#: the user's approval, so the list is sensitive whatever the tool's risk.
+PEOPLE_LIST_KEYS = frozenset({"recipients", "participants", "attendees", "invitees", "guests",
+                              "members", "cc", "bcc", "emails"})
+#: Last words of parameters that hold a web address: when no tool returns one as a field, the
+#: model reads it out of text (a link in a message) or the request, so it writes it; since
+#: outside text may have put it there, it is sensitive whatever the tool's risk (a request to
+#: a URL reaches the outside). E-mail addresses are left required: a user types them as often
+#: as text carries them, and a required one keeps its provenance check.
+TEXT_ADDRESS_KEYS = frozenset({"url", "uri", "link", "website"})
 #: Last words of parameters that name a thing (``hotel_names``, ``company_name``).
 NAME_KEYS = frozenset({"name", "names"})
 #: Words of names and descriptions that mean content written outside the user's control.
@@ -76,6 +90,15 @@ def authored_candidates(spec: ToolSpec) -> dict[str, str]:
     found = {}
     for param, schema in spec.properties.items():
         parts = tokens(param)
+        if parts and parts[-1] in QUANTITY_KEYS:
+            found[param] = "a quantity (the model works it out)"
+            continue
+        if parts and parts[-1] in PEOPLE_LIST_KEYS and _string_list(schema):
+            found[param] = "a list of people (the model assembles it)"
+            continue
+        if parts and parts[-1] in TEXT_ADDRESS_KEYS and _string_like(schema):
+            found[param] = "a web address (read out of text)"
+            continue
         if not parts or parts[-1] in ID_KEYS or not _string_like(schema):
             continue
         fmt = schema.get("format") if isinstance(schema, Mapping) else None
@@ -155,13 +178,19 @@ def untrusted_of(spec: ToolSpec, action: str | None) -> str | None:
     return None
 
 
-def sensitive_of(spec: ToolSpec, risk: str) -> dict[str, str]:
-    """Parameter -> the word that makes it sensitive, for a high-risk tool."""
-    if risk != "high":
-        return {}
+def sensitive_of(spec: ToolSpec, risk: str, authored: frozenset[str] = frozenset()
+                 ) -> dict[str, str]:
+    """Parameter -> the word that makes it sensitive: on a high-risk tool, a parameter that
+    says who or how much (``recipient_email``, not ``email_id``); on any tool, a list of
+    people (:data:`PEOPLE_LIST_KEYS`) and an address the model writes (``authored``, of
+    :data:`TEXT_ADDRESS_KEYS`)."""
     found = {}
-    for param in spec.properties:
+    for param, schema in spec.properties.items():
         words = tokens(param)
-        if words and words[-1] in SENSITIVE_WORDS:  # ``recipient_email``, not ``email_id``
+        if not words:
+            continue
+        if risk == "high" and words[-1] in SENSITIVE_WORDS or \
+                words[-1] in PEOPLE_LIST_KEYS and _string_list(schema) or \
+                param in authored and words[-1] in TEXT_ADDRESS_KEYS:
             found[param] = words[-1]
     return found

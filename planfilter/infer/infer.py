@@ -242,10 +242,11 @@ def infer_contracts(specs: Sequence[ToolSpec], options: InferOptions | None = No
         untrusted = untrusted_of(spec, risk.action)
         if untrusted:
             inferred["untrusted"] = untrusted
-        sensitive = sensitive_of(spec, risk.risk)
+        sensitive = sensitive_of(spec, risk.risk, frozenset(authored))
         if sensitive:
             words = ", ".join(sorted(set(sensitive.values())))
-            inferred["sensitive"] = f"rule: a high-risk tool's {words} ({', '.join(sensitive)})"
+            inferred["sensitive"] = (f"rule: a high-risk tool's {words}, a list of people or "
+                                     f"an address the model writes ({', '.join(sensitive)})")
         data = {
             "name": spec.name, "description": spec.description[:10_000],
             "requires": frozenset(requires), "produces": drafted.variables,

@@ -294,7 +294,7 @@ class Session:
     def _values(self, name: str, value: Any) -> list[Any]:
         """Several values of one variable (a list where every tool that takes the variable
         takes one value), else the value itself."""
-        if isinstance(value, list) and value and self._takes_one(name):
+        if isinstance(value, list | tuple) and value and self._takes_one(name):
             return list(value)
         return [value]
 

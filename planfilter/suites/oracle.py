@@ -6,7 +6,8 @@ A suite whose tasks come with ground-truth calls (AgentDojo's, the shop's) reads
   call's tool produces that no later call's tool requires;
 - the *oracle known* values: for each ground-truth argument whose value occurs in the prompt
   (text, case-insensitive; numbers by value), the variable its parameter carries and that
-  value; parameters the contract marks ``authored`` (the model writes them) are skipped.
+  value (the list of them when the prompt gives several, in call order); parameters the
+  contract marks ``authored`` (the model writes them) are skipped.
 
 Both are an upper bound (what a user does not say in so many words), hence ``--goal oracle``.
 """
@@ -62,13 +63,17 @@ def _occurs(value: Any, prompt: str, numbers: frozenset[float]) -> bool:
 
 
 def oracle_known(registry: Registry, calls: Sequence[GroundCall], prompt: str) -> dict[str, Any]:
-    """{variable: value} of every ground-truth argument whose value the prompt gives."""
+    """{variable: value} of every ground-truth argument whose value the prompt gives; a
+    variable the prompt gives several values of (two cities, two web pages) gets the list of
+    them, in the order of the calls."""
     numbers = frozenset(float(n) for n in _NUMBER.findall(prompt))
-    known: dict[str, Any] = {}
+    found: dict[str, list[Any]] = {}
     for call in calls:
         tool = registry.tool(call.tool)
         for parameter, value in (call.arguments or {}).items():
             if parameter in tool.authored or not _occurs(value, prompt, numbers):
                 continue
-            known.setdefault(tool.variable_of(parameter), value)
-    return known
+            values = found.setdefault(tool.variable_of(parameter), [])
+            if value not in values:
+                values.append(value)
+    return {name: values[0] if len(values) == 1 else values for name, values in found.items()}
