@@ -119,7 +119,7 @@ tasks:
   - id: t2
     query: q
     goal: [x]
-    state: {a: [1, 2]}
+    state: {a: {b: 1}}
 """)
     with pytest.raises(ContractError) as err:
         load_suite(path)
