@@ -770,3 +770,42 @@ async def test_a_client_sets_the_shown_goal_aside_and_gets_the_next_candidate(
                  ).structured_content
         refused = await c.call_tool("plan", {"task": given["task"]})
         assert refused.is_error and "no other candidate goal" in refused.content[0].text
+
+
+async def test_the_environment_supplies_values_before_the_task_starts(
+        workspace: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The repository from an OS environment variable, a directory from a real server's read
+    tool: known at the start, reported by plan, and held to like the user's values."""
+    from planfilter.core.contracts import Registry
+
+    repo, root = workspace["PLANFILTER_GIT_REPO"], workspace["PLANFILTER_FS_ROOT"]
+    monkeypatch.setenv("PLANFILTER_GIT_REPO", repo)
+    contracts = Registry(tools=CONTRACTS.tools, source="contracts+environment",
+                         goals=CONTRACTS.goals, environment={
+                             "repo_path": {"from_env": "PLANFILTER_GIT_REPO"},
+                             "path": {"tool": "fs.list_allowed_directories",
+                                      "pointer": "/directories/0"}})
+    holder: dict[str, Any] = {}
+    server = build_server(specs(workspace, "git", "fs"), contracts, None, timeout=20,
+                          holder=holder)
+    with anyio.fail_after(60):
+        async with Client(server, mode="legacy") as c:
+            started = await c.call_tool("plan", {**COMMIT, "known": {
+                "files": ["notes.txt"], "message": "Add notes"}})
+            plan = started.structured_content
+            assert plan is not None and plan["plan"] == ["git.git_add", "git.git_commit"]
+            assert plan["environment"]["repo_path"] == {"value": repo,
+                                                        "from": "env PLANFILTER_GIT_REPO"}
+            assert plan["environment"]["path"]["from"] == \
+                "tool fs.list_allowed_directories at /directories/0"
+            assert Path(plan["environment"]["path"]["value"]).resolve() == Path(root).resolve()
+            assert received(holder, "fs") == 1  # the source, called once before the task
+            task = plan["task"]
+            elsewhere = await c.call_tool("call", {"task": task, "tool": "git.git_add",
+                                                   "arguments": {"repo_path": "/etc",
+                                                                 "files": ["notes.txt"]}})
+            assert elsewhere.structured_content["refused"]["kind"] == "substituted"
+            added = await c.call_tool("call", {"task": task, "tool": "git.git_add",
+                                               "arguments": {"repo_path": repo,
+                                                             "files": ["notes.txt"]}})
+            assert added.structured_content["ok"] is True

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -41,12 +42,16 @@ def frontier(registry_path: tuple[Path, ...], task_id: str | None, tasks_path: t
 
     registry = _registry(registry_path)
     values, goals, _ = _state_goal(task_id, tasks_path, state, goal)
-    result = compute_frontier(registry, values, goals, planner=planner, ties=ties,  # type: ignore[arg-type]
-                              objective=objective, risk_lambda=risk_lambda,  # type: ignore[arg-type]
-                              timeout=timeout)
+    supplied = _supplied(registry, values)
+    result = compute_frontier(registry, {**supplied, **values}, goals, planner=planner,
+                              ties=ties, objective=objective,  # type: ignore[arg-type]
+                              risk_lambda=risk_lambda, timeout=timeout)
     if as_json:
-        click.echo(json.dumps(result.to_dict(), indent=2, sort_keys=True))
+        click.echo(json.dumps({**result.to_dict(), "environment": supplied}, indent=2,
+                              sort_keys=True))
         return
+    if supplied:
+        click.echo("environment: " + ", ".join(f"{n} ({k})" for n, k in supplied.items()))
     click.echo(f"frontier: {', '.join(result.frontier) if result.frontier else '(none)'}")
     if result.plan:
         click.echo(f"plan:     {' -> '.join(result.plan)}  ({len(result.plan)} steps)")
@@ -81,7 +86,9 @@ def export(registry_path: tuple[Path, ...], task_id: str | None, tasks_path: tup
 
     registry = _registry(registry_path)
     values, goals, name = _state_goal(task_id, tasks_path, state, goal)
-    problem = compile_problem(registry, values, goals, objective=objective,  # type: ignore[arg-type]
+    supplied = _supplied(registry, values)
+    problem = compile_problem(registry, {**supplied, **values}, goals,
+                              objective=objective,  # type: ignore[arg-type]
                               risk_lambda=risk_lambda, name=name)
     out.mkdir(parents=True, exist_ok=True)
     (out / "domain.pddl").write_text(problem.domain.text, encoding="utf-8")
@@ -90,7 +97,17 @@ def export(registry_path: tuple[Path, ...], task_id: str | None, tasks_path: tup
              "predicates": dict(problem.domain.predicates.to_user)}
     (out / "names.json").write_text(json.dumps(names, indent=2, sort_keys=True) + "\n",
                                     encoding="utf-8")
+    if supplied:
+        click.echo("environment: " + ", ".join(f"{n} ({k})" for n, k in supplied.items()))
     click.echo(f"wrote {out / 'domain.pddl'}, {out / 'problem.pddl'} and {out / 'names.json'}")
+
+
+def _supplied(registry: Any, values: dict[str, str]) -> dict[str, str]:
+    """Variable -> where it comes from, of the registry's environment values the state does
+    not give: known from the start, whatever their source (a ``tool:`` source is called by
+    whoever runs the tools; planning needs only that the value will be there)."""
+    return {name: source.kind for name, source in sorted(registry.environment.items())
+            if name not in values}
 
 
 @click.command()

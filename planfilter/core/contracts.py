@@ -41,6 +41,7 @@ from pydantic import (
     PlainSerializer,
     ValidationInfo,
     field_validator,
+    model_serializer,
     model_validator,
 )
 
@@ -251,6 +252,14 @@ class Tool(BaseModel):
         return self.action in READ_ACTIONS
 
 
+def _taken(tools: Iterable[Tool]) -> frozenset[str]:
+    """The variables some tool requires or takes as an argument."""
+    out: set[str] = set()
+    for tool in tools:
+        out |= tool.requires | {tool.variable_of(p) for p in tool.parameters.get("properties", {})}
+    return frozenset(out)
+
+
 def _facts_and_values(tools: Iterable[Tool], where: str) -> list[str]:
     """A name that is a fact for one tool (needs, establishes) and a variable with a value for
     another (requires, produces, a parameter's): one of the two contracts is wrong."""
@@ -268,6 +277,50 @@ def _facts_and_values(tools: Iterable[Tool], where: str) -> list[str]:
                             f"value, while tool '{facts[name]}' names it a fact (needs or "
                             "establishes): use needs/establishes in both")
     return problems
+
+
+_ENV_NAME = r"^[A-Za-z_][A-Za-z0-9_]*$"
+
+
+class EnvironmentSource(BaseModel):
+    """Where a value the system supplies comes from (a registry's ``environment:``, see
+    planfilter.core.environment): exactly one of ``value``, ``from_env`` (an OS environment
+    variable) and ``tool`` (a read tool called with no arguments, with an optional
+    ``pointer`` into its result)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    value: Annotated[Any, AfterValidator(freeze), PlainSerializer(thaw, return_type=Any)] = None
+    from_env: str | None = Field(default=None, pattern=_ENV_NAME)
+    tool: Name | None = None
+    pointer: str | None = Field(default=None, pattern=POINTER_PATTERN.pattern)
+
+    @model_validator(mode="after")
+    def _one_source(self) -> EnvironmentSource:
+        given = [k for k in ("value", "from_env", "tool") if k in self.model_fields_set]
+        if len(given) != 1:
+            raise ValueError("give exactly one of value, from_env and tool"
+                             + (f" (got {', '.join(given)})" if given else ""))
+        if self.pointer is not None and self.tool is None:
+            raise ValueError("pointer reads a tool's result: give it with tool")
+        if isinstance(self.value, Mapping):
+            raise ValueError("value must be text, a number, true/false or a list of them")
+        return self
+
+    @model_serializer(mode="plain")
+    def _as_given(self) -> dict[str, Any]:
+        """Only the source given (``{tool: pwd}``), so that a written registry loads back."""
+        return {k: thaw(getattr(self, k)) for k in ("value", "from_env", "tool", "pointer")
+                if k in self.model_fields_set}
+
+    @property
+    def kind(self) -> str:
+        """``value``, ``env HOME`` or ``tool fs.cwd`` (``at /path`` with a pointer)."""
+        if self.tool is not None:
+            return f"tool {self.tool}" + (f" at {self.pointer}" if self.pointer else "")
+        if self.from_env is not None:
+            return f"env {self.from_env}"
+        return "value"
 
 
 #: A goal in steps: each step a set of variables, reached in order.
@@ -341,6 +394,10 @@ class Registry(BaseModel):
     tools: tuple[Tool, ...]
     source: str | None = None
     goals: tuple[Goal, ...] = ()
+    #: Variables the system supplies (planfilter.core.environment), each with its source.
+    environment: Annotated[Mapping[Name, EnvironmentSource], AfterValidator(freeze),
+                           PlainSerializer(thaw, return_type=Any)] = Field(
+        default_factory=lambda: freeze({}))
 
     def model_post_init(self, __context: Any) -> None:
         seen: dict[str, int] = {}
@@ -364,8 +421,33 @@ class Registry(BaseModel):
             else:
                 seen[tool.name] = i
         problems += _facts_and_values(self.tools, where)
+        problems += self._environment_problems(where)
         if problems:
             raise ContractError(problems)
+
+    def _environment_problems(self, where: str) -> list[str]:
+        """A tool source names a tool of the registry that needs nothing; every variable is
+        one a tool takes; no fact (a fact has no value to supply)."""
+        problems = []
+        taken = _taken(self.tools)
+        facts = self.facts
+        for name, source in sorted(self.environment.items()):
+            at = f"{where}: environment '{name}'"
+            if name in facts:
+                problems.append(f"{at}: '{name}' is a fact (needs, establishes), which has no "
+                                "value to supply")
+            elif name not in taken:
+                problems.append(f"{at}: no tool requires or takes '{name}'")
+            if source.tool is None:
+                continue
+            tool = self._by_name.get(source.tool)
+            if tool is None:
+                problems.append(f"{at} field 'tool': unknown tool '{source.tool}'")
+            elif tool.pre:
+                problems.append(f"{at} field 'tool': {source.tool} needs "
+                                f"{sorted(tool.pre)}; a source is called with no arguments "
+                                "before the task starts")
+        return problems
 
     # Lookups run inside every planner call: plain dicts, cached on first use (pydantic's
     # private attributes cost a __getattr__ detour on every access).
@@ -431,7 +513,15 @@ class Registry(BaseModel):
     def subset(self, names: Iterable[str]) -> Registry:
         """A new registry with only ``names``, in registry order."""
         keep = set(names)
-        tools = tuple(t for t in self.tools if t.name in keep)
+        return self.with_tools(t for t in self.tools if t.name in keep)
+
+    def with_tools(self, tools: Iterable[Tool]) -> Registry:
+        """A new registry of ``tools``, with the goals and environment values that still
+        apply to them."""
+        tools = tuple(tools)
         produced = frozenset().union(*(t.post for t in tools))
         goals = tuple(g for g in self.goals if g.all_variables <= produced)
-        return Registry(tools=tools, source=self.source, goals=goals)
+        taken, names = _taken(tools), {t.name for t in tools}
+        environment = {n: s for n, s in self.environment.items() if n in taken and (
+            s.tool is None or s.tool in names)}
+        return Registry(tools=tools, source=self.source, goals=goals, environment=environment)

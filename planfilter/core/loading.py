@@ -15,7 +15,7 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ValidationError
 
-from .contracts import Goal, Registry, Tool
+from .contracts import EnvironmentSource, Goal, Registry, Tool
 from .errors import ContractError
 from .tasks import Suite, Task
 
@@ -73,12 +73,13 @@ def describe_errors(exc: ValidationError, where: str) -> list[str]:
     """One line per pydantic error: ``where field 'a.b': message (got value)``."""
     lines = []
     for err in exc.errors():
-        field = ".".join(str(p) for p in err["loc"]) or "<item>"
+        field = ".".join(str(p) for p in err["loc"])
         msg = err["msg"]
         if err["type"] == "extra_forbidden":
             msg = "unknown field"
         got = "" if err["type"] == "missing" else f" (got {_short(err.get('input'))})"
-        lines.append(f"{where} field '{field}': {msg}{got}")
+        # an error of the whole item (fields that go together) names no one field
+        lines.append(f"{where} field '{field}': {msg}{got}" if field else f"{where}: {msg}{got}")
     return lines
 
 
@@ -128,22 +129,59 @@ class _Kind:
     inherited: tuple[str, ...] = ()  # top-level fields items inherit (a registry's domain)
     #: A second, optional top-level list and its model (a registry's ``goals``).
     side: tuple[str, type[BaseModel], str] | None = None
+    #: An optional top-level mapping of name -> its model (a registry's ``environment``).
+    mapping: tuple[str, type[BaseModel], str] | None = None
 
 
 _TOOLS = _Kind(Tool, "tools", "tool", "name",
-               frozenset({"domain", "tools", "description", "version", "goals"}), ("domain",),
-               side=("goals", Goal, "goal"))
+               frozenset({"domain", "tools", "description", "version", "goals", "environment"}),
+               ("domain",), side=("goals", Goal, "goal"),
+               mapping=("environment", EnvironmentSource, "environment"))
 _TASKS = _Kind(Task, "tasks", "task", "id", frozenset({"tasks", "name", "description", "version"}))
 
 
-def _load_items(paths: PathLike | Iterable[PathLike],
-                kind: _Kind) -> tuple[list[Any], list[Any], str]:
+@dataclass
+class _Loaded:
+    items: list[Any]
+    side: list[Any]
+    mapping: dict[str, Any]
+    source: str
+
+
+def _mapping_of(doc: Any, kind: _Kind, path: Path, found: dict[str, Any],
+                origin: dict[str, Path]) -> list[str]:
+    """Take the file's top-level mapping (a registry's ``environment``) into ``found``; a
+    name two files give differently is a problem naming both."""
+    if kind.mapping is None or not isinstance(doc, Mapping) or doc.get(kind.mapping[0]) is None:
+        return []
+    key, model, label = kind.mapping
+    listed = doc[key]
+    if not isinstance(listed, Mapping):
+        return [f"{path}: field '{key}' must be a mapping of name -> source (got "
+                f"{_short(listed)})"]
+    problems = []
+    for name, raw in listed.items():
+        try:
+            item = model.model_validate(raw)
+        except ValidationError as exc:
+            problems.extend(describe_errors(exc, f"{path}: {label} '{name}'"))
+            continue
+        if name in found and found[name] != item:
+            problems.append(f"{path}: {label} '{name}': given differently in {origin[name]}")
+            continue
+        found[str(name)], origin[str(name)] = item, path
+    return problems
+
+
+def _load_items(paths: PathLike | Iterable[PathLike], kind: _Kind) -> _Loaded:
     """Every valid item (and side item) of every file, in order; or a ContractError listing
     every problem. A registry folder is its top-level files: its subfolders hold registries of
     their own (``domains/agentdojo/``), loaded when named; a suite folder is walked down."""
     files = expand(paths, recursive=kind is not _TOOLS)
     items: list[Any] = []
     side_items: list[Any] = []
+    mapped: dict[str, Any] = {}
+    mapped_origin: dict[str, Path] = {}
     origin: dict[str, Path] = {}
     problems: list[str] = []
     for path in files:
@@ -168,6 +206,7 @@ def _load_items(paths: PathLike | Iterable[PathLike],
                 found, wrong = _validate_each(model, listed, path, label, "name")
                 side_items.extend(found)
                 problems.extend(wrong)
+        problems.extend(_mapping_of(doc, kind, path, mapped, mapped_origin))
         for item in good:
             key = getattr(item, kind.id_field)
             if key in origin:
@@ -180,16 +219,17 @@ def _load_items(paths: PathLike | Iterable[PathLike],
             items.append(item)
     if problems:
         raise ContractError(problems)
-    return items, side_items, ", ".join(str(f) for f in files)
+    return _Loaded(items, side_items, mapped, ", ".join(str(f) for f in files))
 
 
 def load_registry(paths: PathLike | Iterable[PathLike]) -> Registry:
     """Load one registry from files or folders; tools keep file order, files sorted by path."""
-    tools, goals, source = _load_items(paths, _TOOLS)
-    return Registry(tools=tuple(tools), source=source, goals=tuple(goals))
+    got = _load_items(paths, _TOOLS)
+    return Registry(tools=tuple(got.items), source=got.source, goals=tuple(got.side),
+                    environment=got.mapping)
 
 
 def load_suite(paths: PathLike | Iterable[PathLike]) -> Suite:
     """Load task suites from files or folders into one suite (ids must be unique across files)."""
-    tasks, _, source = _load_items(paths, _TASKS)
-    return Suite(tasks=tuple(tasks), source=source)
+    got = _load_items(paths, _TASKS)
+    return Suite(tasks=tuple(got.items), source=got.source)

@@ -30,6 +30,8 @@ from .contracts import Tool
 from .schemas import result_errors
 
 _MISSING = object()
+#: What :func:`resolve_pointer` returns where the document holds nothing.
+MISSING = _MISSING
 
 
 @dataclass(frozen=True)

@@ -131,9 +131,7 @@ def gateway_registry(registry: Registry, tools: Iterable[UpstreamTool]) -> Regis
         except ValueError as exc:
             raise ContractError(f"{registry.source or 'contracts'}: tool '{tool.name}': "
                                 f"{_first_error(exc)}") from None
-    produced = frozenset().union(*(t.post for t in kept)) if kept else frozenset()
-    goals = tuple(g for g in registry.goals if g.all_variables <= produced)
-    return Registry(tools=tuple(kept), source=registry.source, goals=goals)
+    return registry.with_tools(kept)
 
 
 def _first_error(exc: ValueError) -> str:

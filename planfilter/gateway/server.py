@@ -4,7 +4,8 @@
 client's prompt prefix never changes and hidden tools never enter its context:
 
 - ``plan(request, goal?, known?)``: start a task; its handle, the frontier tools with their
-  input schemas, and the plan behind them;
+  input schemas, the plan behind them, and the values the contracts' ``environment`` supplied
+  (its ``tool:`` sources called upstream first);
 - ``call(task, tool, arguments)``: the guard, then the upstream call; the result and the
   next frontier, or "goal reached";
 - ``status(task)``: state, plan, history.
@@ -200,9 +201,10 @@ def build_server(specs: tuple[ServerSpec, ...], contracts: Registry,
                 if args.get("task") is not None:
                     payload = gw.switch(owner, args.get("task"), args.get("reason"))
                 else:
+                    environment = await gw.supplied()
                     payload = await anyio.to_thread.run_sync(
                         gw.plan, owner, args.get("request"), args.get("goal"),
-                        args.get("known"))
+                        args.get("known"), environment)
                 await notify(ctx)
                 return _result(payload)
             if not dynamic and params.name == "status":

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
 from ..core.contracts import Registry
+from ..core.environment import Supplied, supply
 from ..core.errors import PlanfilterError
 from ..core.frozen import thaw
 from ..core.provenance import is_taint
@@ -107,8 +108,27 @@ class Gateway:
 
     # -- plan -----------------------------------------------------------------------------
 
-    def plan(self, owner: str, request: Any, goal: Any = None, known: Any = None) -> dict:
-        """Start a task: resolve the goal, return the handle and the frontier."""
+    async def supplied(self) -> dict[str, Supplied]:
+        """The values the registry's ``environment`` names, its ``tool:`` sources called
+        upstream with no arguments (each time a task starts: a directory or an account may
+        have changed since); a source that fails is an error naming the variable and tool."""
+        outcomes = {}
+        for tool in sorted({s.tool for s in self.registry.environment.values() if s.tool}):
+            outcomes[tool] = await self.upstream.call(tool, {})
+
+        def run(tool: str) -> Any:
+            outcome = outcomes[tool]
+            if not outcome.ok:
+                raise PlanfilterError(outcome.error or "failed")
+            return outcome.value
+
+        return supply(self.registry.environment, where=self.registry.source or "contracts",
+                      run=run)
+
+    def plan(self, owner: str, request: Any, goal: Any = None, known: Any = None,
+             environment: Mapping[str, Supplied] | None = None) -> dict:
+        """Start a task: resolve the goal, return the handle and the frontier.
+        ``environment``: what :meth:`supplied` gave (default: the values that need no call)."""
         if not isinstance(request, str) or not request.strip():
             raise PlanfilterError("'request' must be the user's request in words")
         if known is not None and not isinstance(known, Mapping):
@@ -124,7 +144,8 @@ class Gateway:
             raise PlanfilterError("give 'goal', or start the gateway with --model")
         session = Session(self.registry, method=self.options.method, model=self.options.model,
                           resolver=self.options.resolver, policy="always")
-        resolution = session.start(request, goal=goal, known=dict(known or {}))
+        resolution = session.start(request, goal=goal, known=dict(known or {}),
+                                   environment=environment)
         # A Session keeps an unreachable goal (its frontier is empty and says why); a client
         # is better told at once, before it holds a task that cannot move.
         unknown = sorted(resolution.goal - self.registry.produced - set(session.state))
@@ -139,6 +160,9 @@ class Gateway:
             out["steps"] = [sorted(s) for s in session.steps]
         if resolution.candidates:
             out["candidates"] = list(resolution.candidates)
+        if session.environment:
+            out["environment"] = {name: {"value": item.value, "from": item.source}
+                                  for name, item in sorted(session.environment.items())}
         return {**out, **self.frontier(task)}
 
     def switch(self, owner: str, handle: Any, reason: Any = None) -> dict:

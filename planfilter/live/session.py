@@ -45,6 +45,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..core.contracts import Registry, Steps, Tool, goal_steps, show_steps
+from ..core.environment import Supplied, supply
 from ..core.errors import PlanfilterError
 from ..core.provenance import Flow, accepted, found_under_keys, key_variables, listed_with
 from ..core.results import extract, parse_result
@@ -84,8 +85,9 @@ class Fact:
     """One value of a variable and where it came from."""
 
     value: Any
-    #: "user", "request" (read out of the request by the goal resolver), "call N", or
-    #: "authored (call N)" (the model wrote it as an argument of call N).
+    #: "user", "request" (read out of the request by the goal resolver), "environment (...)"
+    #: (the system supplied it), "call N", or "authored (call N)" (the model wrote it as an
+    #: argument of call N).
     source: str
     #: The call that produced it (1-based), None for the user's and the request's values.
     call: int | None = None
@@ -95,7 +97,7 @@ class Fact:
 
     @property
     def given(self) -> bool:
-        """The user gave it (directly, or in the request)."""
+        """The user gave it (directly, or in the request), or the environment supplied it."""
         return self.call is None
 
 
@@ -229,25 +231,35 @@ class Session:
         self._guards: dict[tuple[Steps, int], ToolGuard] = {}
         #: Tool -> why it is refused from now on: the user declined it (see ``decline``).
         self._declined: dict[str, str] = {}
+        self._environment: dict[str, Supplied] = {}
         self._lock = threading.RLock()
 
     # -- starting ---------------------------------------------------------------------------
 
     def start(self, request: str, *, goal: Any = None,
               known: Mapping[str, Any] | None = None,
-              candidates: Sequence[Any] | None = None) -> Resolution:
+              candidates: Sequence[Any] | None = None,
+              environment: Mapping[str, Supplied] | None = None) -> Resolution:
         """Begin the task: the goal is ``goal`` (a registry goal's name, variables, or a list
         of steps, each a name or a list of variables) or is resolved from ``request``;
         ``candidates``: several such goals, best first, weighed as a resolved goal's are
         (instead of ``goal``); ``known`` are values the user gave, each checked against the
         input schemas of the tools that take it (a list for a variable that takes one value
-        gives several values of it: any of them is the user's)."""
+        gives several values of it: any of them is the user's). ``environment``: the values
+        the system supplies (planfilter.core.environment); default: the registry's that need
+        no tool call. They are bound as the user's are; the user's and the request's outrank
+        them."""
         with self._lock:
             if not isinstance(request, str):
                 raise PlanfilterError("the request must be text")
             check_size("the request", request, MAX_REQUEST_CHARS)
             given = dict(known or {})
             self._check_known(given)
+            if environment is None:
+                environment = supply(self.registry.environment,
+                                     where=self.registry.source or "<registry>")
+            supplied = {n: s for n, s in environment.items() if n not in given}
+            self._check_known({n: s.value for n, s in supplied.items()}, "environment value")
             if candidates is not None:
                 if goal is not None or not candidates:
                     raise PlanfilterError("give either a goal or a non-empty list of candidate "
@@ -260,10 +272,11 @@ class Session:
                 resolution = Resolution(first.goal, first.name,
                                         steps=first.steps if len(first.steps) > 1 else ())
             elif goal is None:
+                context = {**{n: s.value for n, s in supplied.items()}, **given}
                 resolution = resolve_goal(self.registry, request, resolver=self.resolver,
                                           model=self.model, seed=self.seed,
-                                          options=self.call_options, context=given)
-                found = candidate_goals(self.registry, resolution, request, given,
+                                          options=self.call_options, context=context)
+                found = candidate_goals(self.registry, resolution, request, context,
                                         self.recognition)
             else:
                 steps = self._goal_steps(goal)
@@ -282,6 +295,11 @@ class Session:
             for name, value in resolution.known.items():
                 if name not in given:  # what the user gave outranks what was read
                     self._facts[name] = [Fact(v, "request") for v in self._values(name, value)]
+            # the user's values and the request's outrank what the environment supplies
+            self._environment = {n: s for n, s in supplied.items() if n not in self._facts}
+            for name, item in self._environment.items():
+                self._facts[name] = [Fact(v, f"environment ({item.source})")
+                                     for v in self._values(name, item.value)]
             self.resolution = resolution
             self._beliefs = [Belief(c) for c in found]
             self._advance(ran=False)
@@ -325,7 +343,7 @@ class Session:
                 out.append(step)
         return tuple(out)
 
-    def _check_known(self, given: Mapping[str, Any]) -> None:
+    def _check_known(self, given: Mapping[str, Any], what: str = "known value") -> None:
         """Each known value fits the input schema of every tool parameter that carries it
         (each of several values, when the variable takes one value and a list is given)."""
         problems = []
@@ -334,7 +352,7 @@ class Session:
                 problems.append(f"known: {name!r} is not a variable name")
                 continue
             try:
-                check_size(f"known value '{name}'", value, MAX_VALUE_CHARS)
+                check_size(f"{what} '{name}'", value, MAX_VALUE_CHARS)
             except PlanfilterError as exc:
                 problems.append(str(exc))
                 continue
@@ -342,7 +360,7 @@ class Session:
             for tool, param in carriers(self.registry).get(name, ()):
                 for item in values:
                     for problem in value_errors(tool, param, item):
-                        problems.append(f"known value '{name}' does not fit {tool.name}."
+                        problems.append(f"{what} '{name}' does not fit {tool.name}."
                                         f"{param}: {problem}")
         if problems:
             raise PlanfilterError("; ".join(sorted(set(problems))))
@@ -423,6 +441,13 @@ class Session:
     def history(self) -> tuple[Call, ...]:
         with self._lock:
             return tuple(self._calls)
+
+    @property
+    def environment(self) -> dict[str, Supplied]:
+        """The values the environment supplied that this task took (the user's and the
+        request's outrank them), each with where it came from."""
+        with self._lock:
+            return dict(self._environment)
 
     @property
     def declined(self) -> dict[str, str]:
