@@ -285,3 +285,14 @@ def test_quantities_and_web_addresses_are_written_by_the_model_and_checked_when_
     assert page.authored == {"url"} and page.sensitive == {"url"} and page.risk == "low"
     assert "a web address (read out of text)" in page.inferred["authored"]
     assert reg.tool("read_thread").requires == {"thread_id"}  # an id is never authored
+
+
+def test_an_optional_list_of_people_is_sensitive_whatever_the_risk():
+    """``participants: list[str] | None`` on a medium-risk create: an address added from
+    outside content needs approval (left unchecked, an injected invitee went through)."""
+    people = {"anyOf": [{"type": "array", "items": {"type": "string"}}, {"type": "null"}]}
+    specs = [tool("create_calendar_event", {"title": "string", "participants": people},
+                  ("title",), description="Create an event; the participants get an e-mail.")]
+    event = infer_contracts(specs).registry.tool("create_calendar_event")
+    assert event.risk != "high"
+    assert "participants" in event.authored and event.sensitive == {"participants"}

@@ -74,12 +74,12 @@ def describe_errors(exc: ValidationError, where: str) -> list[str]:
     lines = []
     for err in exc.errors():
         field = ".".join(str(p) for p in err["loc"])
+        whole = not err["loc"]  # an error of the whole item (fields that go together)
         msg = err["msg"]
         if err["type"] == "extra_forbidden":
             msg = "unknown field"
         got = "" if err["type"] == "missing" else f" (got {_short(err.get('input'))})"
-        # an error of the whole item (fields that go together) names no one field
-        lines.append(f"{where} field '{field}': {msg}{got}" if field else f"{where}: {msg}{got}")
+        lines.append(f"{where}: {msg}{got}" if whole else f"{where} field '{field}': {msg}{got}")
     return lines
 
 

@@ -110,8 +110,15 @@ def authored_candidates(spec: ToolSpec) -> dict[str, str]:
 
 
 def _string_list(schema: Any) -> bool:
-    return isinstance(schema, Mapping) and schema.get("type") == "array" and \
-        isinstance(schema.get("items"), Mapping) and _string_like(schema["items"])
+    """A list of strings, or an optional one (``list[str] | None``)."""
+    if not isinstance(schema, Mapping):
+        return False
+    options = [o for o in schema.get("anyOf") or () if isinstance(o, Mapping)
+               and o.get("type") != "null"]
+    if len(options) == 1:
+        schema = options[0]
+    return schema.get("type") == "array" and isinstance(schema.get("items"), Mapping) and \
+        _string_like(schema["items"])
 
 
 def text_listings(specs: Sequence[ToolSpec]) -> dict[str, str]:
