@@ -296,3 +296,21 @@ def test_an_optional_list_of_people_is_sensitive_whatever_the_risk():
     event = infer_contracts(specs).registry.tool("create_calendar_event")
     assert event.risk != "high"
     assert "participants" in event.authored and event.sensitive == {"participants"}
+
+
+def test_a_read_whose_results_carry_free_text_is_untrusted():
+    """An event's description, a payment's subject: whoever wrote it may have written
+    instructions into it, whatever the tool is called."""
+    event = {"type": "object", "properties": {"id": {"type": "string"},
+                                              "description": {"type": "string"}}}
+    specs = [tool("get_day_events", {"day": "string"}, ("day",), listing(event)),
+             tool("get_balance", output={"type": "object", "properties": {
+                 "balance": {"type": "number"}}}),
+             tool("create_event", {"description": "string"}, ("description",),
+                  output=event)]
+    reg = infer_contracts(specs).registry
+    assert reg.tool("get_day_events").untrusted
+    assert reg.tool("get_day_events").inferred["untrusted"] == \
+        "rule: its results carry free text others may write (description)"
+    assert not reg.tool("get_balance").untrusted
+    assert not reg.tool("create_event").untrusted  # it acts: its result is its own record

@@ -28,6 +28,7 @@ from typing import Any
 from ..core.schemas import schema_kind
 from ..core.sentences import NOT_AN_ABBREVIATION
 from .names import entity_words, local_name, singular, tokens
+from .nested import fields
 from .rules import ID_KEYS, LOOKUP_VERBS, READ_VERBS, verb_and_object
 from .spec import ToolSpec
 
@@ -45,6 +46,11 @@ QUANTITY_KEYS = frozenset({"amount", "price", "total", "sum", "quantity", "fee",
 #: the user's approval, so the list is sensitive whatever the tool's risk.
 PEOPLE_LIST_KEYS = frozenset({"recipients", "participants", "attendees", "invitees", "guests",
                               "members", "cc", "bcc", "emails"})
+#: Last words of result fields that hold free text: whoever wrote it (an event's organiser,
+#: a payment's other party, a reviewer) may have written instructions into it.
+FREE_TEXT_KEYS = frozenset({"description", "body", "content", "contents", "message", "text",
+                            "subject", "note", "notes", "comment", "comments", "review",
+                            "reviews", "summary", "bio"})
 #: Last words of parameters that hold a web address: when no tool returns one as a field, the
 #: model reads it out of text (a link in a message) or the request, so it writes it; since
 #: outside text may have put it there, it is sensitive whatever the tool's risk (a request to
@@ -182,6 +188,10 @@ def untrusted_of(spec: ToolSpec, action: str | None) -> str | None:
             if w in OUTSIDE_PLURALS]
     if said:
         return f"rule: reads outside content ({', '.join(dict.fromkeys(said))} in its description)"
+    written = sorted({f.path[-1] for f in fields(spec.output_schema) if f.kind == "string"
+                      and tokens(f.path[-1])[-1:] and tokens(f.path[-1])[-1] in FREE_TEXT_KEYS})
+    if written:
+        return f"rule: its results carry free text others may write ({', '.join(written)})"
     return None
 
 
