@@ -23,6 +23,7 @@ from planfilter.gateway.upstream import Outcome
 
 TOOLS = [
     {"name": "whoami", "produces": ["profile"], "action": "read"},
+    {"name": "wipe", "produces": ["wiped"], "action": "delete", "risk": "high"},
     {"name": "list_files", "requires": ["account", "directory"], "produces": ["files"],
      "action": "list", "outputs": {"files": "/files"},
      "parameters": {"type": "object", "properties": {
@@ -68,6 +69,8 @@ def test_each_source_loads_and_a_written_registry_loads_back(tmp_path):
     ({"directory": {"tool": "list_files"}}, "field 'tool': list_files needs ['account', "
                                             "'directory']"),
     ({"colour": {"value": "red"}}, "environment 'colour': no tool requires or takes 'colour'"),
+    ({"directory": {"tool": "wipe"}}, "field 'tool': wipe acts (delete, high risk); a source "
+                                      "runs unasked, so it must only read"),
     ({"account": {"from_env": "not a name"}}, "field 'from_env'"),
 ])
 def test_a_wrong_source_is_an_error_naming_file_variable_and_field(tmp_path, environment, says):
@@ -98,24 +101,50 @@ def test_supply_reads_literals_the_os_environment_and_tools(tmp_path):
         calls.append(tool)
         return '{"home": "/home/alice"}'
 
-    got = supply(reg.environment, environ={"USER_ACCOUNT": "alice"}, run=run)
+    got = supply(reg, environ={"USER_ACCOUNT": "alice"}, run=run)
     assert got == {"account": Supplied("alice", "env USER_ACCOUNT"),
                    "directory": Supplied("/home/alice", "tool whoami at /home")}
     assert calls == ["whoami"]
     # without a caller, a tool source is not supplied; an unset variable is named
-    assert supply(reg.environment, environ={"USER_ACCOUNT": "a"}).keys() == {"account"}
+    assert supply(reg, environ={"USER_ACCOUNT": "a"}).keys() == {"account"}
     with pytest.raises(ContractError, match="environment 'account' field 'from_env': "
                                             "environment variable USER_ACCOUNT is not set"):
-        supply(reg.environment, where="r.yaml", environ={})
+        supply(reg, environ={})
     with pytest.raises(ContractError, match="field 'pointer': the result of whoami holds "
                                             "nothing at '/home'"):
-        supply(reg.environment, environ={"USER_ACCOUNT": "a"}, run=lambda t: {"user": "a"})
+        supply(reg, environ={"USER_ACCOUNT": "a"}, run=lambda t: {"user": "a"})
 
     def broken(tool: str) -> Any:
         raise PlanfilterError("connection refused")
 
     with pytest.raises(ContractError, match="field 'tool': whoami failed: connection refused"):
-        supply(reg.environment, environ={"USER_ACCOUNT": "a"}, run=broken)
+        supply(reg, environ={"USER_ACCOUNT": "a"}, run=broken)
+
+
+def test_without_a_pointer_a_tool_that_produces_the_variable_is_read_by_its_contract(
+        tmp_path):
+    tools = [{"name": "pwd", "produces": ["directory"], "action": "read"}, *TOOLS[2:]]
+    reg = load_registry(write(tmp_path, {"directory": {"tool": "pwd"},
+                                         "account": {"value": "alice"}}, tools))
+    got = supply(reg, run=lambda tool: {"directory": "/srv", "user": "alice"})
+    assert got["directory"] == Supplied("/srv", "tool pwd")
+    # a tool that answers in words: the whole text, as its contract reads it
+    assert supply(reg, run=lambda tool: "/srv")["directory"].value == "/srv"
+
+
+def test_contracts_infer_merge_keeps_the_environment(tmp_path):
+    spec = tmp_path / "tools.json"
+    spec.write_text('{"tools": [{"type": "function", "function": {"name": "list_files", '
+                    '"description": "List files.", "parameters": {"type": "object", '
+                    '"properties": {"directory": {"type": "string"}}, '
+                    '"required": ["directory"]}}}]}')
+    existing = tmp_path / "contracts.yaml"
+    existing.write_text(yaml.safe_dump({"tools": [{"name": "list_files", "requires": [
+        "directory"], "produces": ["files"]}], "environment": {"directory": {"value": "/srv"}}}))
+    out = CliRunner().invoke(cli, ["contracts", "infer", str(spec), "--merge", str(existing),
+                                   "--out", str(existing)])
+    assert out.exit_code == 0, out.output
+    assert load_registry(existing).environment["directory"].value == "/srv"
 
 
 # -- planning and the session -----------------------------------------------------------------
@@ -146,6 +175,10 @@ def test_the_users_values_outrank_the_environment_and_a_bad_value_is_named(tmp_p
                                               "list_files.account"):
         Session(bad).start("list my files", goal="files")
     tool_sourced = registry(tmp_path)  # directory from a tool: given by whoever runs it
+    with pytest.raises(PlanfilterError, match=r"the environment supplies 'directory' \(tool "
+                                              r"whoami\) by a tool call: pass what it "
+                                              r"returned"):
+        Session(tool_sourced).start("list my files", goal="files")
     session = Session(tool_sourced)
     session.start("list my files", goal="files",
                   environment={"directory": Supplied("/home/a", "tool whoami at /home"),

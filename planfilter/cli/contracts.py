@@ -88,7 +88,7 @@ def infer(sources: tuple[str, ...], out: Path | None, merge_path: Path | None,
     from ..infer.infer import InferOptions, infer_contracts
     from ..infer.python_tools import import_modules
     from ..infer.sources import read_sources
-    from ..infer.write import check_written, merge_into, render, tool_data
+    from ..infer.write import check_written, kept_sections, merge_into, render, tool_data
 
     try:
         import_modules(imports)
@@ -105,7 +105,8 @@ def infer(sources: tuple[str, ...], out: Path | None, merge_path: Path | None,
         inference = infer_contracts(specs, options)
         tools = (merge_into(merge_path, inference) if merge_path
                  else [tool_data(t) for t in inference.registry])
-        text = render(tools, inference, [str(s) for s in sources])
+        text = render(tools, inference, [str(s) for s in sources],
+                      kept=kept_sections(merge_path) if merge_path else None)
         check_written(text, str(out or "<output>"))
     except PlanfilterError as exc:
         raise click.ClickException(str(exc)) from None

@@ -447,6 +447,10 @@ class Registry(BaseModel):
                 problems.append(f"{at} field 'tool': {source.tool} needs "
                                 f"{sorted(tool.pre)}; a source is called with no arguments "
                                 "before the task starts")
+            elif tool.side_effecting or tool.risk == "high":
+                problems.append(f"{at} field 'tool': {source.tool} acts ({tool.action}, "
+                                f"{tool.risk} risk); a source runs unasked, so it must only "
+                                "read")
         return problems
 
     # Lookups run inside every planner call: plain dicts, cached on first use (pydantic's

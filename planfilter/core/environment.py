@@ -22,9 +22,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .contracts import EnvironmentSource
+from .contracts import Registry, Tool
 from .errors import ContractError
-from .results import MISSING, parse_result, resolve_pointer
+from .results import MISSING, extract, parse_result, resolve_pointer
 
 
 @dataclass(frozen=True)
@@ -40,16 +40,17 @@ class Supplied:
 ToolRunner = Callable[[str], Any]
 
 
-def supply(environment: Mapping[str, EnvironmentSource], *, where: str = "<registry>",
-           environ: Mapping[str, str] | None = None,
+def supply(registry: Registry, *, environ: Mapping[str, str] | None = None,
            run: ToolRunner | None = None) -> dict[str, Supplied]:
-    """The value of every source that can be read now: literals, OS environment variables,
-    and, with ``run``, tools. An unset variable or a failing tool is an error naming the
-    registry, the variable and the field."""
+    """The value of every source of ``registry.environment`` that can be read now: literals,
+    OS environment variables, and, with ``run``, tools (at ``pointer``; without one, where the
+    tool's contract reads the variable when it produces it, else the whole result). An unset
+    variable or a failing tool is an error naming the registry, the variable and the field."""
     env = os.environ if environ is None else environ
+    where = registry.source or "<registry>"
     out: dict[str, Supplied] = {}
     problems = []
-    for name, source in sorted(environment.items()):
+    for name, source in sorted(registry.environment.items()):
         at = f"{where}: environment '{name}'"
         if source.from_env is not None:
             if source.from_env not in env:
@@ -61,14 +62,14 @@ def supply(environment: Mapping[str, EnvironmentSource], *, where: str = "<regis
             if run is None:
                 continue
             try:
-                result = parse_result(run(source.tool))
+                result = run(source.tool)
             except Exception as exc:  # a tool's failure is the caller's to report, by name
                 problems.append(f"{at} field 'tool': {source.tool} failed: {exc}")
                 continue
-            got = resolve_pointer(result, source.pointer or "")
-            if got is MISSING or got == [] and "*" in (source.pointer or ""):
+            got = _read(registry.tool(source.tool), name, source.pointer, result)
+            if got is MISSING:
                 problems.append(f"{at} field 'pointer': the result of {source.tool} holds "
-                                f"nothing at {source.pointer!r}")
+                                f"nothing at {source.pointer or name!r}")
                 continue
             out[name] = Supplied(got, source.kind)
         else:
@@ -76,3 +77,15 @@ def supply(environment: Mapping[str, EnvironmentSource], *, where: str = "<regis
     if problems:
         raise ContractError(problems)
     return out
+
+
+def tool_sources(registry: Registry) -> dict[str, str]:
+    """Variable -> the tool that supplies it, for the sources only a tool call can read."""
+    return {n: s.tool for n, s in sorted(registry.environment.items()) if s.tool is not None}
+
+
+def _read(tool: Tool, name: str, pointer: str | None, result: Any) -> Any:
+    if pointer is None and name in tool.produces:
+        return extract(tool, result).values.get(name, MISSING)
+    got = resolve_pointer(parse_result(result), pointer or "")
+    return MISSING if got == [] and "*" in (pointer or "") else got

@@ -122,8 +122,7 @@ class Gateway:
                 raise PlanfilterError(outcome.error or "failed")
             return outcome.value
 
-        return supply(self.registry.environment, where=self.registry.source or "contracts",
-                      run=run)
+        return supply(self.registry, run=run)
 
     def plan(self, owner: str, request: Any, goal: Any = None, known: Any = None,
              environment: Mapping[str, Supplied] | None = None) -> dict:

@@ -14,7 +14,7 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from ..core.contracts import Registry, Tool
+from ..core.contracts import Goal, Registry, Tool
 from ..core.errors import ContractError
 from ..core.frozen import thaw
 from ..core.loading import describe_errors, read_document
@@ -82,10 +82,23 @@ def merge_into(existing: Path, inference: Inference) -> list[dict[str, Any]]:
     return out
 
 
+#: Top-level sections of a registry that ``--merge`` carries over as written.
+KEPT_SECTIONS = ("goals", "environment")
+
+
+def kept_sections(existing: Path) -> dict[str, Any]:
+    """The sections of ``existing`` beside its tools (goals, environment), as written."""
+    doc = read_document(existing)
+    if not isinstance(doc, Mapping):
+        return {}
+    return {k: doc[k] for k in KEPT_SECTIONS if doc.get(k) is not None}
+
+
 def render(tools: Sequence[Mapping[str, Any]], inference: Inference, sources: Sequence[str],
-           domain: str | None = None) -> str:
+           domain: str | None = None, kept: Mapping[str, Any] | None = None) -> str:
     """The registry file's text: a header naming the sources and vocabulary merges, then
-    the tools. Byte-stable for the same input."""
+    the tools, then ``kept`` sections (a merged file's goals and environment). Byte-stable
+    for the same input."""
     lines = ["# Drafted by `planfilter contracts infer` from: " + ", ".join(sources),
              "# Review every field listed under a tool's `inferred`; delete the entry once",
              "# the field is right, so that `--merge` keeps it as written by hand."]
@@ -96,6 +109,7 @@ def render(tools: Sequence[Mapping[str, Any]], inference: Inference, sources: Se
     if domain:
         body["domain"] = domain
     body["tools"] = [thaw(t) for t in tools]
+    body.update(kept or {})
     text = yaml.safe_dump(body, sort_keys=False, allow_unicode=True, width=96,
                           default_flow_style=False)
     return "\n".join(lines) + "\n" + text
@@ -111,6 +125,13 @@ def check_written(text: str, where: str) -> Registry:
             tools.append(Tool.model_validate(raw))
         except ValidationError as exc:
             problems += describe_errors(exc, f"{where}: tool '{raw.get('name')}'")
+    goals = []
+    for raw in doc.get("goals") or ():
+        try:
+            goals.append(Goal.model_validate(raw))
+        except ValidationError as exc:
+            problems += describe_errors(exc, f"{where}: goal '{raw.get('name')}'")
     if problems:
         raise ContractError(problems)
-    return Registry(tools=tuple(tools), source=where)
+    return Registry(tools=tuple(tools), source=where, goals=tuple(goals),
+                    environment=doc.get("environment") or {})

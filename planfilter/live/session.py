@@ -45,7 +45,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..core.contracts import Registry, Steps, Tool, goal_steps, show_steps
-from ..core.environment import Supplied, supply
+from ..core.environment import Supplied, supply, tool_sources
 from ..core.errors import PlanfilterError
 from ..core.provenance import Flow, accepted, found_under_keys, key_variables, listed_with
 from ..core.results import extract, parse_result
@@ -256,8 +256,15 @@ class Session:
             given = dict(known or {})
             self._check_known(given)
             if environment is None:
-                environment = supply(self.registry.environment,
-                                     where=self.registry.source or "<registry>")
+                unread = sorted(f"'{n}' (tool {t})" for n, t in
+                                tool_sources(self.registry).items() if n not in given)
+                if unread:
+                    raise PlanfilterError(
+                        f"{self.registry.source or '<registry>'}: the environment supplies "
+                        f"{', '.join(unread)} by a tool call: pass what it returned "
+                        "(Session.start(environment=planfilter.core.environment.supply("
+                        "registry, run=...))), as the gateway does")
+                environment = supply(self.registry)
             supplied = {n: s for n, s in environment.items() if n not in given}
             self._check_known({n: s.value for n, s in supplied.items()}, "environment value")
             if candidates is not None:
