@@ -24,6 +24,9 @@ from planfilter.gateway.upstream import Outcome
 TOOLS = [
     {"name": "whoami", "produces": ["profile"], "action": "read"},
     {"name": "wipe", "produces": ["wiped"], "action": "delete", "risk": "high"},
+    {"name": "lookup", "produces": ["found"], "action": "search", "authored": ["query"],
+     "parameters": {"type": "object", "properties": {"query": {"type": "string"}},
+                    "required": ["query"]}},
     {"name": "list_files", "requires": ["account", "directory"], "produces": ["files"],
      "action": "list", "outputs": {"files": "/files"},
      "parameters": {"type": "object", "properties": {
@@ -68,6 +71,7 @@ def test_each_source_loads_and_a_written_registry_loads_back(tmp_path):
                                       "'nope'"),
     ({"directory": {"tool": "list_files"}}, "field 'tool': list_files needs ['account', "
                                             "'directory']"),
+    ({"directory": {"tool": "lookup"}}, "field 'tool': lookup needs ['query']"),
     ({"colour": {"value": "red"}}, "environment 'colour': no tool requires or takes 'colour'"),
     ({"directory": {"tool": "wipe"}}, "field 'tool': wipe acts (delete, high risk); a source "
                                       "runs unasked, so it must only read"),

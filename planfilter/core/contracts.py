@@ -7,7 +7,8 @@ For live use a tool may also say what its result looks like: ``returns`` (the ou
 Schema, MCP's ``outputSchema``) and ``outputs`` (variable -> JSON Pointer into the result,
 for a produced variable whose value is not under a key of its own name; ``*`` stands for
 every item of a list, ``/*/id``). A registry may name ``goals``: several variables that
-together are one thing a user asks for, or an ordered list of such steps.
+together are one thing a user asks for, or an ordered list of such steps; and
+``environment``: the values the system supplies (planfilter.core.environment).
 
 How arguments relate to variables, for the data-flow checks (planfilter.core.provenance):
 
@@ -443,10 +444,10 @@ class Registry(BaseModel):
             tool = self._by_name.get(source.tool)
             if tool is None:
                 problems.append(f"{at} field 'tool': unknown tool '{source.tool}'")
-            elif tool.pre:
-                problems.append(f"{at} field 'tool': {source.tool} needs "
-                                f"{sorted(tool.pre)}; a source is called with no arguments "
-                                "before the task starts")
+            elif tool.pre or tool.parameters.get("required"):
+                needed = sorted(tool.pre | set(tool.parameters.get("required") or ()))
+                problems.append(f"{at} field 'tool': {source.tool} needs {needed}; a source "
+                                "is called with no arguments before the task starts")
             elif tool.side_effecting or tool.risk == "high":
                 problems.append(f"{at} field 'tool': {source.tool} acts ({tool.action}, "
                                 f"{tool.risk} risk); a source runs unasked, so it must only "
