@@ -12,7 +12,8 @@ A registry names them in a top-level ``environment:`` mapping, variable -> one s
 They are known when a task starts and bound like the user's values (trusted, checked against
 the input schemas of the tools that take them); a value the user gives, or one the request
 states, outranks the environment's. Who runs tools (the gateway) calls a ``tool:`` source
-before the task starts; without a caller such a source is not supplied.
+before the task starts; :func:`supply` without a caller leaves such a source out, and a
+:class:`~planfilter.live.Session` started without its value says which tool to call.
 """
 
 from __future__ import annotations

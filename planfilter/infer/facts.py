@@ -82,8 +82,6 @@ class Need:
 
     fact: str
     phrase: str
-    #: Needed even when no tool establishes it.
-    held_by_user: bool = False
 
 
 @dataclass(frozen=True)
@@ -157,7 +155,7 @@ def draft_facts(specs: Sequence[ToolSpec]) -> Facts:
             if match is None or spec.name in by_kind.get(kind.fact, {}):
                 continue
             if kind.held_by_user or by_kind.get(kind.fact):
-                found.append(Need(kind.fact, match.group(0), kind.held_by_user))
+                found.append(Need(kind.fact, match.group(0)))
         for match in _CALL_FIRST.finditer(spec.description):
             other = names.get(next(g for g in match.groups() if g))
             if other is None or other == spec.name:
