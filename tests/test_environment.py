@@ -236,6 +236,14 @@ def test_plan_calls_a_tool_source_first_and_reports_what_it_took(tmp_path):
         "account": {"value": "alice", "from": "value"},
         "directory": {"value": "/home/alice", "from": "tool whoami at /home"}}
     assert answer["plan"] == ["list_files"]
+    # a value the client gives is not fetched: its value outranks the environment's
+    quiet = Upstream()
+    given = gateway(tmp_path, quiet)
+    environment = anyio.run(given.supplied, {"directory": "/srv"})
+    assert quiet.calls == [] and "directory" not in environment
+    answer = given.plan("me", "list my files", goal="files", known={"directory": "/srv"},
+                        environment=environment)
+    assert answer["environment"] == {"account": {"value": "alice", "from": "value"}}
     failing = gateway(tmp_path, Upstream(fail=True))
     with pytest.raises(PlanfilterError, match="environment 'directory' field 'tool': whoami "
                                               "failed: s.whoami: no session"):

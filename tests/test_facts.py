@@ -213,3 +213,10 @@ def test_a_state_nothing_sets_up_is_not_drafted_except_a_login():
 def test_a_login_nothing_needs_establishes_nothing():
     assert draft_facts([spec("login", "Log in.", ("user",)),
                         spec("get_weather", "The weather.")]).establishes == {}
+
+
+def test_a_copy_with_other_fields_plans_with_them():
+    tool = shop().tool("cancel_order")
+    assert tool.pre == {"logged_in", "order_id"}
+    copy = tool.model_copy(update={"needs": frozenset()})
+    assert copy.pre == {"order_id"} and copy.post == {"order_cancelled"}

@@ -5,11 +5,14 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import click
 
 from .app import _apply, _registry, _state_goal, problem_options, registry_option
+
+if TYPE_CHECKING:
+    from ..core.contracts import Registry
 
 
 @click.command()
@@ -102,7 +105,7 @@ def export(registry_path: tuple[Path, ...], task_id: str | None, tasks_path: tup
     click.echo(f"wrote {out / 'domain.pddl'}, {out / 'problem.pddl'} and {out / 'names.json'}")
 
 
-def _supplied(registry: Any, values: dict[str, str]) -> dict[str, str]:
+def _supplied(registry: Registry, values: dict[str, str]) -> dict[str, str]:
     """Variable -> where it comes from, of the registry's environment values the state does
     not give: known from the start, whatever their source (a ``tool:`` source is called by
     whoever runs the tools; planning needs only that the value will be there)."""

@@ -219,15 +219,16 @@ class Tool(BaseModel):
         """The variable an argument of ``parameter`` carries."""
         return self.inputs.get(parameter, parameter)
 
-    @cached_property
+    # Plain properties, not cached: ``model_copy(update=...)`` copies a cached value as it was.
+    @property
     def pre(self) -> frozenset[str]:
         """What must hold before the tool runs: its required variables and needed facts."""
-        return self.requires | self.needs
+        return self.requires | self.needs if self.needs else self.requires
 
-    @cached_property
+    @property
     def post(self) -> frozenset[str]:
         """What holds after a successful call: its produced variables and established facts."""
-        return self.produces | self.establishes
+        return self.produces | self.establishes if self.establishes else self.produces
 
     def executable(self, known: frozenset[str]) -> bool:
         return self.pre <= known

@@ -42,16 +42,20 @@ ToolRunner = Callable[[str], Any]
 
 
 def supply(registry: Registry, *, environ: Mapping[str, str] | None = None,
-           run: ToolRunner | None = None) -> dict[str, Supplied]:
+           run: ToolRunner | None = None, skip: frozenset[str] = frozenset()
+           ) -> dict[str, Supplied]:
     """The value of every source of ``registry.environment`` that can be read now: literals,
     OS environment variables, and, with ``run``, tools (at ``pointer``; without one, where the
-    tool's contract reads the variable when it produces it, else the whole result). An unset
-    variable or a failing tool is an error naming the registry, the variable and the field."""
+    tool's contract reads the variable when it produces it, else the whole result); none for
+    the variables in ``skip`` (the user gave them). An unset variable or a failing tool is an
+    error naming the registry, the variable and the field."""
     env = os.environ if environ is None else environ
     where = registry.source or "<registry>"
     out: dict[str, Supplied] = {}
     problems = []
     for name, source in sorted(registry.environment.items()):
+        if name in skip:
+            continue
         at = f"{where}: environment '{name}'"
         if source.from_env is not None:
             if source.from_env not in env:

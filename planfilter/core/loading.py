@@ -178,18 +178,25 @@ def _load_items(paths: PathLike | Iterable[PathLike], kind: _Kind) -> _Loaded:
     every problem. A registry folder is its top-level files: its subfolders hold registries of
     their own (``domains/agentdojo/``), loaded when named; a suite folder is walked down."""
     files = expand(paths, recursive=kind is not _TOOLS)
+    docs: list[tuple[Path, Any]] = []
+    problems: list[str] = []
+    for path in files:
+        try:
+            docs.append((path, read_document(path)))
+        except ContractError as exc:
+            problems.extend(exc.problems)
+    return _load_documents(docs, kind, problems, ", ".join(str(f) for f in files))
+
+
+def _load_documents(docs: Iterable[tuple[Path, Any]], kind: _Kind, problems: list[str],
+                    source: str) -> _Loaded:
+    """The items of documents already read (``path`` names each in messages)."""
     items: list[Any] = []
     side_items: list[Any] = []
     mapped: dict[str, Any] = {}
     mapped_origin: dict[str, Path] = {}
     origin: dict[str, Path] = {}
-    problems: list[str] = []
-    for path in files:
-        try:
-            doc = read_document(path)
-        except ContractError as exc:
-            problems.extend(exc.problems)
-            continue
+    for path, doc in docs:
         raw, top = _items(doc, kind.list_key, path, set(kind.top_level))
         problems.extend(top)
         defaults = {}
@@ -219,12 +226,20 @@ def _load_items(paths: PathLike | Iterable[PathLike], kind: _Kind) -> _Loaded:
             items.append(item)
     if problems:
         raise ContractError(problems)
-    return _Loaded(items, side_items, mapped, ", ".join(str(f) for f in files))
+    return _Loaded(items, side_items, mapped, source)
 
 
 def load_registry(paths: PathLike | Iterable[PathLike]) -> Registry:
     """Load one registry from files or folders; tools keep file order, files sorted by path."""
     got = _load_items(paths, _TOOLS)
+    return Registry(tools=tuple(got.items), source=got.source, goals=tuple(got.side),
+                    environment=got.mapping)
+
+
+def registry_of_document(doc: Any, where: str) -> Registry:
+    """A registry from a document already read (a mapping with ``tools``, as a file holds),
+    checked as a file is; ``where`` names it in messages."""
+    got = _load_documents([(Path(where), doc)], _TOOLS, [], where)
     return Registry(tools=tuple(got.items), source=got.source, goals=tuple(got.side),
                     environment=got.mapping)
 

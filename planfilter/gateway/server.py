@@ -201,7 +201,7 @@ def build_server(specs: tuple[ServerSpec, ...], contracts: Registry,
                 if args.get("task") is not None:
                     payload = gw.switch(owner, args.get("task"), args.get("reason"))
                 else:
-                    environment = await gw.supplied()
+                    environment = await gw.supplied(args.get("known"))
                     payload = await anyio.to_thread.run_sync(
                         gw.plan, owner, args.get("request"), args.get("goal"),
                         args.get("known"), environment)

@@ -108,12 +108,15 @@ class Gateway:
 
     # -- plan -----------------------------------------------------------------------------
 
-    async def supplied(self) -> dict[str, Supplied]:
+    async def supplied(self, known: Any = None) -> dict[str, Supplied]:
         """The values the registry's ``environment`` names, its ``tool:`` sources called
         upstream with no arguments (each time a task starts: a directory or an account may
-        have changed since); a source that fails is an error naming the variable and tool."""
+        have changed since) unless ``known`` (the client's values) gives the variable; a
+        source that fails is an error naming the variable and tool."""
+        given = set(known) if isinstance(known, Mapping) else set()
         outcomes = {}
-        for tool in sorted({s.tool for s in self.registry.environment.values() if s.tool}):
+        for tool in sorted({s.tool for n, s in self.registry.environment.items()
+                            if s.tool and n not in given}):
             outcomes[tool] = await self.upstream.call(tool, {})
 
         def run(tool: str) -> Any:
@@ -122,7 +125,7 @@ class Gateway:
                 raise PlanfilterError(outcome.error or "failed")
             return outcome.value
 
-        return supply(self.registry, run=run)
+        return supply(self.registry, run=run, skip=frozenset(given))
 
     def plan(self, owner: str, request: Any, goal: Any = None, known: Any = None,
              environment: Mapping[str, Supplied] | None = None) -> dict:

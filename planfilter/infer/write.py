@@ -12,12 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import ValidationError
 
-from ..core.contracts import Goal, Registry, Tool
+from ..core.contracts import Registry, Tool
 from ..core.errors import ContractError
 from ..core.frozen import thaw
-from ..core.loading import describe_errors, read_document
+from ..core.loading import read_document, registry_of_document
 from .infer import Inference
 
 #: Field order of a written tool: the contract first, the schemas after, the notes last.
@@ -117,21 +116,4 @@ def render(tools: Sequence[Mapping[str, Any]], inference: Inference, sources: Se
 
 def check_written(text: str, where: str) -> Registry:
     """Load written text back as a registry (what ``planfilter validate`` will do)."""
-    doc = yaml.safe_load(text)
-    tools = []
-    problems = []
-    for raw in doc["tools"]:
-        try:
-            tools.append(Tool.model_validate(raw))
-        except ValidationError as exc:
-            problems += describe_errors(exc, f"{where}: tool '{raw.get('name')}'")
-    goals = []
-    for raw in doc.get("goals") or ():
-        try:
-            goals.append(Goal.model_validate(raw))
-        except ValidationError as exc:
-            problems += describe_errors(exc, f"{where}: goal '{raw.get('name')}'")
-    if problems:
-        raise ContractError(problems)
-    return Registry(tools=tuple(tools), source=where, goals=tuple(goals),
-                    environment=doc.get("environment") or {})
+    return registry_of_document(yaml.safe_load(text), where)

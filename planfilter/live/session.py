@@ -264,7 +264,7 @@ class Session:
                         f"{', '.join(unread)} by a tool call: pass what it returned "
                         "(Session.start(environment=planfilter.core.environment.supply("
                         "registry, run=...))), as the gateway does")
-                environment = supply(self.registry)
+                environment = supply(self.registry, skip=frozenset(given))
             supplied = {n: s for n, s in environment.items() if n not in given}
             self._check_known({n: s.value for n, s in supplied.items()}, "environment value")
             if candidates is not None:
