@@ -44,21 +44,84 @@ CALENDAR = [
 
 
 def test_list_output_yields_the_singular_input_of_the_same_entity():
-    specs = [tool("get_channels", output={"type": "array", "items": {"type": "string"}}),
-             tool("add_user_to_channel", {"user": "string", "channel": "string"},
-                  ("user", "channel")),
-             tool("get_users_in_channel", {"channel": "string"}, ("channel",),
+    specs = [tool("get_labels", output={"type": "array", "items": {"type": "string"}}),
+             tool("add_label_to_thread", {"thread_id": "string", "label": "string"},
+                  ("thread_id", "label")),
+             tool("get_threads_with_label", {"label": "string"}, ("label",),
                   {"type": "array", "items": {"type": "string"}}),
-             tool("invite_user", {"user": "string", "user_email": "string"},
-                  ("user", "user_email"))]
+             tool("archive_thread", {"thread_id": "string"}, ("thread_id",))]
     reg = infer_contracts(specs).registry
-    channels = reg.tool("get_channels")
-    assert channels.produces == {"channel", "channels"}
-    assert dict(channels.outputs) == {"channel": "/*", "channels": ""}
-    users = reg.tool("get_users_in_channel")
-    assert dict(users.outputs) == {"user": "/*", "users": ""}, "names are not emails"
-    assert reg.tool("add_user_to_channel").produces == {"add_user_to_channel_done"}, \
-        "adding an existing user makes no new user"
+    labels = reg.tool("get_labels")
+    assert labels.produces == {"label", "labels"}
+    assert dict(labels.outputs) == {"label": "/*", "labels": ""}
+    threads = reg.tool("get_threads_with_label")
+    assert dict(threads.outputs) == {"thread_id": "/*", "threads": ""}
+    assert reg.tool("add_label_to_thread").produces == {"add_label_to_thread_done"}, \
+        "labelling an existing thread makes no new thread"
+
+
+def test_a_party_named_by_its_name_is_written_by_the_model_even_where_a_tool_lists_them():
+    """A user, a recipient, a channel: prose names them as often as lists do (the new
+    colleague in a message, the channel a page mentions). Written, and sensitive on a
+    high-risk tool; the listing no longer produces them, since nothing requires them."""
+    message = {"type": "object", "properties": {"sender": {"type": "string"},
+                                                "recipient": {"type": "string"},
+                                                "body": {"type": "string"}}}
+    names = {"type": "array", "items": {"type": "string"}}
+    specs = [tool("get_channels", output=names),
+             tool("get_users_in_channel", {"channel": "string"}, ("channel",), names),
+             tool("read_channel_messages", {"channel": "string"}, ("channel",),
+                  listing(message)),
+             tool("add_user_to_channel", {"user": "string", "channel": "string"},
+                  ("user", "channel"), description="Add a user to a given channel."),
+             tool("send_direct_message", {"recipient": "string", "body": "string"},
+                  ("recipient", "body"), description="Send a direct message."),
+             tool("delete_message", {"message_id": "string"}, ("message_id",))]
+    reg = infer_contracts(specs).registry
+    add = reg.tool("add_user_to_channel")
+    assert add.risk == "high" and add.requires == frozenset()
+    assert add.authored == {"user", "channel"} and add.sensitive == {"user", "channel"}
+    assert "a party named in text" in add.inferred["authored"]
+    dm = reg.tool("send_direct_message")
+    assert dm.authored == {"recipient", "body"} and dm.sensitive == {"recipient"}
+    assert reg.tool("get_channels").produces == {"channels"}
+    assert reg.tool("read_channel_messages").produces == {"channel_messages"}
+    read = reg.tool("get_users_in_channel")
+    assert read.authored == {"channel"} and read.sensitive == frozenset()  # a low-risk read
+    assert reg.tool("delete_message").requires == {"message_id"}  # an id keeps its check
+
+
+def test_an_email_address_no_result_has_is_read_out_of_text_one_a_tool_returns_is_held():
+    contact = {"type": "object", "properties": {"name": {"type": "string"},
+                                                "email": {"type": "string"}}}
+    page = tool("get_webpage", {"url": "string"}, ("url",), {"type": "string"})
+    invite = tool("invite_user", {"user_email": "string"}, ("user_email",),
+                  description="Invite a user to the workspace.")
+    # no result has an e-mail field: the invitee's address is read out of a page or typed
+    alone = infer_contracts([page, invite]).registry.tool("invite_user")
+    assert alone.authored == {"user_email"} and alone.sensitive == {"user_email"}
+    assert "an address (read out of text)" in alone.inferred["authored"]
+    # no tool declares its result: nothing says where addresses come from, so it stays held
+    assert infer_contracts([invite]).registry.tool("invite_user").requires == {"user_email"}
+    share = tool("share_file", {"file_id": "string", "email": "string"}, ("file_id", "email"),
+                 description="Share a file with a user.")
+    specs = [tool("search_contacts", {"query": "string"}, ("query",), listing(contact)),
+             share, invite]
+    reg = infer_contracts(specs).registry
+    # a contact list returns e-mail addresses: addresses are data the system holds
+    assert reg.tool("share_file").requires == {"file_id", "email"}
+    assert reg.tool("search_contacts").produces >= {"email"}
+    assert reg.tool("invite_user").requires == {"user_email"}
+
+
+def test_a_yes_no_choice_is_the_models():
+    specs = [tool("schedule_transaction", {"recipient": "string", "recurring": "boolean",
+                                           "notify": {"anyOf": [{"type": "boolean"},
+                                                                {"type": "null"}]}},
+                  ("recipient", "recurring"))]
+    pay = infer_contracts(specs).registry.tool("schedule_transaction")
+    assert {"recurring", "notify"} <= pay.authored and "recurring" not in pay.requires
+    assert "a yes/no choice" in pay.inferred["authored"]
 
 
 def test_list_of_records_points_into_every_item():
@@ -280,10 +343,12 @@ def test_quantities_and_web_addresses_are_written_by_the_model_and_checked_when_
     assert "a quantity (the model works it out)" in pay.inferred["authored"]
     assert "amount" in pay.sensitive  # high risk: who and how much need approval when tainted
     assert "amount" not in reg.tool("get_transactions").produces
-    assert pay.requires == {"recipient"}  # a listed recipient keeps its provenance check
+    assert pay.requires == frozenset()  # the recipient is a party: written, and sensitive
+    assert pay.sensitive == {"recipient", "amount"}
+    assert "recipient" not in reg.tool("get_transactions").produces
     page = reg.tool("get_webpage")
     assert page.authored == {"url"} and page.sensitive == {"url"} and page.risk == "low"
-    assert "a web address (read out of text)" in page.inferred["authored"]
+    assert "an address (read out of text)" in page.inferred["authored"]
     assert reg.tool("read_thread").requires == {"thread_id"}  # an id is never authored
 
 

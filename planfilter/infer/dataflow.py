@@ -6,12 +6,17 @@
   produces: the model writes it, so it is never a precondition of the plan. So is a name of
   things that a read lists only as text (``hotel_names``, ``hotel`` or ``company_name``, when
   ``get_all_hotels_in_city`` or ``get_all_car_rental_companies_in_city`` returns a string):
-  nothing can point into text, so the model reads the name out of it and writes it.
+  nothing can point into text, so the model reads the name out of it and writes it. Also
+  written by the model, when no tool returns them as a field: a quantity (it works it out),
+  a list of people (it assembles it), an address (a URL or an e-mail address read out of
+  text) and a yes/no choice; and, even where a tool lists such names, a party named by its
+  name (``recipient``, ``user``, ``channel``: prose names them as often as lists do).
 - ``untrusted``: a tool that reads rather than acts and whose name or description's first
   sentence names outside content (messages, emails, files, web pages, reviews...), or whose
   MCP annotations say ``openWorldHint: true``.
 - ``sensitive``: of a high-risk tool, the parameters that say where something goes or how
-  much (recipients, IBANs, email addresses, URLs, user names, amounts, passwords).
+  much (recipients, IBANs, email addresses, URLs, user names, channels, amounts,
+  passwords); of any tool, a list of people and an address the model writes.
 - a required **fact**: a description that says the tool needs a login ("requires
   authentication", "must be logged in") makes it require ``logged_in``, which a login-like
   tool produces.
@@ -51,12 +56,20 @@ PEOPLE_LIST_KEYS = frozenset({"recipients", "participants", "attendees", "invite
 FREE_TEXT_KEYS = frozenset({"description", "body", "content", "contents", "message", "text",
                             "subject", "note", "notes", "comment", "comments", "review",
                             "reviews", "summary", "bio"})
-#: Last words of parameters that hold a web address: when no tool returns one as a field, the
-#: model reads it out of text (a link in a message) or the request, so it writes it; since
-#: outside text may have put it there, it is sensitive whatever the tool's risk (a request to
-#: a URL reaches the outside). E-mail addresses are left required: a user types them as often
-#: as text carries them, and a required one keeps its provenance check.
+#: Last words of parameters that hold an address (a web page's, a person's e-mail): when no
+#: tool's result has a field of that kind, the model reads it out of text (a link in a
+#: message, an address on a web page) or the request, so it writes it; since outside text may
+#: have put it there, it is sensitive whatever the tool's risk (a request to a URL reaches
+#: the outside, an address receives mail). An address some tool returns (a contact's e-mail)
+#: stays required and keeps its provenance check.
 TEXT_ADDRESS_KEYS = frozenset({"url", "uri", "link", "website"})
+MAIL_ADDRESS_KEYS = frozenset({"email"})
+#: Last words of parameters that name a party: a person, an account or a channel by its name
+#: (not its id). Prose names them as often as lists do (the new colleague in a message, the
+#: IBAN in a bill, the channel a page mentions), and a listing says which exist, not which one
+#: the user means: the model writes them even where a tool lists them, and on a high-risk tool
+#: they are sensitive, so a name outside content put there needs the user's approval.
+PARTY_KEYS = frozenset({"recipient", "payee", "user", "username", "channel"})
 #: Last words of parameters that name a thing (``hotel_names``, ``company_name``).
 NAME_KEYS = frozenset({"name", "names"})
 #: Words of names and descriptions that mean content written outside the user's control.
@@ -73,7 +86,8 @@ OUTSIDE_PLURALS = frozenset({"messages", "emails", "webpage", "webpages", "revie
 SENSITIVE_WORDS = frozenset({"recipient", "recipients", "to", "cc", "bcc", "iban", "email",
                              "emails", "address", "url", "uri", "link", "user", "username",
                              "users", "amount", "price", "password", "passwd", "account",
-                             "payee", "phone", "destination", "target", "webhook"})
+                             "payee", "phone", "destination", "target", "webhook",
+                             "channel"})
 #: Actions that act on the world: their results are not outside content.
 ACTING = frozenset({"send", "delete", "share", "purchase", "create", "update", "write"})
 
@@ -91,8 +105,22 @@ def _string_like(schema: Any) -> bool:
     return all(o in ("string", "null") for o in options)
 
 
-def authored_candidates(spec: ToolSpec) -> dict[str, str]:
-    """Parameter -> why the model writes it (before checking that no tool produces it)."""
+def returned_words(specs: Sequence[ToolSpec]) -> frozenset[str] | None:
+    """The last word of every field any tool's result has, at any depth (a contact's
+    ``email`` inside a list of contacts); None when no tool declares its result."""
+    if not any(s.output_schema for s in specs):
+        return None
+    return frozenset(tokens(f.path[-1])[-1] for s in specs for f in fields(s.output_schema)
+                     if tokens(f.path[-1]))
+
+
+def authored_candidates(spec: ToolSpec, returned: frozenset[str] | None = frozenset()
+                        ) -> dict[str, str]:
+    """Parameter -> why the model writes it (before checking that no tool produces it).
+    An address is read out of text only when no tool's result has a field of its kind
+    (``returned``, :func:`returned_words`: where a contact list returns ``email``, addresses
+    are data the system holds); an e-mail address, which users type as often as text
+    carries one, also only when some tool declares its result (``returned`` not None)."""
     found = {}
     for param, schema in spec.properties.items():
         parts = tokens(param)
@@ -102,8 +130,13 @@ def authored_candidates(spec: ToolSpec) -> dict[str, str]:
         if parts and parts[-1] in PEOPLE_LIST_KEYS and _string_list(schema):
             found[param] = "a list of people (the model assembles it)"
             continue
-        if parts and parts[-1] in TEXT_ADDRESS_KEYS and _string_like(schema):
-            found[param] = "a web address (read out of text)"
+        if parts and parts[-1] in TEXT_ADDRESS_KEYS | MAIL_ADDRESS_KEYS \
+                and parts[-1] not in (returned or ()) and _string_like(schema) \
+                and (returned is not None or parts[-1] in TEXT_ADDRESS_KEYS):
+            found[param] = "an address (read out of text)"
+            continue
+        if _boolean(schema):
+            found[param] = "a yes/no choice (the model makes it from the request)"
             continue
         if not parts or parts[-1] in ID_KEYS or not _string_like(schema):
             continue
@@ -113,6 +146,23 @@ def authored_candidates(spec: ToolSpec) -> dict[str, str]:
         elif parts[-1] in AUTHORED_KEYS:
             found[param] = "free text" if parts[-1] not in ("date", "time", "day") else "a date"
     return found
+
+
+def named_parties(spec: ToolSpec) -> dict[str, str]:
+    """Parameter -> why the model writes it: it names a party (:data:`PARTY_KEYS`), whether or
+    not some tool lists such names."""
+    return {param: "a party named in text (a message, a bill, a page)"
+            for param, schema in spec.properties.items()
+            if tokens(param)[-1:] and tokens(param)[-1] in PARTY_KEYS and _string_like(schema)}
+
+
+def _boolean(schema: Any) -> bool:
+    """A yes/no value, or an optional one (``bool | None``)."""
+    if not isinstance(schema, Mapping):
+        return False
+    options = [o.get("type") for o in schema.get("anyOf") or () if isinstance(o, Mapping)]
+    return schema.get("type") == "boolean" or \
+        bool(options) and "boolean" in options and set(options) <= {"boolean", "null"}
 
 
 def _string_list(schema: Any) -> bool:
@@ -208,6 +258,6 @@ def sensitive_of(spec: ToolSpec, risk: str, authored: frozenset[str] = frozenset
             continue
         if risk == "high" and words[-1] in SENSITIVE_WORDS or \
                 words[-1] in PEOPLE_LIST_KEYS and _string_list(schema) or \
-                param in authored and words[-1] in TEXT_ADDRESS_KEYS:
+                param in authored and words[-1] in TEXT_ADDRESS_KEYS | MAIL_ADDRESS_KEYS:
             found[param] = words[-1]
     return found

@@ -13,6 +13,8 @@ from .dataflow import (
     authored_candidates,
     authored_note,
     listed_in_text,
+    named_parties,
+    returned_words,
     sensitive_of,
     text_listings,
     untrusted_of,
@@ -81,9 +83,10 @@ def _authored(specs: Sequence[ToolSpec], vocab: Vocabulary) -> dict[str, dict[st
     declared = {vocab.variable(s.name, p, "out") for s in specs if not is_record(s)
                 for p in s.output_properties}  # a record's fields are not all produced
     listings = text_listings(specs)
+    returned = returned_words(specs)
     drafted = {}
     for s in specs:
-        why = {**listed_in_text(s, listings), **authored_candidates(s)}
+        why = {**listed_in_text(s, listings), **authored_candidates(s, returned)}
         drafted[s.name] = {p: why[p] for p in s.properties
                            if p in why and vocab.variable(s.name, p) not in declared}
     return drafted
@@ -176,7 +179,9 @@ def infer_contracts(specs: Sequence[ToolSpec], options: InferOptions | None = No
     """Draft a contract for every tool of ``specs``; every drafted field notes its source."""
     options = options or InferOptions()
     vocab = build_vocabulary(specs, options.embedder)
-    candidates = _authored(specs, vocab)
+    parties = {s.name: named_parties(s) for s in specs}
+    candidates = {name: {**why, **parties[name]}
+                  for name, why in _authored(specs, vocab).items()}
     everything = frozenset(vocab.mapping.values())
     # ``email_body`` names an entity's content (``email_id`` exists): a read may yield it,
     # so the produce rules still see it required; bare ``body``, ``start_time`` they do not
@@ -213,7 +218,7 @@ def infer_contracts(specs: Sequence[ToolSpec], options: InferOptions | None = No
     for d in drafts:
         spec, drafted = d.spec, d.drafted
         authored = {p: why for p, why in candidates[spec.name].items()
-                    if d.carries[p] not in produced
+                    if (p in parties[spec.name] or d.carries[p] not in produced)
                     and d.carries[p] == vocab.variable(spec.name, p)}  # not a model alias
         requires = {d.carries[p] for p in spec.required if p not in authored}
         req_note = d.req_note
