@@ -352,6 +352,23 @@ def test_quantities_and_web_addresses_are_written_by_the_model_and_checked_when_
     assert reg.tool("read_thread").requires == {"thread_id"}  # an id is never authored
 
 
+def test_a_quantity_no_result_lists_is_the_users():
+    """Where no result has a quantity field, nothing lists an amount to work one out from:
+    the amount is the user's, and stays required (and checked against what the user gave)."""
+    account = {"type": "object", "properties": {"account_id": {"type": "string"}}}
+    specs = [tool("get_account", output=account),
+             tool("send_payment", {"account_id": "string", "payment_amount": "number"},
+                  ("account_id", "payment_amount"), {"type": "object", "properties": {
+                      "payment_id": {"type": "string"}}},
+                  description="Send a payment from an account.")]
+    pay = infer_contracts(specs).registry.tool("send_payment")
+    assert pay.requires == {"account_id", "payment_amount"} and not pay.authored
+    listed = {"type": "array", "items": {"type": "object", "properties": {
+        "id": {"type": "integer"}, "amount": {"type": "number"}}}}
+    with_amounts = infer_contracts([tool("get_transactions", output=listed), *specs])
+    assert "payment_amount" in with_amounts.registry.tool("send_payment").authored
+
+
 def test_an_optional_list_of_people_is_sensitive_whatever_the_risk():
     """``participants: list[str] | None`` on a medium-risk create: an address added from
     outside content needs approval (left unchecked, an injected invitee went through)."""

@@ -43,8 +43,10 @@ AUTHORED_KEYS = frozenset({"content", "contents", "body", "subject", "message", 
                            "comment", "summary", "reason", "topic", "keyword", "keywords",
                            "prompt", "question", "answer", "caption", "instructions"})
 DATE_FORMATS = frozenset({"date", "date-time", "time"})
-#: Last words of parameters that hold a quantity: the model works it out (a difference, a
-#: share of a bill, a sum), so a listed value is one input to it, not its source.
+#: Last words of parameters that hold a quantity: where results list quantities (a
+#: transaction's amount, a hotel's price), the model works one out from them (a difference, a
+#: share of a bill, a sum), so a listed value is one input to it, not its source; where no
+#: result has such a field, the quantity can only come from the user, and stays required.
 QUANTITY_KEYS = frozenset({"amount", "price", "total", "sum", "quantity", "fee", "cost"})
 #: Last words of list parameters of people (their addresses): the model assembles such a list
 #: from the request, contacts and what it read; a person added from outside content needs
@@ -117,6 +119,7 @@ def returned_words(specs: Sequence[ToolSpec]) -> frozenset[str] | None:
 def authored_candidates(spec: ToolSpec, returned: frozenset[str] | None = frozenset()
                         ) -> dict[str, str]:
     """Parameter -> why the model writes it (before checking that no tool produces it).
+    A quantity is worked out only where some result has a quantity field (``returned``).
     An address is read out of text only when no tool's result has a field of its kind
     (``returned``, :func:`returned_words`: where a contact list returns ``email``, addresses
     are data the system holds); an e-mail address, which users type as often as text
@@ -124,7 +127,7 @@ def authored_candidates(spec: ToolSpec, returned: frozenset[str] | None = frozen
     found = {}
     for param, schema in spec.properties.items():
         parts = tokens(param)
-        if parts and parts[-1] in QUANTITY_KEYS:
+        if parts and parts[-1] in QUANTITY_KEYS and returned and returned & QUANTITY_KEYS:
             found[param] = "a quantity (the model works it out)"
             continue
         if parts and parts[-1] in PEOPLE_LIST_KEYS and _string_list(schema):
