@@ -432,3 +432,59 @@ def test_places_after_the_word_that_leads_to_them_go_to_a_city_parameter_only():
     # a place goes to a parameter named for places only; which capitalised name is a place
     # the rule cannot tell ("to Alice" is read as one, for a city parameter)
     assert "recipient" not in stated_values(registry, "Send the list to Alice in Paris")
+
+
+def test_once_the_leading_goal_is_reached_the_next_call_is_weighed_among_the_goals_left():
+    """A reached goal asks for no more calls: a call made after it is weighed among the
+    candidates not reached, so one below the plausible share of the reached goal's weight
+    (here a quarter of a quarter) is still shown. The session still says it is done."""
+    files = Registry(tools=(*FILES.tools,
+                            Tool(name="archive_file", requires={"file_id"},
+                                 produces={"file_archived"}, action="write", risk="medium")))
+    session = Session(files, resolver="retrieval")
+    session.start("Create the file", candidates=[["file_created"], ["file_shared"],
+                                                 ["file_deleted"], ["file_archived"]])
+    session.record("create_file", {}, {"file_id": "7", "file_created": True})
+    assert session.done
+    weights = {b.candidate.name: b.weight(session.recognition) for b in session.candidates}
+    assert weights["file_archived"] < session.recognition.plausible * weights["file_created"]
+    assert {"share_file", "delete_file", "archive_file"} <= set(session.visible().tools)
+
+
+SLACK = Registry(tools=(
+    Tool(name="get_channels", produces={"channels"}, action="read",
+         description="Get the list of channels in the slack.",
+         returns={"type": "array", "items": {"type": "string"}}),
+    Tool(name="get_users_in_channel", produces={"users"}, action="read",
+         description="Get the list of users in the given channel.", authored={"channel"},
+         returns={"type": "array", "items": {"type": "string"}},
+         parameters={"type": "object", "properties": {"channel": {"type": "string"}},
+                     "required": ["channel"]}),
+    Tool(name="send_channel_message", produces={"send_channel_message_done"}, action="send",
+         risk="high", description="Send a channel message to the given channel.",
+         authored={"channel", "body"}, sensitive={"channel"},
+         parameters={"type": "object", "properties": {"channel": {"type": "string"},
+                                                       "body": {"type": "string"}},
+                     "required": ["channel", "body"]}),
+))
+
+
+def test_an_action_on_the_thing_the_reads_single_out_lists_reads_then_acts():
+    """"The channel with the most users": the channels are listed, each one's users read,
+    and the message posted to the one they single out: a goal in three steps, built from
+    what the contracts say (a listing of the names both the read and the action write)."""
+    session = Session(SLACK, resolver="retrieval")
+    session.start("Find the channel with the most users and post there: 'Hi everyone'")
+    three = [b.candidate for b in session.candidates if b.candidate.origin == "list, read, act"]
+    assert three and three[0].steps == (frozenset({"channels"}), frozenset({"users"}),
+                                        frozenset({"send_channel_message_done"}))
+    assert session.leading.candidate == three[0]
+    session.record("get_channels", {}, ["general", "random"])
+    for channel in ("general", "random"):
+        assert "get_users_in_channel" in session.visible().tools
+        session.record("get_users_in_channel", {"channel": channel}, ["Alice", "Bob"])
+    assert "send_channel_message" in session.visible().tools
+    # a request that names the channel needs no list
+    named = Session(SLACK, resolver="retrieval")
+    named.start("Post 'Hi everyone' to the channel 'general'", known={"channel": "general"})
+    assert not [b for b in named.candidates if b.candidate.origin == "list, read, act"]

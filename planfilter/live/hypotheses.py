@@ -24,7 +24,10 @@ A read that takes names the model writes (``get_hotels_prices(hotel_names)``) ne
 names from somewhere: from the request ("the 'City Hub'") or from a read that *lists* that
 kind of thing (``get_all_hotels_in_city`` answers with hotel names; its name says so, and it
 takes no such name itself). When the request states no such name, the candidates hold the
-list first, then the reads (and the actions that take such a name), in two steps.
+list first, then the reads (and the actions that take such a name), in two steps. When an
+action the request asks for writes such a name too ("post to the channel with the most
+users", "book the best-rated hotel"), the read singles one thing out for it: the candidates
+hold the list, the read, then the action, in three steps.
 
 Reads of one kind of thing that answer with the same variable stand in for one another:
 the received e-mails and a search of the e-mails (both give e-mail ids), the scheduled and
@@ -244,11 +247,14 @@ def together(reads: list[GoalOption]) -> list[GoalOption]:
 
 def listed_first(registry: Registry, option: GoalOption, origin: str,
                  every_read: Sequence[GoalOption], asked: Sequence[GoalOption], request: str,
-                 known: Mapping[str, Any]) -> list[tuple[str, Steps, str]]:
+                 known: Mapping[str, Any], actions: Sequence[GoalOption] = ()
+                 ) -> list[tuple[str, Steps, str]]:
     """The option, and before it the option preceded by the read that lists the names it
     writes, when the request gives none (see the module docstring); the reads the request
     asks for that take the same names join the option's step (the price, the rating and the
-    address of the hotels listed)."""
+    address of the hotels listed). When an action the request asks for (``actions``, best
+    first) writes such a name too, first the three steps: list, read, then act on the one
+    the reads single out (post to the channel with the most users)."""
     alone = (option.name, option.goal_steps, origin)
     listing = listing_reads(registry, option, every_read, request, known)[:1]
     if not listing:
@@ -259,7 +265,16 @@ def listed_first(registry: Registry, option: GoalOption, origin: str,
         written_kinds(t, request, known) & kinds for t in registry.producers(o.variables))]
     use = frozenset().union(option.variables, *(o.variables for o in siblings))
     name = " + ".join([option.name, *(o.name for o in siblings)])
-    return [(f"{lister.name} -> {name}", (*lister.goal_steps, use), "list then use"), alone]
+    listed = (f"{lister.name} -> {name}", (*lister.goal_steps, use), "list then use")
+    act = next((a for a in actions if any(written_kinds(t, request, known) & kinds
+                                          for t in registry.producers(a.variables))), None)
+    if act is None:
+        return [listed, alone]
+    # the read singles one thing out for the action: the option alone (a sibling is another
+    # way to single it out, with a candidate of its own), not every read asked
+    return [(f"{lister.name} -> {option.name} -> {act.name}",
+             (*lister.goal_steps, option.variables, *act.goal_steps), "list, read, act"),
+            listed, alone]
 
 
 def candidate_goals(registry: Registry, resolution: Resolution, request: str,
@@ -280,6 +295,7 @@ def candidate_goals(registry: Registry, resolution: Resolution, request: str,
     every_read = [o for o in goal_vocabulary(registry) if is_read(registry, o)]
     goals: list[tuple[str, Steps, str]] = []
     asked_reads = [o for o in ranked if is_read(registry, o)]
+    actions = [o for o in ranked if not is_read(registry, o)]
     for option in ranked:
         origin = resolution.resolver if option.name == resolution.name else "retrieval"
         alone = (option.name, option.goal_steps, origin)
@@ -288,7 +304,7 @@ def candidate_goals(registry: Registry, resolution: Resolution, request: str,
             continue
         if is_read(registry, option):
             goals += listed_first(registry, option, origin, every_read, asked_reads, request,
-                                  given)
+                                  given, actions)
             if option is (asked_reads[0] if asked_reads else None):
                 goals += [(o.name, o.goal_steps, "reads together") for o in together(asked_reads)]
             continue

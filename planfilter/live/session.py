@@ -47,7 +47,14 @@ from typing import Any
 from ..core.contracts import Registry, Steps, Tool, goal_steps, show_steps
 from ..core.environment import Supplied, supply, tool_sources
 from ..core.errors import PlanfilterError
-from ..core.provenance import Flow, accepted, found_under_keys, key_variables, listed_with
+from ..core.provenance import (
+    Flow,
+    accepted,
+    found_under_keys,
+    key_variables,
+    listed_with,
+    within,
+)
 from ..core.results import extract, parse_result
 from ..core.schemas import accepts_list, value_errors
 from ..core.steps import GIVEN, advance, stale
@@ -78,6 +85,7 @@ from .recognition import (
     switch_away,
     union,
 )
+from .stated import stated_for
 
 
 @dataclass(frozen=True)
@@ -636,7 +644,11 @@ class Session:
         lead = self._lead()
         beliefs = [b for b in plausible(self._beliefs, self.recognition) if not b.done]
         if lead.done:
-            beliefs = [b for b in beliefs if not b.candidate.goal <= lead.candidate.goal]
+            # a reached goal calls for no more calls: a call made now is weighed among the
+            # candidates not reached, so they are plausible against the best of them
+            beliefs = [b for b in plausible([b for b in self._beliefs if not b.done],
+                                            self.recognition)
+                       if not b.candidate.goal <= lead.candidate.goal]
         elif not beliefs:  # none reachable: the first standing one's frontier says why
             beliefs = [b for b in self._beliefs if not b.dropped and not b.done][:1]
         if self.method not in GOAL_DIRECTED_METHODS:
@@ -679,9 +691,10 @@ class Session:
         return tuple(dict.fromkeys((*visible.tools, *again)))
 
     def _listed_reads(self) -> tuple[str, ...]:
-        """A read per listed value: a read made before whose input a result listed several
-        values of (a customer's orders), not all read yet, stays offered for the others
-        until the goal is reached: the value the goal needs may be in any of them."""
+        """A read per listed value: a read made before whose input a result or the request
+        listed several values of (a customer's orders, two pages), not all read yet, stays
+        offered for the others until the goal is reached: the value the goal needs may be in
+        any of them."""
         out: list[str] = []
         for call in self._calls:
             if not call.ok or call.tool in out or call.tool not in self.registry:
@@ -700,6 +713,11 @@ class Session:
                                         for f in facts if self._listed_by_others(f)
                                         for found in [listed_with(f.value, argument)]
                                         if len(found) > 1), ()))
+                if len({json_key(v) for v in listed}) < 2 and param in tool.authored:
+                    # several values the request states for a parameter the model writes
+                    # ("visit www.a.com and www.b.com")
+                    stated = stated_for(tool, param, self.request)
+                    listed = list(stated) if within(argument, stated) else []
                 if len({json_key(v) for v in listed}) < 2:
                     continue
                 read = {json_key(c.arguments.get(param)) for c in self._calls
