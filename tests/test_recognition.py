@@ -9,6 +9,7 @@ some candidate's minimal plan; the guard's data-flow checks do not depend on the
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -21,7 +22,7 @@ from planfilter.core.frontier import compute_frontier
 from planfilter.core.loading import load_registry
 from planfilter.core.resources import domains_file
 from planfilter.live import SWITCH_TOOL, Session
-from planfilter.live.goals import goal_vocabulary
+from planfilter.live.goals import Resolution, goal_vocabulary
 from planfilter.live.hypotheses import candidate_goals, informs, kin_reads, listed_kinds
 from planfilter.live.recognition import (
     SINGLE,
@@ -488,3 +489,25 @@ def test_an_action_on_the_thing_the_reads_single_out_lists_reads_then_acts():
     named = Session(SLACK, resolver="retrieval")
     named.start("Post 'Hi everyone' to the channel 'general'", known={"channel": "general"})
     assert not [b for b in named.candidates if b.candidate.origin == "list, read, act"]
+
+
+def test_the_ways_to_the_goal_a_model_named_lead_together_a_read_first_when_needed():
+    """The model names where the task ends (the payment), not the way there: the read that
+    informs it leads when the request states no recipient or amount, the payment alone
+    beside it; a goal that ends elsewhere waits (times ``after_model``)."""
+    request = "Can you please pay the bill 'bill-december-2023.txt' for me?"
+    names = [o.name for o in goal_vocabulary(BANKING)]
+    resolution = Resolution(frozenset({"money_sent"}), "money_sent", resolver="model",
+                            known={"file_path": "bill-december-2023.txt"},
+                            ranked=("money_sent", *(n for n in names if n != "money_sent")))
+    made = candidate_goals(BANKING, resolution, request, {}, RecognitionOptions())
+    assert made[0].steps == (frozenset({"file_content"}), frozenset({"money_sent"}))
+    ways = [c for c in made if c.steps[-1] == frozenset({"money_sent"})]
+    assert [c.prior for c in ways] == [1.0, 0.5, 0.25]  # the payment alone among them
+    assert ways[-1].steps == (frozenset({"money_sent"}),) and ways[-1].origin == "model"
+    assert all(c.prior <= 0.2 for c in made if c.steps[-1] != frozenset({"money_sent"}))
+    # stated whole, the payment alone leads
+    stated = "Send 12.50 to GB29NWBK60161331926819, the amount is 12.50"
+    alone = candidate_goals(BANKING, replace(resolution, known={}), stated, {},
+                            RecognitionOptions())
+    assert alone[0].steps == (frozenset({"money_sent"}),)

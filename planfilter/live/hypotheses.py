@@ -324,7 +324,13 @@ def candidate_goals(registry: Registry, resolution: Resolution, request: str,
             goals += [*pairs, alone]
     modelled = resolution.resolver not in ("retrieval", "given")
     if modelled:  # the model's own goal leads; the rest wait for the calls to speak
-        goals = [first, *(g for g in goals if g[1] != first[1])]
+        # the ways to it lead together, in the order the contracts give them (a read first
+        # when the request states no value for the action's sensitive parameters)
+        end = first[1][-1]
+        ways = [g for g in goals if g[1][-1] == end]
+        if first[1] not in [g[1] for g in ways]:
+            ways.insert(0, first)
+        goals = [*ways, *(g for g in goals if g[1][-1] != end)]
     elif not any(g[1] == first[1] for g in goals):
         goals.insert(0, first)
     return candidates_from(goals, options, modelled)
