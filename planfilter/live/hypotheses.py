@@ -323,14 +323,15 @@ def candidate_goals(registry: Registry, resolution: Resolution, request: str,
         else:
             goals += [*pairs, alone]
     modelled = resolution.resolver not in ("retrieval", "given")
+    named = first
     if modelled:  # the model's own goal leads; the rest wait for the calls to speak
-        # the ways to it lead together, in the order the contracts give them (a read first
-        # when the request states no value for the action's sensitive parameters)
-        end = first[1][-1]
-        ways = [g for g in goals if g[1][-1] == end]
-        if first[1] not in [g[1] for g in ways]:
-            ways.insert(0, first)
-        goals = [*ways, *(g for g in goals if g[1][-1] != end)]
+        if len(first[1]) == 1 and any(g[1] == first[1] for g in goals):
+            # a model that named one step named where the task ends; the contracts give
+            # the way there: the first of the ways the loop ordered (a read first when the
+            # request states no value for the action's sensitive parameters)
+            named = next(g for g in goals if g[1][-1] == first[1][-1])
+        # a goal in steps the model named names the way too: it stands as it is
+        goals = [named, *(g for g in goals if g[1] != named[1])]
     elif not any(g[1] == first[1] for g in goals):
         goals.insert(0, first)
     return candidates_from(goals, options, modelled)

@@ -162,9 +162,8 @@ def candidates_from(goals: Sequence[tuple[str, Steps, str]],
                     modelled: bool = False) -> tuple[Candidate, ...]:
     """Candidates from ``(name, steps, origin)`` best first, duplicates (same steps) dropped,
     at most ``options.candidates``, each with its rank's prior; when ``modelled`` (the first
-    ends in the goal a model named), the priors of the candidates that end elsewhere times
-    ``options.after_model``: the model named where the task ends, and the ways there (the
-    action alone, a read then the action) share its weight."""
+    is the goal a model named, or the way to it the contracts give), the others' priors
+    times ``options.after_model``."""
     seen: set[Steps] = set()
     kept: list[tuple[str, Steps, str]] = []
     for name, steps, origin in goals:
@@ -172,9 +171,9 @@ def candidates_from(goals: Sequence[tuple[str, Steps, str]],
             seen.add(steps)
             kept.append((name, steps, origin))
     kept = kept[: options.candidates]
-    ends = [s[-1] for _, s, _ in kept]
-    priors = [p * (options.after_model if modelled and end != ends[0] else 1.0)
-              for end, p in zip(ends, shared_priors(ends, options.decay), strict=True)]
+    priors = [p * (options.after_model if modelled and i else 1.0)
+              for i, p in enumerate(shared_priors([s[-1] for _, s, _ in kept],
+                                                  options.decay))]
     return tuple(Candidate(n, s, p, o) for (n, s, o), p in zip(kept, priors, strict=True))
 
 
