@@ -323,8 +323,8 @@ def candidate_goals(registry: Registry, resolution: Resolution, request: str,
         else:
             goals += [*pairs, alone]
     modelled = resolution.resolver not in ("retrieval", "given")
-    named = first
     if modelled:  # the model's own goal leads; the rest wait for the calls to speak
+        named = first
         if len(first[1]) == 1 and any(g[1] == first[1] for g in goals):
             # a model that named one step named where the task ends; the contracts give
             # the way there: the first of the ways the loop ordered (a read first when the
