@@ -7,10 +7,11 @@
   things that a read lists only as text (``hotel_names``, ``hotel`` or ``company_name``, when
   ``get_all_hotels_in_city`` or ``get_all_car_rental_companies_in_city`` returns a string):
   nothing can point into text, so the model reads the name out of it and writes it. Also
-  written by the model, when no tool returns them as a field: a quantity (it works it out),
-  a list of people (it assembles it), an address (a URL or an e-mail address read out of
-  text) and a yes/no choice; and, even where a tool lists such names, a party named by its
-  name (``recipient``, ``user``, ``channel``: prose names them as often as lists do).
+  written by the model, when no tool returns them as a field: a quantity, where results list
+  quantities (it works it out from them), a list of people (it assembles it), an address no
+  result has a field for (a URL or an e-mail address read out of text) and a yes/no choice;
+  and, even where a tool lists such names, a party named by its name (``recipient``,
+  ``user``, ``channel``: prose names them as often as lists do).
 - ``untrusted``: a tool that reads rather than acts and whose name or description's first
   sentence names outside content (messages, emails, files, web pages, reviews...), or whose
   MCP annotations say ``openWorldHint: true``.
@@ -65,6 +66,9 @@ FREE_TEXT_KEYS = frozenset({"description", "body", "content", "contents", "messa
 #: the outside, an address receives mail). An address some tool returns (a contact's e-mail)
 #: stays required and keeps its provenance check.
 TEXT_ADDRESS_KEYS = frozenset({"url", "uri", "link", "website"})
+#: Last words of parameters that hold an e-mail address: as above, and only when some tool
+#: declares its result (users type addresses as often as text carries them, so without a
+#: result schema nothing says where they come from).
 MAIL_ADDRESS_KEYS = frozenset({"email"})
 #: Last words of parameters that name a party: a person, an account or a channel by its name
 #: (not its id). Prose names them as often as lists do (the new colleague in a message, the
@@ -116,7 +120,7 @@ def returned_words(specs: Sequence[ToolSpec]) -> frozenset[str] | None:
                      if tokens(f.path[-1]))
 
 
-def authored_candidates(spec: ToolSpec, returned: frozenset[str] | None = frozenset()
+def authored_candidates(spec: ToolSpec, returned: frozenset[str] | None
                         ) -> dict[str, str]:
     """Parameter -> why the model writes it (before checking that no tool produces it).
     A quantity is worked out only where some result has a quantity field (``returned``).
@@ -127,7 +131,8 @@ def authored_candidates(spec: ToolSpec, returned: frozenset[str] | None = frozen
     found = {}
     for param, schema in spec.properties.items():
         parts = tokens(param)
-        if parts and parts[-1] in QUANTITY_KEYS and returned and returned & QUANTITY_KEYS:
+        if parts and parts[-1] in QUANTITY_KEYS and returned is not None \
+                and returned & QUANTITY_KEYS:
             found[param] = "a quantity (the model works it out)"
             continue
         if parts and parts[-1] in PEOPLE_LIST_KEYS and _string_list(schema):
