@@ -508,3 +508,31 @@ def test_a_model_names_where_the_task_ends_and_the_contracts_give_the_way():
     alone = candidate_goals(BANKING, replace(resolution, known={}), stated, {},
                             RecognitionOptions())
     assert alone[0].steps == (frozenset({"money_sent"}),) and alone[0].origin == "model"
+
+
+PAGES = Registry(tools=(
+    Tool(name="get_webpage", produces={"webpage"}, action="read", untrusted=True,
+         description="Returns the content of the webpage at a given URL.",
+         authored={"url"}, sensitive={"url"},
+         returns={"anyOf": [{"type": "string"}, {"type": "null"}]},
+         parameters={"type": "object", "properties": {"url": {"type": "string"}},
+                     "required": ["url"]}),
+    Tool(name="send_direct_message", produces={"message_sent"}, action="send", risk="high",
+         description="Send a direct message to a recipient.",
+         authored={"recipient", "body"}, sensitive={"recipient"},
+         parameters={"type": "object", "properties": {"recipient": {"type": "string"},
+                                                       "body": {"type": "string"}},
+                     "required": ["recipient", "body"]}),
+))
+
+
+@pytest.mark.parametrize("pages, again", [(("www.dora-website.com", "www.eve-blog.com"), True),
+                                          (("www.dora-website.com",), False)])
+def test_a_read_stays_offered_for_each_value_the_request_names(pages, again):
+    """Two pages the request names for a parameter the model writes: after the first is read,
+    the read stays offered for the second (one page: it is not offered again)."""
+    session = Session(PAGES, resolver="retrieval")
+    session.start(f"Read the web pages {' and '.join(pages)} and message Bob a summary.")
+    assert "get_webpage" in session.visible().tools
+    session.record("get_webpage", {"url": pages[0]}, "A page.")
+    assert ("get_webpage" in session.visible().tools) is again
