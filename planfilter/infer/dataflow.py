@@ -143,7 +143,7 @@ def authored_candidates(spec: ToolSpec, returned: frozenset[str] | None
                 and (returned is not None or parts[-1] in TEXT_ADDRESS_KEYS):
             found[param] = "an address (read out of text)"
             continue
-        if _boolean(schema):
+        if isinstance(schema, Mapping) and schema_kind(schema) == "boolean":  # or bool | None
             found[param] = "a yes/no choice (the model makes it from the request)"
             continue
         if not parts or parts[-1] in ID_KEYS or not _string_like(schema):
@@ -162,15 +162,6 @@ def named_parties(spec: ToolSpec) -> dict[str, str]:
     return {param: "a party named in text (a message, a bill, a page)"
             for param, schema in spec.properties.items()
             if tokens(param)[-1:] and tokens(param)[-1] in PARTY_KEYS and _string_like(schema)}
-
-
-def _boolean(schema: Any) -> bool:
-    """A yes/no value, or an optional one (``bool | None``)."""
-    if not isinstance(schema, Mapping):
-        return False
-    options = [o.get("type") for o in schema.get("anyOf") or () if isinstance(o, Mapping)]
-    return schema.get("type") == "boolean" or \
-        bool(options) and "boolean" in options and set(options) <= {"boolean", "null"}
 
 
 def _string_list(schema: Any) -> bool:

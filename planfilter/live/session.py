@@ -642,13 +642,12 @@ class Session:
         did not reach (a request may ask for several things: create the file, then share
         it); only the leading one for a method that is not goal-directed."""
         lead = self._lead()
-        beliefs = [b for b in plausible(self._beliefs, self.recognition) if not b.done]
+        # a reached goal calls for no more calls: a call made now is weighed among the
+        # candidates not reached, so they are plausible against the best of them
+        pool = [b for b in self._beliefs if not b.done] if lead.done else self._beliefs
+        beliefs = [b for b in plausible(pool, self.recognition) if not b.done]
         if lead.done:
-            # a reached goal calls for no more calls: a call made now is weighed among the
-            # candidates not reached, so they are plausible against the best of them
-            beliefs = [b for b in plausible([b for b in self._beliefs if not b.done],
-                                            self.recognition)
-                       if not b.candidate.goal <= lead.candidate.goal]
+            beliefs = [b for b in beliefs if not b.candidate.goal <= lead.candidate.goal]
         elif not beliefs:  # none reachable: the first standing one's frontier says why
             beliefs = [b for b in self._beliefs if not b.dropped and not b.done][:1]
         if self.method not in GOAL_DIRECTED_METHODS:
