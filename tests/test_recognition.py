@@ -536,3 +536,38 @@ def test_a_read_stays_offered_for_each_value_the_request_names(pages, again):
     assert "get_webpage" in session.visible().tools
     session.record("get_webpage", {"url": pages[0]}, "A page.")
     assert ("get_webpage" in session.visible().tools) is again
+
+
+PLACES = Registry(tools=(
+    Tool(name="get_all_restaurants_in_city", produces={"restaurants"}, action="read",
+         description="Get all restaurants in the given city.", authored={"city"},
+         returns={"type": "string"},
+         parameters={"type": "object", "properties": {"city": {"type": "string"}},
+                     "required": ["city"]}),
+    Tool(name="get_rating_reviews_for_restaurants", produces={"ratings"}, action="read",
+         description="Get the rating and reviews for the given restaurants.",
+         authored={"restaurant_names"}, returns={"type": "object"},
+         parameters={"type": "object", "properties": {"restaurant_names": {
+             "type": "array", "items": {"type": "string"}}}, "required": ["restaurant_names"]}),
+    Tool(name="reserve_restaurant", produces={"reserved"}, action="write", risk="medium",
+         description="Make a reservation for a restaurant.", authored={"restaurant"},
+         parameters={"type": "object", "properties": {"restaurant": {"type": "string"}},
+                     "required": ["restaurant"]}),
+))
+
+
+@pytest.mark.parametrize("picked, again", [(["Le Baratin", "Chez Janou"], True),
+                                           (["Le Baratin", "Nowhere Bistro"], False)])
+def test_a_read_of_some_names_a_text_listed_stays_offered_for_the_others(picked, again):
+    """The city's restaurants come as prose; the ratings of the French ones are read (names
+    the text lists): the rating read stays offered, for the Chinese ones the request asks
+    about next. Names the text does not list are no pick from it."""
+    session = Session(PLACES, resolver="retrieval")
+    session.start("Find the best-rated French restaurant and the best-rated Chinese one in "
+                  "Paris and book one", candidates=[[["restaurants"], ["ratings"], ["reserved"]],
+                                                    [["reserved"]]])
+    session.record("get_all_restaurants_in_city", {"city": "Paris"},
+                   "Restaurants in Paris: Le Baratin, Chez Janou, New Dragon, Lao Lane")
+    session.record("get_rating_reviews_for_restaurants", {"restaurant_names": picked},
+                   {"Le Baratin": "4.8"})
+    assert ("get_rating_reviews_for_restaurants" in session.visible().tools) is again

@@ -718,6 +718,12 @@ class Session:
                     stated = stated_for(tool, param, self.request)
                     listed = list(stated) if within(argument, stated) else []
                 if len({json_key(v) for v in listed}) < 2:
+                    if self._picked_from_text(call, argument):
+                        # some of the names a text listed (the French restaurants of a
+                        # city's list): the text may list others the goal needs, and no
+                        # field says which, so the read stays offered
+                        out.append(call.tool)
+                        break
                     continue
                 read = {json_key(c.arguments.get(param)) for c in self._calls
                         if c.ok and c.tool == call.tool}
@@ -725,6 +731,17 @@ class Session:
                     out.append(call.tool)
                     break
         return tuple(out)
+
+    def _picked_from_text(self, call: Call, argument: Any) -> bool:
+        """``argument`` is several names, each in the text an earlier call answered (a
+        listing in prose): a pick among what the text lists."""
+        if not isinstance(argument, list | tuple) or not argument or any(
+                isinstance(v, list | tuple | Mapping) for v in argument):
+            return False
+        texts = [f.value for facts in self._facts.values() for f in facts
+                 if f.call is not None and f.call < call.index
+                 and self._listed_by_others(f) and isinstance(f.value, str)]
+        return any(all(str(v).lower() in text.lower() for v in argument) for text in texts)
 
     @staticmethod
     def _listed_by_others(fact: Fact) -> bool:
