@@ -87,6 +87,9 @@ from .recognition import (
 )
 from .stated import stated_for
 
+#: Kinds of value in a result that point to something a read can fetch.
+POINTERS = frozenset({"url", "file"})
+
 
 @dataclass(frozen=True)
 class Fact:
@@ -672,7 +675,8 @@ class Session:
         held = frozenset(self._facts)
         kin = [k for t in shown for k in kin_reads(self.registry).get(t, ())
                if k not in self._declined and self.registry.tool(k).pre <= held]
-        return tuple(dict.fromkeys((*shown, *kin)))
+        pointed = [t for t in self._pointed_reads() if self.registry.tool(t).pre <= held]
+        return tuple(dict.fromkeys((*shown, *kin, *pointed)))
 
     def _offered(self, belief: Belief, visible: Visible) -> tuple[str, ...]:
         """The candidate's next tools, then the reads to make again for another listed value
@@ -688,6 +692,31 @@ class Session:
                                  for k in range(min(belief.step + 1,
                                                     len(belief.candidate.steps)))))
         return tuple(dict.fromkeys((*visible.tools, *again)))
+
+    def _pointed_reads(self) -> tuple[str, ...]:
+        """Reads a result points to: a web address or a file name that a call's answer
+        states (an article's link in a channel message, the file an e-mail names) for a
+        parameter a read takes as text the model writes, not read yet. The request says
+        what to do with the article, the message says where it is; no candidate drawn from
+        the request alone can know. The guard's checks on what the pointer carries stay as
+        they are (a sensitive web address from outside content is tainted)."""
+        out: list[str] = []
+        texts = [f.value if isinstance(f.value, str) else json.dumps(f.value, default=str)
+                 for facts in self._facts.values() for f in facts
+                 if f.call is not None and self._listed_by_others(f)]
+        if not texts:
+            return ()
+        for tool in self.registry:
+            if not tool.reads or tool.name in self._declined:
+                continue
+            for param in sorted(tool.authored):
+                made = {json_key(c.arguments.get(param)) for c in self._calls
+                        if c.ok and c.tool == tool.name}
+                if any({json_key(v) for v in stated_for(tool, param, text, POINTERS)} - made
+                       for text in texts):
+                    out.append(tool.name)
+                    break
+        return tuple(out)
 
     def _listed_reads(self) -> tuple[str, ...]:
         """A read per listed value: a read made before whose input a result or the request
