@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -35,7 +36,7 @@ from planfilter.live.recognition import (
     shared_priors,
     union,
 )
-from planfilter.live.stated import spans, stated_values
+from planfilter.live.stated import spans, stated_for, stated_values
 
 SETTINGS = settings(max_examples=150, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
@@ -610,3 +611,66 @@ def test_a_read_a_result_points_to_is_shown_until_it_is_made():
     alone.record("read_channel_messages", {"channel": "general"},
                  [{"sender": "Bob", "body": "Great article: www.informations.com/article"}])
     assert alone.visible().tools == ("send_direct_message",)
+
+
+def _names(kind: str) -> dict[str, Any]:
+    return {"type": "object", "properties": {f"{kind}_names": {
+        "type": "array", "items": {"type": "string"}}}, "required": [f"{kind}_names"]}
+
+
+CITY = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
+TRIPS = Registry(tools=(
+    Tool(name="get_all_hotels_in_city", produces={"all_hotels_in_city"}, action="read",
+         description="Get all hotels in the given city.", authored={"city"},
+         returns={"type": "string"}, parameters=CITY),
+    Tool(name="get_hotels_prices", produces={"hotels_prices"}, action="read",
+         description="Get all hotels within the given budget.", authored={"hotel_names"},
+         parameters=_names("hotel")),
+    Tool(name="get_rating_reviews_for_hotels", produces={"rating_reviews_for_hotels"},
+         action="read", description="Get the rating and reviews for the given hotels.",
+         authored={"hotel_names"}, parameters=_names("hotel")),
+    Tool(name="get_all_restaurants_in_city", produces={"all_restaurants_in_city"},
+         action="read", description="Get all restaurants in the given city.",
+         authored={"city"}, returns={"type": "string"}, parameters=CITY),
+    Tool(name="get_rating_reviews_for_restaurants",
+         produces={"rating_reviews_for_restaurants"}, action="read",
+         description="Get the rating and reviews for the given restaurants.",
+         authored={"restaurant_names"}, parameters=_names("restaurant")),
+    Tool(name="get_price_for_restaurants", produces={"price_for_restaurants"}, action="read",
+         description="Get the price per person of the given restaurants.",
+         authored={"restaurant_names"}, parameters=_names("restaurant")),
+    Tool(name="reserve_hotel", produces={"reserve_hotel_done"}, action="write", risk="medium",
+         description="Make a reservation for a hotel.", authored={"hotel"},
+         parameters={"type": "object", "properties": {"hotel": {"type": "string"}},
+                     "required": ["hotel"]}),
+))
+
+
+def test_a_request_that_names_several_kinds_looks_each_of_them_up():
+    """"A hotel and a restaurant with the best ratings": each kind's listing and the reads
+    the request asks of either kind, in one step and any order, lead; what is asked of one
+    kind (the rating) is asked of the other. One kind named: no such goal."""
+    session = Session(TRIPS, resolver="retrieval")
+    session.start("I'm in Paris for a day. Can you suggest a hotel and a restaurant with the "
+                  "best ratings?")
+    lead = session.leading.candidate
+    assert lead.origin == "kinds named" and len(lead.steps) == 1
+    assert {"all_hotels_in_city", "all_restaurants_in_city", "rating_reviews_for_hotels",
+            "rating_reviews_for_restaurants"} <= lead.steps[0]
+    assert {"get_all_hotels_in_city", "get_all_restaurants_in_city"} <= set(
+        session.visible().tools)
+    for tool, result in (("get_all_restaurants_in_city", "Le Baratin, Chez Janou"),
+                         ("get_rating_reviews_for_restaurants", {"Le Baratin": "4.8"})):
+        session.record(tool, {"city": "Paris"} if "city" in tool else
+                       {"restaurant_names": ["Le Baratin"]}, result)
+    assert "get_all_hotels_in_city" in session.visible().tools
+    one = Session(TRIPS, resolver="retrieval")
+    one.start("I'm in Paris for a day. Can you suggest a hotel with the best rating?")
+    assert all(b.candidate.origin != "kinds named" for b in one.candidates)
+
+
+def test_a_number_is_never_a_name():
+    """"The hotel for 3 days" names no hotel: digits after a parameter's words are its text
+    (a zip code), never a name."""
+    prices = TRIPS.tool("get_hotels_prices")
+    assert stated_for(prices, "hotel_names", "the hotel for 3 days, under 210 a night") == ()

@@ -29,6 +29,11 @@ action the request asks for writes such a name too ("post to the channel with th
 users", "book the best-rated hotel"), the read singles one thing out for it: the candidates
 hold the list, the read, then the action, in three steps.
 
+A request may name several kinds of thing to look up ("suggest a hotel, a car rental
+company, and a restaurant with the best ratings"); its ranking as a whole favours one of
+them. Then one candidate, first, asks for every kind's listing and the reads the request
+asks of any of them (the ratings and the prices of each), in one step and in any order.
+
 Reads of one kind of thing that answer with the same variable stand in for one another:
 the received e-mails and a search of the e-mails (both give e-mail ids), the scheduled and
 the recent transactions, the files listed and the files searched. Whichever of them a
@@ -59,6 +64,8 @@ OPTIONS = 6
 READS = 2
 #: Reads asked together, at most.
 TOGETHER = 4
+#: Options of the ranking whose reads join the listing of a kind the request names.
+NAMED = 12
 
 
 def result_fields(schema: Any) -> frozenset[str]:
@@ -138,7 +145,7 @@ def listing_reads(registry: Registry, option: GoalOption, reads: Sequence[GoalOp
 
 #: Words that end the head of a tool's name and open what it is about ("reviews *for*
 #: hotels") or how it is found ("files *by* filename").
-_ABOUT = frozenset({"for", "of", "in", "from", "with", "to"})
+_ABOUT = frozenset({"for", "of", "in", "from", "with", "to", "per"})
 _BY = frozenset({"by"})
 
 
@@ -277,6 +284,64 @@ def listed_first(registry: Registry, option: GoalOption, origin: str,
             listed, alone]
 
 
+def named_listings(registry: Registry, request: str, every_read: Sequence[GoalOption]
+                   ) -> list[GoalOption]:
+    """The reads that list a kind of thing the request names, in the order it names them
+    ("a hotel, a car rental company, and a restaurant": the hotels, the car rental
+    companies and the restaurants of a city): most of the kinds a listing lists are words
+    of the request, and none is inside a thing another lists."""
+    said = [w for w in re.split(r"[^a-z0-9]+", request.lower()) if w]
+    named = [_kinds(w) for w in said]
+    positions = {k: i for i, kinds in reversed(list(enumerate(named))) for k in kinds}
+    found: list[tuple[int, GoalOption]] = []
+    for read in every_read:
+        kinds = frozenset().union(*(listed_kinds(t) for t in registry.producers(read.variables)))
+        hits = [positions[k] for k in kinds if k in positions]
+        if kinds and 2 * len(hits) >= len(kinds):
+            found.append((min(hits), read))
+    # a listing inside a thing another one lists (the users of a channel) is no kind apart
+    listed = {r.name: frozenset().union(*(listed_kinds(t) for t in registry.producers(
+        r.variables))) for _, r in found}
+    taken = {r.name: frozenset().union(*(_kinds(p) for t in registry.producers(r.variables)
+                                         for p in t.parameters.get("properties") or {}))
+             for _, r in found}
+    return [r for _, r in sorted(found, key=lambda item: item[0])
+            if not any(taken[r.name] & kinds for name, kinds in listed.items()
+                       if name != r.name)]
+
+
+def kinds_named(registry: Registry, ranked: Sequence[GoalOption],
+                every_read: Sequence[GoalOption], request: str, known: Mapping[str, Any]
+                ) -> tuple[str, Steps, str] | None:
+    """One goal for a request that names several kinds of thing to look up ("suggest a
+    hotel, a car rental company, and a restaurant with the best ratings"): each kind's
+    listing and its reads, in one step, in any order. A kind's reads are those the request
+    ranks among its first ``NAMED`` options, and those that read what such a read reads of
+    another kind (the rating of the hotels as of the car rental companies): the request asks
+    the same of each kind, and its ranking as a whole favours one. None for fewer than two
+    kinds."""
+    things = frozenset().union(*(_kinds(p) for t in registry
+                                 for p in t.parameters.get("properties") or {}))
+    asked = [o for o in ranked[:NAMED] if is_read(registry, o)]
+    heads = {_head_and_object(t.name, things)[0] for o in asked
+             for t in registry.producers(o.variables)} - {""}
+    parts: list[GoalOption] = []
+    looked_up = 0
+    for lister in named_listings(registry, request, every_read):
+        kinds = frozenset().union(*(listed_kinds(t) for t in registry.producers(lister.variables)))
+        reads = [o for o in every_read if o is not lister and any(
+            written_kinds(t, request, known) & kinds and (
+                o in asked or _head_and_object(t.name, things)[0] in heads)
+            for t in registry.producers(o.variables))]
+        if reads:
+            parts += [lister, *(r for r in reads if r not in parts)]
+            looked_up += 1
+    if looked_up < 2:
+        return None
+    goal = frozenset().union(*(p.variables for p in parts))
+    return (" + ".join(p.name for p in parts), (goal,), "kinds named")
+
+
 def candidate_goals(registry: Registry, resolution: Resolution, request: str,
                     known: Mapping[str, Any],
                     options: RecognitionOptions) -> tuple[Candidate, ...]:
@@ -322,6 +387,10 @@ def candidate_goals(registry: Registry, resolution: Resolution, request: str,
             goals += [alone, *pairs]
         else:
             goals += [*pairs, alone]
+    several = kinds_named(registry, [by_name[n] for n in resolution.ranked if n in by_name],
+                          every_read, request, given)
+    if several:  # several kinds named: looking each of them up leads
+        goals.insert(0, several)
     modelled = resolution.resolver not in ("retrieval", "given")
     if modelled:  # the model's own goal leads; the rest wait for the calls to speak
         named = first

@@ -212,7 +212,9 @@ def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
         if types & {"number", "integer"}:
             return _near(text, span, cue)
         # digits right after the words of a text parameter's name ("zip code 43215"): the
-        # text, not the number
+        # text, not the number; never a name ("a hotel for 3 days" names no hotel)
+        if re.split(r"[^a-z]+", parameter.lower())[-1] in {"name", "names"}:
+            return False
         before = _WORD.findall(text[: span.start].replace("_", " "))[-2:]
         return "string" in types and bool(words(" ".join(before)) & words(parameter))
     if span.kind.startswith("address:"):
