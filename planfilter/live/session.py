@@ -694,16 +694,18 @@ class Session:
         return tuple(dict.fromkeys((*visible.tools, *again)))
 
     def _pointed_reads(self) -> tuple[str, ...]:
-        """Reads a result points to: a web address or a file name that a call's answer
-        states (an article's link in a channel message, the file an e-mail names) for a
-        parameter a read takes as text the model writes, not read yet. The request says
-        what to do with the article, the message says where it is; no candidate drawn from
-        the request alone can know. The guard's checks on what the pointer carries stay as
-        they are (a sensitive web address from outside content is tainted)."""
+        """Reads a result points to: a web address or a file name that an untrusted call's
+        answer states (an article's link in a channel message, the file an e-mail names)
+        for a parameter a read takes as text the model writes, not read yet. The request
+        says what to do with the article, the message says where it is; no candidate drawn
+        from the request alone can know. Only outside content points: what it carries is
+        tainted, so the guard's checks hold (under ``never`` a sensitive web address from it
+        is refused); a result the contracts trust (a list of channel names) points nowhere,
+        as an attacker may have named a channel after a web address."""
         out: list[str] = []
         texts = [f.value if isinstance(f.value, str) else json.dumps(f.value, default=str)
                  for facts in self._facts.values() for f in facts
-                 if f.call is not None and self._listed_by_others(f)]
+                 if f.call is not None and f.untrusted and self._listed_by_others(f)]
         if not texts:
             return ()
         for tool in self.registry:
