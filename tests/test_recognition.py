@@ -649,7 +649,8 @@ TRIPS = Registry(tools=(
 def test_a_request_that_names_several_kinds_looks_each_of_them_up():
     """"A hotel and a restaurant with the best ratings": each kind's listing and the reads
     the request asks of either kind, in one step and any order, lead; what is asked of one
-    kind (the rating) is asked of the other. One kind named: no such goal."""
+    kind (the rating) is asked of the other, and a kind's reads are shown once its listing
+    is made. One kind named: no such goal."""
     session = Session(TRIPS, resolver="retrieval")
     session.start("I'm in Paris for a day. Can you suggest a hotel and a restaurant with the "
                   "best ratings?")
@@ -657,12 +658,16 @@ def test_a_request_that_names_several_kinds_looks_each_of_them_up():
     assert lead.origin == "kinds named" and len(lead.steps) == 1
     assert {"all_hotels_in_city", "all_restaurants_in_city", "rating_reviews_for_hotels",
             "rating_reviews_for_restaurants"} <= lead.steps[0]
-    assert {"get_all_hotels_in_city", "get_all_restaurants_in_city"} <= set(
-        session.visible().tools)
-    for tool, result in (("get_all_restaurants_in_city", "Le Baratin, Chez Janou"),
-                         ("get_rating_reviews_for_restaurants", {"Le Baratin": "4.8"})):
-        session.record(tool, {"city": "Paris"} if "city" in tool else
-                       {"restaurant_names": ["Le Baratin"]}, result)
+    shown = session.visible().tools
+    # a kind's reads wait for its listing: the names come from it
+    assert {"get_all_hotels_in_city", "get_all_restaurants_in_city"} <= set(shown)
+    assert not {"get_rating_reviews_for_hotels", "get_rating_reviews_for_restaurants"} & set(shown)
+    session.record("get_all_restaurants_in_city", {"city": "Paris"}, "Le Baratin, Chez Janou")
+    shown = session.visible().tools
+    assert "get_rating_reviews_for_restaurants" in shown
+    assert "get_rating_reviews_for_hotels" not in shown
+    session.record("get_rating_reviews_for_restaurants", {"restaurant_names": ["Le Baratin"]},
+                   {"Le Baratin": "4.8"})
     assert "get_all_hotels_in_city" in session.visible().tools
     one = Session(TRIPS, resolver="retrieval")
     one.start("I'm in Paris for a day. Can you suggest a hotel with the best rating?")

@@ -70,7 +70,7 @@ from ..filters import (
 from ..filters.risk import ApprovalPolicy, Approver
 from ..models import CallOptions
 from .goals import Resolution, resolve_goal
-from .hypotheses import candidate_goals, kin_reads
+from .hypotheses import candidate_goals, kin_reads, listed_kinds, written_kinds
 from .recognition import (
     DEFAULT_RECOGNITION,
     Belief,
@@ -685,6 +685,7 @@ class Session:
         one of this candidate's steps already, or its current one."""
         if not visible.tools or self.method not in GOAL_DIRECTED_METHODS:
             return visible.tools  # a baseline shows what it chose, nothing more
+        visible = replace(visible, tools=self._after_listings(belief, visible.tools))
         again = self._listed_reads()
         if len(self._beliefs) > 1:
             again = tuple(t for t in again
@@ -692,6 +693,28 @@ class Session:
                                  for k in range(min(belief.step + 1,
                                                     len(belief.candidate.steps)))))
         return tuple(dict.fromkeys((*visible.tools, *again)))
+
+    def _after_listings(self, belief: Belief, tools: tuple[str, ...]) -> tuple[str, ...]:
+        """``tools`` less the reads that take names of a kind of thing a listing of the same
+        step lists, until that listing is made: a step that asks for the hotels of a city
+        and their ratings (several kinds named, in any order) shows the ratings once the
+        hotels are listed, as a plan would if the contracts said the names come from the
+        list. A name the request or the user gives needs no list."""
+        step = belief.candidate.steps[min(belief.step, len(belief.candidate.steps) - 1)]
+        listings = [(t, listed_kinds(t)) for t in self.registry.producers(step)]
+        listings = [(t, kinds) for t, kinds in listings if kinds]
+        if not listings:
+            return tools
+        given = {n: True for n, facts in self._facts.items() if any(f.given for f in facts)}
+        out = []
+        for name in tools:
+            tool = self.registry.tool(name)
+            wanted = written_kinds(tool, self.request, given)
+            if any(wanted & kinds and lister.name != name and not lister.post <= set(self._facts)
+                   for lister, kinds in listings):
+                continue
+            out.append(name)
+        return tuple(out) or tools
 
     def _pointed_reads(self) -> tuple[str, ...]:
         """Reads a result points to: a web address or a file name that an untrusted call's
