@@ -85,10 +85,7 @@ from .recognition import (
     switch_away,
     union,
 )
-from .stated import stated_for
-
-#: Kinds of value in a result that point to something a read can fetch.
-POINTERS = frozenset({"url", "file"})
+from .stated import pointed_by, pointers_in, stated_for
 
 
 @dataclass(frozen=True)
@@ -105,6 +102,9 @@ class Fact:
     #: It came from outside content: an untrusted tool's result, or what the model wrote
     #: after such content entered the state.
     untrusted: bool = False
+    #: The web addresses and file names an untrusted result states (planfilter.live.stated
+    #: POINTERS), read once when the result comes in.
+    pointers: tuple[tuple[str, str], ...] = ()
 
     @property
     def given(self) -> bool:
@@ -593,9 +593,10 @@ class Session:
                     self._facts.setdefault(variable, []).append(
                         Fact(args[name], f"authored (call {index})", index, exposed))
                 for name, value in got.values.items():  # a fact carries no outside content
+                    outside = contract.untrusted and name not in contract.establishes
                     self._facts.setdefault(name, []).append(Fact(
-                        value, f"call {index}", index,
-                        contract.untrusted and name not in contract.establishes))
+                        value, f"call {index}", index, outside,
+                        pointers_in(value) if outside else ()))
                 new = frozenset(got.values) - before
                 call = Call(index, tool, args, ok=True, produced=dict(got.values), new=new,
                             missing=got.missing, problems=got.problems,
@@ -726,10 +727,9 @@ class Session:
         is refused); a result the contracts trust (a list of channel names) points nowhere,
         as an attacker may have named a channel after a web address."""
         out: list[str] = []
-        texts = [f.value if isinstance(f.value, str) else json.dumps(f.value, default=str)
-                 for facts in self._facts.values() for f in facts
-                 if f.call is not None and f.untrusted and self._listed_by_others(f)]
-        if not texts:
+        pointers = tuple(dict.fromkeys(p for facts in self._facts.values() for f in facts
+                                       for p in f.pointers))
+        if not pointers:
             return ()
         for tool in self.registry:
             if not tool.reads or tool.name in self._declined:
@@ -737,8 +737,7 @@ class Session:
             for param in sorted(tool.authored):
                 made = {json_key(c.arguments.get(param)) for c in self._calls
                         if c.ok and c.tool == tool.name}
-                if any({json_key(v) for v in stated_for(tool, param, text, POINTERS)} - made
-                       for text in texts):
+                if {json_key(v) for v in pointed_by(tool, param, pointers)} - made:
                     out.append(tool.name)
                     break
         return tuple(out)

@@ -24,7 +24,7 @@ Several spans for one variable are several values of it (any of them is the user
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -101,6 +101,8 @@ _NAME_CUES: Mapping[str, frozenset[str]] = {
     "first_name": frozenset({"first", "given", "forename"}),
     "last_name": frozenset({"last", "family", "surname"}),
 }
+#: Kinds of value that point to one thing a read fetches: a web address, a file name.
+POINTERS = frozenset({"url", "file"})
 #: Spans that are never an identifier of something (an e-mail's id is not its sender).
 _NOT_AN_ID = frozenset({"email", "url", "iban", "date", "time"})
 #: Words of a parameter that say it takes a value of a specific kind.
@@ -234,6 +236,33 @@ def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
     if span.kind == "quoted":  # by the parameter's own name: descriptions say too much
         return _near(text, span, words(f"{parameter} {tool.variable_of(parameter)}"))
     return bool(cue & _CUES.get(span.kind, frozenset()))
+
+
+def pointers_in(value: Any) -> tuple[tuple[str, str], ...]:
+    """The web addresses and file names a value states (in its text, or in any string it
+    holds), each as (kind, value), in order, once each."""
+    return tuple(dict.fromkeys((s.kind, s.value) for text in _strings(value)
+                               for s in spans(text) if s.kind in POINTERS))
+
+
+def pointed_by(tool: Tool, parameter: str, pointers: Iterable[tuple[str, str]]
+               ) -> tuple[str, ...]:
+    """The pointers (see :func:`pointers_in`) the tool's ``parameter`` takes: of a kind its
+    words name ("url", "file"), valid for its schema."""
+    kinds = {k for k in POINTERS if fits(tool, parameter, Span(k, "", 0, 0), "")}
+    return tuple(v for k, v in pointers if k in kinds and (
+        not value_errors(tool, parameter, v) or (
+            accepts_list(tool, parameter) and not value_errors(tool, parameter, [v]))))
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, Mapping):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, list | tuple):
+        return [s for v in value for s in _strings(v)]
+    return []
 
 
 def stated_for(tool: Tool, parameter: str, text: str,
