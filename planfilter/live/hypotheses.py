@@ -64,7 +64,8 @@ OPTIONS = 6
 READS = 2
 #: Reads asked together, at most.
 TOGETHER = 4
-#: Options of the ranking whose reads join the listing of a kind the request names.
+#: Options of the ranking whose reads join the listing of their kind ("list then use", and
+#: a kind the request names): the reads of one kind the request asks for.
 NAMED = 12
 
 
@@ -258,8 +259,9 @@ def listed_first(registry: Registry, option: GoalOption, origin: str,
                  ) -> list[tuple[str, Steps, str]]:
     """The option, and before it the option preceded by the read that lists the names it
     writes, when the request gives none (see the module docstring); the reads the request
-    asks for that take the same names join the option's step (the price, the rating and the
-    address of the hotels listed). When an action the request asks for (``actions``, best
+    asks for (``asked``: those its ranking puts among the first ``NAMED`` options) that take
+    the same names join the option's step (the price, the rating and the address of the
+    hotels listed). When an action the request asks for (``actions``, best
     first) writes such a name too, first the three steps: list, read, then act on the one
     the reads single out (post to the channel with the most users)."""
     alone = (option.name, option.goal_steps, origin)
@@ -360,6 +362,8 @@ def candidate_goals(registry: Registry, resolution: Resolution, request: str,
     every_read = [o for o in goal_vocabulary(registry) if is_read(registry, o)]
     goals: list[tuple[str, Steps, str]] = []
     asked_reads = [o for o in ranked if is_read(registry, o)]
+    siblings = [o for o in (by_name[n] for n in resolution.ranked[:NAMED] if n in by_name)
+                if is_read(registry, o)]
     actions = [o for o in ranked if not is_read(registry, o)]
     for option in ranked:
         origin = resolution.resolver if option.name == resolution.name else "retrieval"
@@ -368,7 +372,7 @@ def candidate_goals(registry: Registry, resolution: Resolution, request: str,
             goals.append(first)  # a goal in steps the resolver chose stands as it is
             continue
         if is_read(registry, option):
-            goals += listed_first(registry, option, origin, every_read, asked_reads, request,
+            goals += listed_first(registry, option, origin, every_read, siblings, request,
                                   given, actions)
             if option is (asked_reads[0] if asked_reads else None):
                 goals += [(o.name, o.goal_steps, "reads together") for o in together(asked_reads)]
