@@ -400,6 +400,25 @@ def test_kin_of_a_read_shown_are_shown_while_several_goals_are_weighed_never_for
     assert session.visible().tools == ("get_received_emails",)
 
 
+def test_a_kin_read_made_in_a_reads_place_reaches_its_step():
+    """"Create an event from the e-mails about it": the candidate reads the received e-mails,
+    then creates the event. The search of the e-mails, shown as their kin, is made instead:
+    it reaches the read's step, and the event is shown next (with one candidate, the goal's
+    own frontier: a kin is neither shown nor a step)."""
+    mail = Registry(tools=(*MAIL.tools, Tool(
+        name="create_calendar_event", produces={"event_created"}, action="write",
+        risk="medium", authored={"title"},
+        parameters={"type": "object", "properties": {"title": {"type": "string"}}})))
+    session = Session(mail, resolver="retrieval")
+    session.start("Create an event for the reunion the e-mails speak of",
+                  candidates=[[["received_emails"], ["event_created"]], [["hotel_reviews"]]])
+    assert "search_emails" in session.visible().tools
+    session.record("search_emails", {"query": "reunion"}, {"emails": ["Reunion on Sunday"],
+                                                           "email_id": "4"})
+    assert session.leading.step == 1
+    assert "create_calendar_event" in session.visible().tools
+
+
 FILES = Registry(tools=(
     Tool(name="create_file", produces={"file_created", "file_id"}, action="write",
          risk="medium"),

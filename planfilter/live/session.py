@@ -809,8 +809,16 @@ class Session:
                    for facts in self._facts.values() for f in facts)
 
     def _producers(self, name: str) -> list[int]:
-        """The call that produced each value of ``name`` (GIVEN for the user's)."""
-        return [f.call or GIVEN for f in self._facts.get(name, ())]
+        """The call that produced each value of ``name`` (GIVEN for the user's); while
+        several candidates are weighed, also each call of a kin of its producers (shown in
+        their place: a search of the e-mails made for the received e-mails reaches the step
+        that reads them)."""
+        calls = [f.call or GIVEN for f in self._facts.get(name, ())]
+        if len(self._beliefs) < 2 or self.method not in GOAL_DIRECTED_METHODS:
+            return calls
+        kin = {k for t in self.registry.producers({name})
+               for k in kin_reads(self.registry).get(t.name, ())}
+        return sorted({*calls, *(c.index for c in self._calls if c.ok and c.tool in kin)})
 
     def _stale(self, belief: Belief) -> frozenset[str]:
         """The variables of the candidate's current step not produced since the step before
