@@ -786,8 +786,8 @@ class Session:
         return tuple(out)
 
     def _picked_from_text(self, call: Call, argument: Any) -> bool:
-        """``argument`` is several names, each in the text an earlier call answered (a
-        listing in prose): a pick among what the text lists."""
+        """``argument`` is a list of names (one or more), each in the text an earlier call
+        answered (a listing in prose): a pick among what the text lists."""
         if not isinstance(argument, list | tuple) or not argument or any(
                 isinstance(v, list | tuple | Mapping) for v in argument):
             return False
