@@ -117,6 +117,18 @@ def listed_kinds(tool: Tool) -> frozenset[str]:
     return frozenset().union(*(_kinds(v) for v in tool.produces)) - taken
 
 
+def option_lists(registry: Registry, option: GoalOption) -> frozenset[str]:
+    """What the tools that reach the option list (:func:`listed_kinds`)."""
+    return frozenset().union(*(listed_kinds(t) for t in registry.producers(option.variables)))
+
+
+@lru_cache(maxsize=16)
+def registry_things(registry: Registry) -> frozenset[str]:
+    """The kinds of thing the registry's parameters name (a hotel, a restaurant, a file)."""
+    return frozenset().union(*(_kinds(p) for t in registry
+                               for p in t.parameters.get("properties") or {}))
+
+
 def written_kinds(tool: Tool, request: str, known: Mapping[str, Any]) -> frozenset[str]:
     """The kinds of thing whose names the tool takes as text the model writes, when the
     request (or the user) gives none of them."""
@@ -177,14 +189,22 @@ def kin_reads(registry: Registry) -> Mapping[str, tuple[str, ...]]:
     registry order: alternatives, not steps (reading an e-mail and summarising it produce
     different things). The things are what the registry's parameters name (a hotel, a
     restaurant), so "received" or "scheduled" qualify a kind, not a thing."""
-    things = frozenset().union(*(_kinds(p) for t in registry
-                                 for p in t.parameters.get("properties") or {}))
+    things = registry_things(registry)
     reads = [t for t in registry if t.reads and t.risk == "low"]
     kinds = {t.name: _head_and_object(t.name, things) for t in reads}
     return {t.name: tuple(o.name for o in reads if o.name != t.name
                           and kinds[o.name] == kinds[t.name] and kinds[t.name][0]
                           and o.produces & t.produces)
             for t in reads}
+
+
+@lru_cache(maxsize=16)
+def kin_of_variables(registry: Registry) -> Mapping[str, frozenset[str]]:
+    """Variable -> the kin (:func:`kin_reads`) of the tools that produce it: the reads that
+    stand in for its producers."""
+    kin = kin_reads(registry)
+    return {v: frozenset(k for t in registry.producers({v}) for k in kin.get(t.name, ()))
+            for v in registry.produced}
 
 
 def names_read(tool: Tool) -> frozenset[str]:
@@ -269,7 +289,7 @@ def listed_first(registry: Registry, option: GoalOption, origin: str,
     if not listing:
         return [alone]
     lister = listing[0]
-    kinds = frozenset().union(*(listed_kinds(t) for t in registry.producers(lister.variables)))
+    kinds = option_lists(registry, lister)
     siblings = [o for o in asked if o is not option and o is not lister and any(
         written_kinds(t, request, known) & kinds for t in registry.producers(o.variables))]
     use = frozenset().union(option.variables, *(o.variables for o in siblings))
@@ -297,13 +317,12 @@ def named_listings(registry: Registry, request: str, every_read: Sequence[GoalOp
     positions = {k: i for i, kinds in reversed(list(enumerate(named))) for k in kinds}
     found: list[tuple[int, GoalOption]] = []
     for read in every_read:
-        kinds = frozenset().union(*(listed_kinds(t) for t in registry.producers(read.variables)))
+        kinds = option_lists(registry, read)
         hits = [positions[k] for k in kinds if k in positions]
         if kinds and 2 * len(hits) >= len(kinds):
             found.append((min(hits), read))
     # a listing inside a thing another one lists (the users of a channel) is no kind apart
-    listed = {r.name: frozenset().union(*(listed_kinds(t) for t in registry.producers(
-        r.variables))) for _, r in found}
+    listed = {r.name: option_lists(registry, r) for _, r in found}
     taken = {r.name: frozenset().union(*(_kinds(p) for t in registry.producers(r.variables)
                                          for p in t.parameters.get("properties") or {}))
              for _, r in found}
@@ -312,25 +331,23 @@ def named_listings(registry: Registry, request: str, every_read: Sequence[GoalOp
                        if name != r.name)]
 
 
-def kinds_named(registry: Registry, ranked: Sequence[GoalOption],
+def kinds_named(registry: Registry, asked: Sequence[GoalOption],
                 every_read: Sequence[GoalOption], request: str, known: Mapping[str, Any]
                 ) -> tuple[str, Steps, str] | None:
     """One goal for a request that names several kinds of thing to look up ("suggest a
     hotel, a car rental company, and a restaurant with the best ratings"): each kind's
     listing and its reads, in one step, in any order. A kind's reads are those the request
-    ranks among its first ``NAMED`` options, and those that read what such a read reads of
-    another kind (the rating of the hotels as of the car rental companies): the request asks
-    the same of each kind, and its ranking as a whole favours one. None for fewer than two
-    kinds."""
-    things = frozenset().union(*(_kinds(p) for t in registry
-                                 for p in t.parameters.get("properties") or {}))
-    asked = [o for o in ranked[:NAMED] if is_read(registry, o)]
+    asks for (``asked``: the reads it ranks among its first ``NAMED`` options), and those
+    that read what such a read reads of another kind (the rating of the hotels as of the car
+    rental companies): the request asks the same of each kind, and its ranking as a whole
+    favours one. None for fewer than two kinds."""
+    things = registry_things(registry)
     heads = {_head_and_object(t.name, things)[0] for o in asked
              for t in registry.producers(o.variables)} - {""}
     parts: list[GoalOption] = []
     looked_up = 0
     for lister in named_listings(registry, request, every_read):
-        kinds = frozenset().union(*(listed_kinds(t) for t in registry.producers(lister.variables)))
+        kinds = option_lists(registry, lister)
         reads = [o for o in every_read if o is not lister and any(
             written_kinds(t, request, known) & kinds and (
                 o in asked or _head_and_object(t.name, things)[0] in heads)
@@ -391,8 +408,7 @@ def candidate_goals(registry: Registry, resolution: Resolution, request: str,
             goals += [alone, *pairs]
         else:
             goals += [*pairs, alone]
-    several = kinds_named(registry, [by_name[n] for n in resolution.ranked if n in by_name],
-                          every_read, request, given)
+    several = kinds_named(registry, siblings, every_read, request, given)
     if several:  # several kinds named: looking each of them up leads
         goals.insert(0, several)
     modelled = resolution.resolver not in ("retrieval", "given")

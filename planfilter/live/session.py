@@ -70,7 +70,13 @@ from ..filters import (
 from ..filters.risk import ApprovalPolicy, Approver
 from ..models import CallOptions
 from .goals import Resolution, resolve_goal
-from .hypotheses import candidate_goals, kin_reads, listed_kinds, written_kinds
+from .hypotheses import (
+    candidate_goals,
+    kin_of_variables,
+    kin_reads,
+    listed_kinds,
+    written_kinds,
+)
 from .recognition import (
     DEFAULT_RECOGNITION,
     Belief,
@@ -816,8 +822,9 @@ class Session:
         calls = [f.call or GIVEN for f in self._facts.get(name, ())]
         if len(self._beliefs) < 2 or self.method not in GOAL_DIRECTED_METHODS:
             return calls
-        kin = {k for t in self.registry.producers({name})
-               for k in kin_reads(self.registry).get(t.name, ())}
+        kin = kin_of_variables(self.registry).get(name, frozenset())
+        if not kin:
+            return calls
         return sorted({*calls, *(c.index for c in self._calls if c.ok and c.tool in kin)})
 
     def _stale(self, belief: Belief) -> frozenset[str]:
