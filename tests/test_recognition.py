@@ -729,3 +729,48 @@ def test_the_reads_of_a_listed_kind_the_request_ranks_join_its_listing():
     listed = next(c for c in made if c.origin == "list then use")
     assert listed.steps == (frozenset({"all_hotels_in_city"}),
                             frozenset({"hotels_prices", "rating_reviews_for_hotels"}))
+
+
+MEMBERS = Registry(tools=(
+    Tool(name="get_users", produces={"users"}, action="read",
+         description="Get the users of the workspace.",
+         returns={"type": "array", "items": {"type": "string"}},
+         parameters={"type": "object", "properties": {}}),
+    Tool(name="add_user_to_channel", produces={"added"}, action="create", risk="high",
+         description="Add a user to a given channel.", authored={"user", "channel"},
+         sensitive={"user", "channel"},
+         parameters={"type": "object", "properties": {"user": {"type": "string"},
+                                                       "channel": {"type": "string"}},
+                     "required": ["user", "channel"]}),
+))
+
+
+@pytest.mark.parametrize("users", [["Alice", "Bob", "Charlie"], ["Alice"]])
+def test_a_write_for_one_of_several_listed_values_stays_offered_for_the_others(users):
+    """"Add all users to the channel": the write reaches the goal at the first user, and
+    stays offered (and allowed) for each other user the list holds, until every one has had
+    it; for the only user listed, the goal reached ends the task."""
+    session = Session(MEMBERS, resolver="retrieval")
+    session.start("Add all users to the channel 'general'",
+                  candidates=[[["users"], ["added"]]])
+    session.record("get_users", {}, users)
+    for user in users:
+        assert session.visible().tools == ("add_user_to_channel",)
+        assert session.check("add_user_to_channel", {"user": user, "channel": "general"}).allowed
+        session.record("add_user_to_channel", {"user": user, "channel": "general"}, "added")
+    assert session.done
+    assert session.visible().tools == ()
+    assert not session.check("add_user_to_channel", {"user": "Alice", "channel": "random"}
+                             ).allowed
+
+
+def test_a_declined_write_is_not_offered_again_for_the_others():
+    session = Session(MEMBERS, resolver="retrieval")
+    session.start("Add all users to the channel 'general'",
+                  candidates=[[["users"], ["added"]]])
+    session.record("get_users", {}, ["Alice", "Bob", "Charlie"])
+    session.record("add_user_to_channel", {"user": "Alice", "channel": "general"}, "added")
+    session.decline("add_user_to_channel", {"user": "Bob", "channel": "general"})
+    visible = session.visible()
+    assert visible.tools == () and visible.declined == ("add_user_to_channel",)
+    assert "declined" in visible.info

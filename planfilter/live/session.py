@@ -528,17 +528,28 @@ class Session:
         candidate is reached."""
         with self._lock:
             frontiers = self._frontiers()
+            again = self._writes_again()
             if not frontiers:
+                if self.done and again:
+                    visible = Visible(again, info="goal reached; the write made for one of "
+                                      "several listed values stays offered for the others")
+                    return self._less_declined(visible)
                 return Visible((), info="goal reached" if self.done else
                                "no candidate goal left: the model set every one aside")
             first = frontiers[0][2]
-            tools = self._shown(frontiers)
+            tools = tuple(dict.fromkeys((*self._shown(frontiers), *again)))
             if len(frontiers) == 1:
                 visible = replace(first, tools=tools)
             else:
                 info = "; ".join(f"{b.candidate.name}: {v.info}" for b, _, v in frontiers)
                 visible = Visible(tools, info=f"candidates {info}", planner=first.planner,
                                   fallbacks=first.fallbacks)
+            return self._less_declined(visible)
+
+    def _less_declined(self, visible: Visible) -> Visible:
+        """``visible`` less the tools the user declined; when none is left, the task ends
+        with a message saying so."""
+        with self._lock:
             declined = tuple(t for t in visible.tools if t in self._declined)
             if not declined:
                 return visible
@@ -559,7 +570,8 @@ class Session:
         goals are plausible changes only what is visible, never the other checks."""
         with self._lock:
             frontiers = self._frontiers()
-            if self.done and not frontiers:
+            again = self._writes_again()
+            if self.done and not frontiers and tool not in again:
                 return Decision(False, f"the goal is reached; {tool!r} refused", tool,
                                 kind="hidden")
             if tool in self._declined:
@@ -570,7 +582,8 @@ class Session:
                         check_size(f"argument '{name}' of {tool}", value, MAX_VALUE_CHARS)
                     except PlanfilterError as exc:
                         return Decision(False, f"{exc}; refused", tool, kind="arguments")
-            shown = self._shown(frontiers)
+            shown = tuple(dict.fromkeys((*self._shown(frontiers), *again))) if frontiers \
+                else again
             belief = next((b for b, _, v in frontiers if tool in self._offered(b, v)),
                           self._lead())
             return self._guard(belief).check_call(self._planning_state(belief), tool,
@@ -687,13 +700,13 @@ class Session:
 
     def _offered(self, belief: Belief, visible: Visible) -> tuple[str, ...]:
         """The candidate's next tools, then the reads to make again for another listed value
-        (:meth:`_listed_reads`: the users of each channel, the items of each order) until the
+        (:meth:`_again`: the users of each channel, the items of each order) until the
         goal is reached. While several candidates are weighed, only the reads that reached
         one of this candidate's steps already, or its current one."""
         if not visible.tools or self.method not in GOAL_DIRECTED_METHODS:
             return visible.tools  # a baseline shows what it chose, nothing more
         visible = replace(visible, tools=self._after_listings(belief, visible.tools))
-        again = self._listed_reads()
+        again = self._again(reads=True)
         if len(self._beliefs) > 1:
             again = tuple(t for t in again
                           if any(self.registry.tool(t).post & belief.candidate.steps[k]
@@ -748,17 +761,19 @@ class Session:
                     break
         return tuple(out)
 
-    def _listed_reads(self) -> tuple[str, ...]:
-        """A read per listed value: a read made before whose input a result or the request
-        listed several values of (a customer's orders, two pages), not all read yet, stays
-        offered for the others until the goal is reached: the value the goal needs may be in
-        any of them."""
+    def _again(self, *, reads: bool) -> tuple[str, ...]:
+        """A call per listed value: a read (or, with ``reads`` false, a write) made before
+        whose input a result or the request listed several values of (a customer's orders,
+        two pages; the users to add to a channel, the two people to write to), not all
+        taken yet, stays offered for the others: the value a goal needs may be in any of
+        the pages read, and a request that asks for a write to each of several things is
+        not done after the first."""
         out: list[str] = []
         for call in self._calls:
             if not call.ok or call.tool in out or call.tool not in self.registry:
                 continue
             tool = self.registry.tool(call.tool)
-            if not tool.reads:
+            if tool.reads != reads:
                 continue
             for param, argument in call.arguments.items():
                 variable = tool.variable_of(param)
@@ -790,6 +805,11 @@ class Session:
                     out.append(call.tool)
                     break
         return tuple(out)
+
+    def _writes_again(self) -> tuple[str, ...]:
+        """The writes made for one of several listed values, offered for the others
+        (:meth:`_again`), under a goal-directed method."""
+        return self._again(reads=False) if self.method in GOAL_DIRECTED_METHODS else ()
 
     def _picked_from_text(self, call: Call, argument: Any) -> bool:
         """``argument`` is a list of names (one or more), each in the text an earlier call
