@@ -54,7 +54,8 @@ from typing import Any
 from ..core.contracts import Registry, Steps, Tool
 from ..core.planners.index import index_for, reduce_problem
 from ..core.schemas import schema_kind
-from .goals import GoalOption, Resolution, goal_vocabulary
+from ..core.sentences import NOT_AN_ABBREVIATION
+from .goals import GoalOption, Resolution, goal_vocabulary, rank_goals
 from .recognition import Candidate, RecognitionOptions, candidates_from
 from .stated import states_parameter
 
@@ -67,6 +68,16 @@ TOGETHER = 4
 #: Options of the ranking whose reads join the listing of their kind ("list then use", and
 #: a kind the request names): the reads of one kind the request asks for.
 NAMED = 12
+#: A sentence of a request ends at a stop before a space ("i.e." ends none) or a line's end.
+_SENTENCE_END = re.compile(r"(?<=[.?!])" + NOT_AN_ABBREVIATION + r"\s+|\s*\n+\s*")
+#: A sentence's best option is a part of the request when retrieval scores it above this: a
+#: sentence with no word of any tool ("1.") scores its best option by meaning alone, half
+#: the hybrid score at most.
+PART_SCORE = 0.5
+#: Options of a sentence's ranking its action is looked for among.
+PART_OPTIONS = 3
+#: Quoted text, and the {placeholders} a template leaves.
+_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|\{[^}]*\}")
 
 
 def result_fields(schema: Any) -> frozenset[str]:
@@ -424,3 +435,26 @@ def candidate_goals(registry: Registry, resolution: Resolution, request: str,
     elif not any(g[1] == first[1] for g in goals):
         goals.insert(0, first)
     return candidates_from(goals, options, modelled)
+
+
+@lru_cache(maxsize=256)
+def request_parts(registry: Registry, request: str) -> tuple[GoalOption, ...]:
+    """The action each sentence of a request of several asks for, in order, each once ("Tell
+    me the hotel's name and address. Then send an e-mail to my wife ...": the e-mail): the
+    best-ranked action among the sentence's first ``PART_OPTIONS`` options, its quoted text
+    left out (a title or a message to write is what the action carries, not what to do).
+    The whole request's ranking favours its first part, and the calls that serve it are off
+    every plan of the later ones; so the session weighs a later part from the moment the
+    leading candidate is reached (planfilter.live.session)."""
+    sentences = [s for s in _SENTENCE_END.split(request) if s.strip()]
+    if len(sentences) < 2:
+        return ()
+    options = goal_vocabulary(registry)
+    out: list[GoalOption] = []
+    for sentence in sentences:
+        order, scores, _ = rank_goals(registry, _QUOTED.sub(" ", sentence))
+        best = next((options[i] for i in order[:PART_OPTIONS]
+                     if scores[i] > PART_SCORE and not is_read(registry, options[i])), None)
+        if best is not None and best not in out:
+            out.append(best)
+    return tuple(out)

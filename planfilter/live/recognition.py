@@ -111,6 +111,9 @@ class Belief:
     offplan: int = 0
     #: Why the candidate was dropped ("" while it stands): the model asked for other tools.
     dropped: str = ""
+    #: Calls up to this one do not count for the candidate: a later part of the request,
+    #: weighed from when the candidate before it was reached.
+    since: int = 0
 
     @property
     def done(self) -> bool:

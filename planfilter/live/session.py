@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
@@ -69,12 +69,13 @@ from ..filters import (
 )
 from ..filters.risk import ApprovalPolicy, Approver
 from ..models import CallOptions
-from .goals import Resolution, resolve_goal
+from .goals import GoalOption, Resolution, resolve_goal
 from .hypotheses import (
     candidate_goals,
     kin_of_variables,
     kin_reads,
     listed_kinds,
+    request_parts,
     written_kinds,
 )
 from .recognition import (
@@ -249,6 +250,8 @@ class Session:
         #: Tool -> why it is refused from now on: the user declined it (see ``decline``).
         self._declined: dict[str, str] = {}
         self._environment: dict[str, Supplied] = {}
+        #: The request's later parts, weighed once the leading candidate is reached.
+        self._parts: tuple[GoalOption, ...] = ()
         self._lock = threading.RLock()
 
     # -- starting ---------------------------------------------------------------------------
@@ -284,6 +287,7 @@ class Session:
                 environment = supply(self.registry, skip=frozenset(given))
             supplied = {n: s for n, s in environment.items() if n not in given}
             self._check_known({n: s.value for n, s in supplied.items()}, "environment value")
+            parts: tuple[GoalOption, ...] = ()
             if candidates is not None:
                 if goal is not None or not candidates:
                     raise PlanfilterError("give either a goal or a non-empty list of candidate "
@@ -302,6 +306,8 @@ class Session:
                                           options=self.call_options, context=context)
                 found = candidate_goals(self.registry, resolution, request, context,
                                         self.recognition)
+                if len(found) > 1 and self.method in GOAL_DIRECTED_METHODS:
+                    parts = request_parts(self.registry, request)
             else:
                 steps = self._goal_steps(goal)
                 name = self._name(steps)
@@ -325,6 +331,7 @@ class Session:
                 self._facts[name] = [Fact(v, f"environment ({item.source})")
                                      for v in self._values(name, item.value)]
             self.resolution = resolution
+            self._parts = parts
             self._beliefs = [Belief(c) for c in found]
             self._advance(ran=False)
             return resolution
@@ -702,16 +709,18 @@ class Session:
         """The candidate's next tools, then the reads to make again for another listed value
         (:meth:`_again`: the users of each channel, the items of each order) until the
         goal is reached. While several candidates are weighed, only the reads that reached
-        one of this candidate's steps already, or its current one."""
+        one of this candidate's steps already, or its current one (or a kin of such a read,
+        made in its place)."""
         if not visible.tools or self.method not in GOAL_DIRECTED_METHODS:
             return visible.tools  # a baseline shows what it chose, nothing more
         visible = replace(visible, tools=self._after_listings(belief, visible.tools))
         again = self._again(reads=True)
         if len(self._beliefs) > 1:
+            kin = kin_of_variables(self.registry)
+            steps = belief.candidate.steps[:belief.step + 1]
             again = tuple(t for t in again
-                          if any(self.registry.tool(t).post & belief.candidate.steps[k]
-                                 for k in range(min(belief.step + 1,
-                                                    len(belief.candidate.steps)))))
+                          if any(self.registry.tool(t).post & step
+                                 or any(t in kin.get(v, ()) for v in step) for step in steps))
         return tuple(dict.fromkeys((*visible.tools, *again)))
 
     def _after_listings(self, belief: Belief, tools: tuple[str, ...]) -> tuple[str, ...]:
@@ -847,10 +856,22 @@ class Session:
             return calls
         return sorted({*calls, *(c.index for c in self._calls if c.ok and c.tool in kin)})
 
+    def _counted(self, belief: Belief) -> Callable[[str], list[int]]:
+        """:meth:`_producers` as the candidate counts them: a later part of the request
+        counts only the calls made since it is weighed (and the user's values)."""
+        if not belief.since:
+            return self._producers
+        return lambda name: [c for c in self._producers(name)
+                             if c == GIVEN or c > belief.since]
+
     def _stale(self, belief: Belief) -> frozenset[str]:
         """The variables of the candidate's current step not produced since the step before
-        it was reached."""
-        return stale(belief.step, belief.candidate.steps, belief.reached, self._producers)
+        it was reached (for a later part of the request, its first step's not produced
+        since it is weighed)."""
+        producers = self._counted(belief)
+        if belief.since and belief.step == 0:
+            return frozenset(v for v in belief.candidate.steps[0] if not producers(v))
+        return stale(belief.step, belief.candidate.steps, belief.reached, producers)
 
     def _planning_state(self, belief: Belief) -> dict[str, Any]:
         state = {name: facts[-1].value for name, facts in self._facts.items()}
@@ -865,12 +886,38 @@ class Session:
         beliefs = []
         for belief in self._beliefs:
             reached = list(belief.reached)
-            advance(belief.candidate.steps, reached, self._producers, len(self._calls))
+            advance(belief.candidate.steps, reached, self._counted(belief), len(self._calls))
             moved = replace(belief, reached=tuple(reached))
             cost = remaining_cost(self.registry, self._planning_state(moved),
                                   belief.candidate.steps, moved.step, given)
             beliefs.append(observe(belief, reached=reached, cost=cost, ran=ran))
         self._beliefs = beliefs
+        if self._parts and self._lead().done:
+            self._weigh_parts(given)
+
+    def _weigh_parts(self, given: frozenset[str]) -> None:
+        """The leading candidate is reached: the request's later parts (the action each of
+        its sentences asks for, planfilter.live.hypotheses.request_parts) whose answer is not
+        held join the candidates, weighed from this call on: the calls that served the part
+        before are on none of their plans, and do not count against them. The first weighs
+        as much as the best candidate not reached (the lead's weight when none is left), each
+        next one ``decay`` times the one before."""
+        lead = self._lead()
+        parts, self._parts = self._parts, ()
+        weight = max((b.weight(self.recognition) for b in self._beliefs if not b.done),
+                     default=lead.weight(self.recognition))
+        for i, option in enumerate(parts):
+            if option.variables <= set(self._facts):
+                continue  # its answer is held already
+            # a candidate for it already (the action alone) was weighed against the calls
+            # made for the part before: it is weighed from here on instead
+            self._beliefs = [b for b in self._beliefs if b.candidate.steps != option.goal_steps]
+            candidate = Candidate(option.name, option.goal_steps,
+                                  weight * self.recognition.decay ** i, "later part")
+            belief = Belief(candidate, since=len(self._calls))
+            cost = remaining_cost(self.registry, self._planning_state(belief),
+                                  candidate.steps, 0, given)
+            self._beliefs.append(replace(belief, cost=cost))
 
     def _lead(self) -> Belief:
         """The leading candidate (when none is reachable, the first one not set aside)."""

@@ -3,8 +3,9 @@
 A user has only the request: "Can you please pay the bill 'bill-december-2023.txt'?", "Invite
 Dora; her e-mail is on www.dora-website.com", "update the password to '1j1l-2k3j'". This
 module reads such values by rule, with no model: it finds spans of a few kinds in the text
-(e-mail addresses, web addresses, IBANs, file names, ISO dates and times, quoted text,
-numbers) and gives each to the parameters whose schema and words fit it:
+(e-mail addresses, web addresses, IBANs, file names, dates (ISO, or in words with their
+year, read as ISO) and times, quoted text, numbers) and gives each to the parameters whose
+schema and words fit it:
 
 - a span of a *specific* kind goes to a parameter whose name or description names that kind
   (an e-mail to ``email``/``recipient``; a web address to ``url``/``website``; an IBAN to
@@ -69,10 +70,12 @@ ADDRESS_PARTS: Mapping[str, frozenset[str]] = {
 #: A place's name: one to three capitalised words.
 _PLACE = r"[A-Z][a-z]+(?:\s[A-Z][a-z]+){0,2}"
 #: Capitalised words that name a time, not a place ("in May", "on Monday").
-_NOT_PLACES = frozenset({
-    "January", "February", "March", "April", "May", "June", "July", "August", "September",
-    "October", "November", "December", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday",
-    "Saturday", "Sunday"})
+_MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August",
+                "September", "October", "November", "December")
+_MONTH_NUMBERS = {name: number for number, name in enumerate(_MONTH_NAMES, start=1)}
+_MONTHS = "|".join(_MONTH_NAMES)
+_NOT_PLACES = frozenset({*_MONTH_NAMES, "Monday", "Tuesday", "Wednesday", "Thursday",
+                         "Friday", "Saturday", "Sunday"})
 
 _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("address", _ADDRESS),
@@ -82,6 +85,10 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("file", re.compile(r"(?<![\w@/.-])[\w][\w.-]*\.(?:txt|pdf|docx?|xlsx?|csv|md|json|yaml|"
                         r"yml|pptx?|png|jpe?g|html?|py|zip|log)\b", re.IGNORECASE)),
     ("date", re.compile(r"\b\d{4}-\d{2}-\d{2}\b")),
+    # a date in words with its year ("May 15th, 2024", "the 15th of May 2024"), as ISO
+    ("written date", re.compile(rf"\b(?:({_MONTHS})\s+(\d{{1,2}})(?:st|nd|rd|th)?,?|"
+                                rf"(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTHS}),?)"
+                                r"\s+(\d{4})\b")),
     ("time", re.compile(r"\b(?:[01]?\d|2[0-3]):[0-5]\d\b")),
     # an apostrophe inside a word ("I'm", "order's") opens and closes no quote
     ("quoted", re.compile(r"(?<![A-Za-z])'([^'\n]{1,200})'(?![A-Za-z])|\"([^\"\n]{1,200})\"|"
@@ -153,6 +160,15 @@ def spans(text: str) -> tuple[Span, ...]:
                 for part, role in ((1, "first_name"), (2, "last_name")):
                     taken.append(match.span(part))
                     found.append(Span(role, match.group(part), *match.span(part)))
+                continue
+            elif kind == "written date":
+                month = _MONTH_NUMBERS[match.group(1) or match.group(4)]
+                day = int(match.group(2) or match.group(3))
+                if not 1 <= day <= 31:
+                    continue
+                taken.append((start, end))
+                found.append(Span("date", f"{match.group(5)}-{month:02d}-{day:02d}", start,
+                                  end))
                 continue
             elif kind == "number":
                 value = float(value) if "." in value else int(value)
