@@ -18,7 +18,14 @@ from planfilter import Session
 from planfilter.core.contracts import Registry, Tool
 from planfilter.core.errors import ContractError
 from planfilter.core.frontier import compute_frontier
-from planfilter.core.provenance import accepted, occurs_in, same_value, spelled_out
+from planfilter.core.provenance import (
+    Flow,
+    accepted,
+    check_flow,
+    occurs_in,
+    same_value,
+    spelled_out,
+)
 
 WRITTEN = {"body": {"type": "string"}, "date": {"type": "string"}}
 
@@ -346,3 +353,19 @@ def test_text_sent_before_untrusted_content_or_kept_by_a_tool_that_sends_nothing
     session.start("r", goal=["noted"])
     session.record("read_inbox", {}, "the door code is 4711-0815")
     assert session.check("note", {"content": "the door code is 4711-0815"}).allowed
+
+
+@pytest.mark.parametrize("city, kinds", [
+    ("New York", []),
+    ("New York, NY 10001", []),  # the request spells it out around the value read out of it
+    ("New York, NY 10001, USA", ["substituted"]),  # more than the request says
+    ("Boston", ["substituted"]),
+    ("NY 10001", ["substituted"]),  # the request's, but not around the user's value
+])
+def test_text_the_request_spells_out_around_a_given_value_is_the_users(city, kinds):
+    tool = Tool(name="update_user_info", produces=["user_info_updated"], requires=["city"],
+                parameters={"type": "object", "properties": {"city": {"type": "string"}}})
+    flow = Flow(held={"city": ("New York",)}, given={"city": ("New York",)},
+                request="Update my address: 1234 Elm Street, New York, NY 10001, please.")
+    problems = check_flow(Registry(tools=(tool,)), tool, {"city": city}, flow)
+    assert [p.kind for p in problems] == kinds

@@ -13,7 +13,9 @@ Three rules, each a refusal kind (the guard runs them in this order, after the s
   a user input the user never gave is refused too).
 - **substituted**: when the user gave a value for a variable (``known``, or read out of the
   request), an argument of that variable must carry that value (a list argument must lie
-  within the given list); a tool's result does not override what the user said.
+  within the given list), or text the request spells out around it ("New York, NY 10001"
+  for "New York": a rule reads a part of it); a tool's result does not override what the
+  user said.
 - **tainted**: an argument of a *sensitive* parameter whose value came from outside content
   (it occurs in the result of an *untrusted* tool, or the model wrote it after such content
   entered the state) and was not given by the user needs the user's approval. A value the
@@ -274,7 +276,8 @@ def check_flow(registry: Registry, tool: Tool, arguments: Mapping[str, Any],
         variable = tool.variable_of(name)
         given = tuple(flow.given.get(variable, ()))
         authored = name in tool.authored
-        if not authored and given and not within(value, given):
+        if not authored and given and not within(value, given) \
+                and not extends(value, given, flow.request):
             problems.append(FlowProblem("substituted", name, (
                 f"argument '{name}' = {_show(value)} is not the value the user gave for "
                 f"{variable} ({', '.join(_show(g) for g in _plain_values(given))})")))
@@ -336,6 +339,14 @@ def carried_text(text: str, outside: Iterable[Any], request: str = "") -> str | 
                         and not spelled_out(line.strip(), request):
                     return line.strip()
     return None
+
+
+def extends(value: Any, given: Iterable[Any], request: str) -> bool:
+    """``value`` is text the request spells out that spells out a value the user gave: what
+    the rules read out of a request may be part of the value the user meant ("New York"
+    of "New York, NY 10001")."""
+    return isinstance(value, str) and spelled_out(value, request) and any(
+        isinstance(g, str) and spelled_out(g, value) for g in given)
 
 
 def spelled_out(value: Any, text: str) -> bool:
