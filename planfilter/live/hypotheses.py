@@ -76,8 +76,9 @@ _SENTENCE_END = re.compile(r"(?<=[.?!])" + NOT_AN_ABBREVIATION + r"\s+|\s*\n+\s*
 PART_SCORE = 0.5
 #: Options of a sentence's ranking its action is looked for among.
 PART_OPTIONS = 3
-#: Quoted text, and the {placeholders} a template leaves.
-_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|\{[^}]*\}")
+#: Quoted text (an apostrophe inside a word, "I'm", opens no quote), and the {placeholders}
+#: a template leaves.
+_QUOTED = re.compile(r"(?<![A-Za-z])'[^'\n]*'(?![A-Za-z])|\"[^\"\n]*\"|\{[^}]*\}")
 
 
 def result_fields(schema: Any) -> frozenset[str]:

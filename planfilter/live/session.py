@@ -532,8 +532,9 @@ class Session:
 
     def visible(self) -> Visible:
         """The tools to show now: under a goal-directed method (``cmtf``) the union of the next
-        steps of the plausible candidates, the leading one's first; none once the leading
-        candidate is reached."""
+        steps of the plausible candidates, the leading one's first, and the writes made for
+        one of several listed values (offered for the others); once the leading candidate is
+        reached, only those writes and what plausible candidates it did not reach ask for."""
         with self._lock:
             frontiers = self._frontiers()
             again = self._writes_again()
