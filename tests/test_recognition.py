@@ -28,7 +28,6 @@ from planfilter.live.hypotheses import (
     candidate_goals,
     informs,
     kin_reads,
-    kin_writes,
     listed_kinds,
     request_parts,
 )
@@ -887,34 +886,3 @@ def test_a_kin_read_made_for_one_of_two_days_stays_offered_for_the_other():
     assert "get_day_calendar_events" in session.visible().tools
     session.record("get_day_calendar_events", {"day": "2024-05-19"}, [])
     assert "get_day_calendar_events" not in session.visible().tools
-
-
-
-def _write(name: str, produced: str) -> Tool:
-    return Tool(name=name, produces={produced}, action="write", risk="medium",
-                authored={"text"}, parameters={"type": "object", "properties": {
-                    "text": {"type": "string"}}, "required": ["text"]})
-
-
-WRITES = Registry(tools=(
-    Tool(name="get_channels", produces={"channels"}, action="read",
-         description="Get the list of channels.", returns={"type": "array"}),
-    _write("send_direct_message", "direct_sent"), _write("send_channel_message", "posted"),
-    _write("create_calendar_event", "event_created"),
-    _write("cancel_calendar_event", "event_cancelled"),
-    _write("reserve_hotel", "hotel_reserved"), _write("reserve_restaurant", "table_reserved"),
-))
-
-
-def test_writes_of_one_verb_on_one_kind_of_thing_are_kin_and_shown_beside_each_other():
-    """To send a message directly or to a channel: kin; to create or cancel an event, to
-    reserve a hotel or a restaurant: not. The kin of a write shown is shown while several
-    goals are weighed, never for one."""
-    assert {k: v for k, v in kin_writes(WRITES).items() if v} == {
-        "send_direct_message": ("send_channel_message",),
-        "send_channel_message": ("send_direct_message",)}
-    session = Session(WRITES, resolver="retrieval")
-    session.start("Write them a message", candidates=[["posted"], ["hotel_reserved"]])
-    assert {"send_channel_message", "send_direct_message"} <= set(session.visible().tools)
-    session.start("Write them a message", goal="posted")
-    assert session.visible().tools == ("send_channel_message",)

@@ -211,21 +211,6 @@ def kin_reads(registry: Registry) -> Mapping[str, tuple[str, ...]]:
 
 
 @lru_cache(maxsize=16)
-def kin_writes(registry: Registry) -> Mapping[str, tuple[str, ...]]:
-    """Write -> the other writes of the same verb on the same kind of thing (to send a
-    message directly or to a channel), in registry order: "write them a message" seldom
-    says which. A different verb is a different action (to create an event, to cancel
-    one), and a different kind of thing too (to reserve a hotel, a restaurant)."""
-    things = registry_things(registry)
-    writes = [t for t in registry if not t.reads]
-    kinds = {t.name: (t.name.split("_")[0], _head_and_object(t.name, things)[0])
-             for t in writes}
-    return {t.name: tuple(o.name for o in writes if o.name != t.name
-                          and kinds[o.name] == kinds[t.name] and kinds[t.name][1])
-            for t in writes}
-
-
-@lru_cache(maxsize=16)
 def kin_of_variables(registry: Registry) -> Mapping[str, frozenset[str]]:
     """Variable -> the kin (:func:`kin_reads`) of the tools that produce it: the reads that
     stand in for its producers."""

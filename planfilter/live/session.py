@@ -74,7 +74,6 @@ from .hypotheses import (
     candidate_goals,
     kin_of_variables,
     kin_reads,
-    kin_writes,
     listed_kinds,
     request_parts,
     written_kinds,
@@ -694,17 +693,15 @@ class Session:
     def _shown(self, frontiers: list[tuple[Belief, ToolGuard, Visible]]) -> tuple[str, ...]:
         """The union of the candidates' next tools (at most ``recognition.tools`` beyond the
         leading candidate's), then, while several candidates are weighed, the kin of each
-        tool shown (reads of the same kind of thing, writes of the same verb on it:
-        planfilter.live.hypotheses.kin_reads, kin_writes) whose inputs are held: the request
-        rarely says which of them it means. A tool and its kin count as one towards the
-        bound."""
+        read shown (reads of the same kind of thing, planfilter.live.hypotheses.kin_reads)
+        whose inputs are held: the request rarely says which of them it means. A read and
+        its kin count as one tool towards the bound."""
         shown = union([(b, self._offered(b, v)) for b, _, v in frontiers],
                       self.recognition.tools)
         if len(self._beliefs) < 2 or self.method not in GOAL_DIRECTED_METHODS:
             return shown
         held = frozenset(self._facts)
-        kin = [k for t in shown for k in (*kin_reads(self.registry).get(t, ()),
-                                          *kin_writes(self.registry).get(t, ()))
+        kin = [k for t in shown for k in kin_reads(self.registry).get(t, ())
                if k not in self._declined and self.registry.tool(k).pre <= held]
         pointed = [t for t in self._pointed_reads() if self.registry.tool(t).pre <= held]
         return tuple(dict.fromkeys((*shown, *kin, *pointed)))
