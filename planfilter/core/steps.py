@@ -30,8 +30,9 @@ def counts(name: str, k: int, steps: Sequence[frozenset[str]], reached: Sequence
 
 def stale(k: int, steps: Sequence[frozenset[str]], reached: Sequence[int],
           producers: Producers) -> frozenset[str]:
-    """Step ``k``'s variables that do not count for it yet (none for the first step)."""
-    if k == 0 or k >= len(steps):
+    """Step ``k``'s variables that do not count for it yet (of the first step, those
+    ``producers`` gives no call for)."""
+    if k >= len(steps):
         return frozenset()
     return frozenset(v for v in steps[k] if not counts(v, k, steps, reached, producers))
 

@@ -47,7 +47,7 @@ two-step candidates; the action first keeps the action alone).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -125,8 +125,7 @@ def listed_kinds(tool: Tool) -> frozenset[str]:
     if not tool.reads or not (_text_result(tool.returns) or schema_kind(tool.returns or {})
                               == "array" or tool.name.startswith(("get_all", "list"))):
         return frozenset()
-    taken = frozenset().union(*(_kinds(p) for p in tool.parameters.get("properties", {})))
-    return frozenset().union(*(_kinds(v) for v in tool.produces)) - taken
+    return frozenset().union(*(_kinds(v) for v in tool.produces)) - parameter_kinds((tool,))
 
 
 def option_lists(registry: Registry, option: GoalOption) -> frozenset[str]:
@@ -134,11 +133,16 @@ def option_lists(registry: Registry, option: GoalOption) -> frozenset[str]:
     return frozenset().union(*(listed_kinds(t) for t in registry.producers(option.variables)))
 
 
+def parameter_kinds(tools: Iterable[Tool]) -> frozenset[str]:
+    """The kinds of thing the tools' parameters name (a hotel, a restaurant, a file)."""
+    return frozenset().union(*(_kinds(p) for t in tools
+                               for p in t.parameters.get("properties") or {}))
+
+
 @lru_cache(maxsize=16)
 def registry_things(registry: Registry) -> frozenset[str]:
-    """The kinds of thing the registry's parameters name (a hotel, a restaurant, a file)."""
-    return frozenset().union(*(_kinds(p) for t in registry
-                               for p in t.parameters.get("properties") or {}))
+    """The kinds of thing the registry's parameters name."""
+    return parameter_kinds(registry)
 
 
 def written_kinds(tool: Tool, request: str, known: Mapping[str, Any]) -> frozenset[str]:
@@ -335,9 +339,7 @@ def named_listings(registry: Registry, request: str, every_read: Sequence[GoalOp
             found.append((min(hits), read))
     # a listing inside a thing another one lists (the users of a channel) is no kind apart
     listed = {r.name: option_lists(registry, r) for _, r in found}
-    taken = {r.name: frozenset().union(*(_kinds(p) for t in registry.producers(r.variables)
-                                         for p in t.parameters.get("properties") or {}))
-             for _, r in found}
+    taken = {r.name: parameter_kinds(registry.producers(r.variables)) for _, r in found}
     return [r for _, r in sorted(found, key=lambda item: item[0])
             if not any(taken[r.name] & kinds for name, kinds in listed.items()
                        if name != r.name)]

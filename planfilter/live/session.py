@@ -545,7 +545,7 @@ class Session:
                 return Visible((), info="goal reached" if self.done else
                                "no candidate goal left: the model set every one aside")
             first = frontiers[0][2]
-            tools = tuple(dict.fromkeys((*self._shown(frontiers), *again)))
+            tools = tuple(dict.fromkeys((*self._shown(self._offers(frontiers)), *again)))
             if len(frontiers) == 1:
                 visible = replace(first, tools=tools)
             else:
@@ -590,10 +590,10 @@ class Session:
                         check_size(f"argument '{name}' of {tool}", value, MAX_VALUE_CHARS)
                     except PlanfilterError as exc:
                         return Decision(False, f"{exc}; refused", tool, kind="arguments")
-            shown = tuple(dict.fromkeys((*self._shown(frontiers), *again))) if frontiers \
+            offers = self._offers(frontiers)
+            shown = tuple(dict.fromkeys((*self._shown(offers), *again))) if frontiers \
                 else again
-            belief = next((b for b, _, v in frontiers if tool in self._offered(b, v)),
-                          self._lead())
+            belief = next((b for b, offered in offers if tool in offered), self._lead())
             return self._guard(belief).check_call(self._planning_state(belief), tool,
                                                   arguments, self._attempts(),
                                                   flow=self.flow(), shown=shown)
@@ -656,9 +656,8 @@ class Session:
         Counted in :attr:`switches`."""
         with self._lock:
             self._started()
-            frontiers = self._frontiers()
-            shown = self._shown(frontiers)
-            away = switch_away([(b, self._offered(b, v)) for b, _, v in frontiers], shown)
+            offers = self._offers(self._frontiers())
+            away = switch_away(offers, self._shown(offers))
             why = f"the model set it aside: {reason}" if reason else "the model set it aside"
             self._beliefs = [replace(b, dropped=why) if b.candidate.name in away else b
                              for b in self._beliefs]
@@ -690,14 +689,20 @@ class Session:
                                                      self._attempts())))
         return out
 
-    def _shown(self, frontiers: list[tuple[Belief, ToolGuard, Visible]]) -> tuple[str, ...]:
+    def _offers(self, frontiers: list[tuple[Belief, ToolGuard, Visible]]
+                ) -> list[tuple[Belief, tuple[str, ...]]]:
+        """Each frontier's candidate and the tools it offers (:meth:`_offered`), the reads
+        to make again worked out once for all of them."""
+        again = self._again(reads=True) if self.method in GOAL_DIRECTED_METHODS else ()
+        return [(b, self._offered(b, v, again)) for b, _, v in frontiers]
+
+    def _shown(self, offers: list[tuple[Belief, tuple[str, ...]]]) -> tuple[str, ...]:
         """The union of the candidates' next tools (at most ``recognition.tools`` beyond the
         leading candidate's), then, while several candidates are weighed, the kin of each
         read shown (reads of the same kind of thing, planfilter.live.hypotheses.kin_reads)
         whose inputs are held: the request rarely says which of them it means. A read and
         its kin count as one tool towards the bound."""
-        shown = union([(b, self._offered(b, v)) for b, _, v in frontiers],
-                      self.recognition.tools)
+        shown = union(offers, self.recognition.tools)
         if len(self._beliefs) < 2 or self.method not in GOAL_DIRECTED_METHODS:
             return shown
         held = frozenset(self._facts)
@@ -706,16 +711,16 @@ class Session:
         pointed = [t for t in self._pointed_reads() if self.registry.tool(t).pre <= held]
         return tuple(dict.fromkeys((*shown, *kin, *pointed)))
 
-    def _offered(self, belief: Belief, visible: Visible) -> tuple[str, ...]:
-        """The candidate's next tools, then the reads to make again for another listed value
-        (:meth:`_again`: the users of each channel, the items of each order) until the
-        goal is reached. While several candidates are weighed, only the reads that reached
-        one of this candidate's steps already, or its current one (or a kin of such a read,
-        made in its place)."""
+    def _offered(self, belief: Belief, visible: Visible, again: tuple[str, ...]
+                 ) -> tuple[str, ...]:
+        """The candidate's next tools, then of ``again`` (:meth:`_again`), the reads to make
+        again for another listed value (the users of each channel, the items of each order)
+        until the goal is reached. While several candidates are weighed, only the reads that
+        reached one of this candidate's steps already, or its current one (or a kin of such
+        a read, made in its place)."""
         if not visible.tools or self.method not in GOAL_DIRECTED_METHODS:
             return visible.tools  # a baseline shows what it chose, nothing more
         visible = replace(visible, tools=self._after_listings(belief, visible.tools))
-        again = self._again(reads=True)
         if len(self._beliefs) > 1:
             kin = kin_of_variables(self.registry)
             steps = belief.candidate.steps[:belief.step + 1]
@@ -869,10 +874,7 @@ class Session:
         """The variables of the candidate's current step not produced since the step before
         it was reached (for a later part of the request, its first step's not produced
         since it is weighed)."""
-        producers = self._counted(belief)
-        if belief.since and belief.step == 0:
-            return frozenset(v for v in belief.candidate.steps[0] if not producers(v))
-        return stale(belief.step, belief.candidate.steps, belief.reached, producers)
+        return stale(belief.step, belief.candidate.steps, belief.reached, self._counted(belief))
 
     def _planning_state(self, belief: Belief) -> dict[str, Any]:
         state = {name: facts[-1].value for name, facts in self._facts.items()}
