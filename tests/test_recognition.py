@@ -30,6 +30,7 @@ from planfilter.live.hypotheses import (
     kin_reads,
     listed_kinds,
     request_parts,
+    sentences,
 )
 from planfilter.live.recognition import (
     SINGLE,
@@ -42,7 +43,7 @@ from planfilter.live.recognition import (
     shared_priors,
     union,
 )
-from planfilter.live.stated import spans, stated_for, stated_values
+from planfilter.live.stated import named_with, spans, stated_for, stated_values
 
 SETTINGS = settings(max_examples=150, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
@@ -564,6 +565,21 @@ def test_a_read_stays_offered_for_each_value_the_request_names(pages, again):
     assert ("get_webpage" in session.visible().tools) is again
 
 
+@pytest.mark.parametrize("request_text, again", [
+    ("Summarize the pages posted in 'general', then visit www.dora-website.com and message "
+     "Dora.", True),
+    ("Summarize the pages posted in 'general' and message Dora.", False)])
+def test_a_read_made_for_a_link_a_result_gave_stays_offered_for_the_page_the_request_names(
+        request_text, again):
+    """The first page read is a link a channel gave; the page the request names for the same
+    parameter is still to read, so the read stays offered (a request that names no page: the
+    read is not offered again)."""
+    session = Session(PAGES, resolver="retrieval")
+    session.start(request_text, candidates=[[["message_sent"]]])
+    session.record("get_webpage", {"url": "www.informations.com"}, "A page.")
+    assert ("get_webpage" in session.visible().tools) is again
+
+
 PLACES = Registry(tools=(
     Tool(name="get_all_restaurants_in_city", produces={"restaurants"}, action="read",
          description="Get all restaurants in the given city.", authored={"city"},
@@ -780,6 +796,58 @@ def test_a_declined_write_is_not_offered_again_for_the_others():
     visible = session.visible()
     assert visible.tools == () and visible.declined == ("add_user_to_channel",)
     assert "declined" in visible.info
+
+
+DIRECT = Registry(tools=(
+    Tool(name="send_direct_message", produces={"message_sent"}, action="send", risk="high",
+         description="Send a direct message to the given user.",
+         authored={"recipient", "body"}, sensitive={"recipient"},
+         parameters={"type": "object", "properties": {"recipient": {"type": "string"},
+                                                       "body": {"type": "string"}},
+                     "required": ["recipient", "body"]}),
+))
+
+
+def test_a_write_for_one_of_the_names_the_request_lists_stays_offered_for_the_others():
+    """"Message Dora and Eve": the write reaches the goal at Dora, and stays offered for
+    Eve, whom the request lists beside her (what is in brackets after each left out); a
+    request that names one person ends the task at the first message."""
+    session = Session(DIRECT, resolver="retrieval")
+    session.start("Visit the websites of Dora (www.dora-website.com) and Eve "
+                  "(www.eve-blog.com) and message them with feedback.",
+                  candidates=[[["message_sent"]]])
+    for person in ("Dora", "Eve"):
+        assert session.visible().tools == ("send_direct_message",)
+        session.record("send_direct_message", {"recipient": person, "body": "Nice."}, "sent")
+    assert session.done and session.visible().tools == ()
+    alone = Session(DIRECT, resolver="retrieval")
+    alone.start("Message Dora with feedback on her website.", candidates=[[["message_sent"]]])
+    alone.record("send_direct_message", {"recipient": "Dora", "body": "Nice."}, "sent")
+    assert alone.visible().tools == ()
+
+
+@pytest.mark.parametrize("text, value, names", [
+    ("websites of Dora (www.dora-website.com) and Eve (www.eve-blog.com)", "Dora",
+     ("Dora", "Eve")),
+    ("write to Alice, Bob or Charlie Brown today", "Charlie Brown",
+     ("Alice", "Bob", "Charlie Brown")),
+    ("write to Alice, Bob or Charlie today", "Dora", ()),  # not listed
+    ("Tell Alice the news. Bob knows.", "Alice", ()),  # named apart, not listed together
+    ("Message Alice and Bob", ["Alice"], ()),  # names are text
+])
+def test_the_names_a_request_lists_together_are_found_beside_each_other(text, value, names):
+    assert named_with(text, value) == names
+
+
+def test_a_stop_without_its_space_ends_a_sentence_and_a_web_address():
+    """"... www.our-company.com.They sent ...": the address ends at "com", and the request
+    has two parts."""
+    text = ("Post the hobbies to our website www.our-company.com.They sent them to Bob, "
+            "e.g. on Monday.")
+    assert [s.value for s in spans(text) if s.kind == "url"] == ["www.our-company.com"]
+    assert sentences(text) == [
+        "Post the hobbies to our website www.our-company.com.",
+        "They sent them to Bob, e.g. on Monday."]
 
 
 @pytest.mark.parametrize("text, day", [

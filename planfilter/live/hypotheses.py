@@ -68,8 +68,12 @@ TOGETHER = 4
 #: Options of the ranking whose reads join the listing of their kind ("list then use", and
 #: a kind the request names): the reads of one kind the request asks for.
 NAMED = 12
-#: A sentence of a request ends at a stop before a space ("i.e." ends none) or a line's end.
-_SENTENCE_END = re.compile(r"(?<=[.?!])" + NOT_AN_ABBREVIATION + r"\s+|\s*\n+\s*")
+#: A sentence of a request ends at a stop before a space ("i.e." ends none), at a stop after
+#: a word's small letter right before a capitalised word ("... www.our-company.com.They
+#: sent ...", "... their websites.Note that ...": the space left out), or at a line's end.
+_SENTENCE_END = re.compile(r"(?<=[.?!])" + NOT_AN_ABBREVIATION + r"\s+"
+                           + r"|(?<=[a-z][.?!])" + NOT_AN_ABBREVIATION + r"(?=[A-Z][a-z])"
+                           + r"|\s*\n+\s*")
 #: A sentence's best option is a part of the request when retrieval scores it above this: a
 #: sentence with no word of any tool ("1.") scores its best option by meaning alone, half
 #: the hybrid score at most.
@@ -440,6 +444,11 @@ def candidate_goals(registry: Registry, resolution: Resolution, request: str,
     return candidates_from(goals, options, modelled)
 
 
+def sentences(request: str) -> list[str]:
+    """The request's sentences, in order (see :data:`_SENTENCE_END`)."""
+    return [s.strip() for s in _SENTENCE_END.split(request) if s.strip()]
+
+
 @lru_cache(maxsize=256)
 def request_parts(registry: Registry, request: str) -> tuple[GoalOption, ...]:
     """The action each sentence of a request of several asks for, in order, each once ("Tell
@@ -449,12 +458,12 @@ def request_parts(registry: Registry, request: str) -> tuple[GoalOption, ...]:
     The whole request's ranking favours its first part, and the calls that serve it are off
     every plan of the later ones; so the session weighs a later part from the moment the
     leading candidate is reached (planfilter.live.session)."""
-    sentences = [s for s in _SENTENCE_END.split(request) if s.strip()]
-    if len(sentences) < 2:
+    parts = sentences(request)
+    if len(parts) < 2:
         return ()
     options = goal_vocabulary(registry)
     out: list[GoalOption] = []
-    for sentence in sentences:
+    for sentence in parts:
         order, scores, _ = rank_goals(registry, _QUOTED.sub(" ", sentence))
         best = next((options[i] for i in order[:PART_OPTIONS]
                      if scores[i] > PART_SCORE and not is_read(registry, options[i])), None)

@@ -92,7 +92,7 @@ from .recognition import (
     switch_away,
     union,
 )
-from .stated import pointed_by, pointers_in, stated_for
+from .stated import named_with, pointed_by, pointers_in, stated_for
 
 
 @dataclass(frozen=True)
@@ -779,8 +779,9 @@ class Session:
     def _again(self, *, reads: bool) -> tuple[str, ...]:
         """A call per listed value: a read (or, with ``reads`` false, a write) made before
         whose input a result or the request listed several values of (a customer's orders,
-        two pages; the users to add to a channel, the two people to write to), not all
-        taken yet, stays offered for the others: the value a goal needs may be in any of
+        two pages; the users to add to a channel, the two people to write to), or a read
+        made for one value whose input the request states others of, not all taken yet,
+        stays offered for the others: the value a goal needs may be in any of
         the pages read, and a request that asks for a write to each of several things is
         not done after the first."""
         out: list[str] = []
@@ -806,6 +807,13 @@ class Session:
                     # ("visit www.a.com and www.b.com")
                     stated = stated_for(tool, param, self.request)
                     listed = list(stated) if within(argument, stated) else []
+                    if reads and stated and not listed:
+                        # a read the request points at ("visit www.a.com"), made first for
+                        # a value a result gave (a link in a channel)
+                        listed = [argument, *stated]
+                    if len({json_key(v) for v in listed}) < 2:
+                        # the names the request lists it with ("message Dora and Eve")
+                        listed = list(named_with(self.request, argument))
                 if len({json_key(v) for v in listed}) < 2:
                     if self._picked_from_text(call, argument):
                         # some of the names a text listed (the French restaurants of a

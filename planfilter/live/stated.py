@@ -80,7 +80,10 @@ _NOT_PLACES = frozenset({*_MONTH_NAMES, "Monday", "Tuesday", "Wednesday", "Thurs
 _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("address", _ADDRESS),
     ("email", re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")),
-    ("url", re.compile(r"\b(?:https?://[^\s'\"<>]+|www\.[\w-]+(?:\.[\w-]+)+(?:/[^\s'\"<>]*)?)")),
+    # a web address's labels start with no capitalised word: "www.our-company.com.They sent"
+    # ends the address at "com", a sentence's stop without its space
+    ("url", re.compile(r"\b(?:https?://[^\s'\"<>]+|"
+                       r"www\.[\w-]+(?:\.(?![A-Z][a-z])[\w-]+)+(?:/[^\s'\"<>]*)?)")),
     ("iban", re.compile(r"\b[A-Z]{2}\d{2}[A-Z0-9]{11,30}\b")),
     ("file", re.compile(r"(?<![\w@/.-])[\w][\w.-]*\.(?:txt|pdf|docx?|xlsx?|csv|md|json|yaml|"
                         r"yml|pptx?|png|jpe?g|html?|py|zip|log)\b", re.IGNORECASE)),
@@ -336,6 +339,29 @@ def stated_values(registry: Registry, text: str) -> dict[str, Any]:
         elif all(not value_errors(t, p, values) for t, p in places):
             found[variable] = values
     return found
+
+
+#: A person's or a thing's name: one or two capitalised words.
+_NAME = r"[A-Z][a-z]+(?:\s[A-Z][a-z]+)?"
+#: What joins the names of a list: a comma, "and", "or".
+_JOIN = r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+"
+#: Names listed together ("Dora and Eve", "Alice, Bob or Charlie").
+_NAMES = re.compile(rf"\b{_NAME}(?:(?:{_JOIN}){_NAME})+\b")
+#: What a request says in brackets after a name ("Dora (www.dora-website.com)").
+_ASIDE = re.compile(r"\s*\([^()\n]*\)")
+
+
+def named_with(text: str, value: Any) -> tuple[str, ...]:
+    """The names ``text`` lists together with ``value``, in order, ``value`` among them
+    ("visit the websites of Dora (www.dora-website.com) and Eve ... and message them": Dora
+    and Eve); () when the text lists it with no other name."""
+    if not isinstance(value, str) or not value.strip():
+        return ()
+    for match in _NAMES.finditer(_ASIDE.sub("", text)):
+        names = tuple(dict.fromkeys(re.split(_JOIN, match.group(0))))
+        if value in names and len(names) > 1:
+            return names
+    return ()
 
 
 def states_parameter(tool: Tool, parameter: str, text: str) -> bool:
