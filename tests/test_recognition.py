@@ -23,7 +23,7 @@ from planfilter.core.frontier import compute_frontier
 from planfilter.core.loading import load_registry
 from planfilter.core.resources import domains_file
 from planfilter.live import SWITCH_TOOL, Session
-from planfilter.live.goals import GoalOption, Resolution, goal_vocabulary
+from planfilter.live.goals import Resolution, goal_vocabulary
 from planfilter.live.hypotheses import (
     candidate_goals,
     informs,
@@ -916,49 +916,6 @@ def test_a_later_part_is_weighed_once_the_leading_goal_is_reached(monkeypatch):
     alone.start(TWO_PARTS, goal=["hotels_address"])
     alone.record("get_hotels_address", {"hotel_name": "City Hub"}, "1-1 Tokyo")
     assert alone.visible().tools == ()
-
-
-DINING = Registry(tools=(
-    *PLACES.tools,
-    *(Tool(name=f"get_{what}_for_restaurants", produces={what}, action="read",
-           description=f"Get the {what} of the given restaurants.",
-           authored={"restaurant_names"}, returns={"type": "object"},
-           parameters={"type": "object", "properties": {"restaurant_names": {
-               "type": "array", "items": {"type": "string"}}},
-               "required": ["restaurant_names"]}) for what in ("cuisines", "addresses", "hours")),
-    Tool(name="create_calendar_event", produces={"event"}, action="create", risk="medium",
-         description="Create a calendar event.", authored={"title"},
-         parameters={"type": "object", "properties": {"title": {"type": "string"}},
-                     "required": ["title"]}),
-))
-
-
-@pytest.mark.parametrize("reads_made, shown", [(0, False), (1, True), (3, True)])
-def test_a_later_part_is_weighed_and_shown_once_the_leading_inquiry_is_under_way(
-        monkeypatch, reads_made, shown):
-    """The lead lists the restaurants, then reads their cuisines, ratings, addresses and
-    hours (a step wider than the bound of 3); the agent may single one out with fewer reads than the
-    step holds, so the event the second sentence asks for is weighed, and shown beside the
-    step, once the first of its reads is made, not only once all are; the reads made for
-    the inquiry do not count against it."""
-    lead = Candidate("list then use", (frozenset({"restaurants"}),
-                                       frozenset({"cuisines", "ratings", "addresses",
-                                                  "hours"})),
-                     1.0, "retrieval")
-    other = Candidate("reserve", (frozenset({"reserved"}),), 0.5, "retrieval")
-    monkeypatch.setattr("planfilter.live.session.candidate_goals", lambda *_: (lead, other))
-    monkeypatch.setattr("planfilter.live.session.request_parts", lambda *_: (
-        GoalOption("event", frozenset({"event"}), "Create a calendar event."),))
-    session = Session(DINING, resolver="retrieval")
-    session.start("Give me the name of the best-rated Israeli restaurant in Paris.\n"
-                  "Also add an event to my calendar to book a table.")
-    session.record("get_all_restaurants_in_city", {"city": "Paris"}, "Le Baratin, Miznon")
-    assert "create_calendar_event" not in session.visible().tools
-    names = {"restaurant_names": ["Le Baratin", "Miznon"]}
-    for tool in ("get_cuisines_for_restaurants", "get_rating_reviews_for_restaurants",
-                 "get_addresses_for_restaurants")[:reads_made]:
-        session.record(tool, names, {"Miznon": "Israeli, 4.5"})
-    assert ("create_calendar_event" in session.visible().tools) is shown
 
 
 CALENDAR = Registry(tools=(

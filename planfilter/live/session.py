@@ -698,20 +698,13 @@ class Session:
 
     def _shown(self, offers: list[tuple[Belief, tuple[str, ...]]]) -> tuple[str, ...]:
         """The union of the candidates' next tools (at most ``recognition.tools`` beyond the
-        leading candidate's; while its inquiry is under way, :meth:`_looking_up`, the later
-        parts' beside it), then, while several candidates are weighed, the kin of each read
-        shown (reads of the same kind of thing, planfilter.live.hypotheses.kin_reads) whose
-        inputs are held: the request rarely says which of them it means. A read and its kin
-        count as one tool towards the bound."""
+        leading candidate's), then, while several candidates are weighed, the kin of each
+        read shown (reads of the same kind of thing, planfilter.live.hypotheses.kin_reads)
+        whose inputs are held: the request rarely says which of them it means. A read and
+        its kin count as one tool towards the bound."""
         shown = union(offers, self.recognition.tools)
         if len(self._beliefs) < 2 or self.method not in GOAL_DIRECTED_METHODS:
             return shown
-        if offers and self._looking_up(offers[0][0]):
-            # an inquiry under way may be answered with fewer reads than its step holds:
-            # the next tools of the later parts waiting for it join the view
-            shown = tuple(dict.fromkeys((*shown, *(t for b, tools in offers[1:]
-                                                   if b.since and not b.reached
-                                                   for t in tools))))
         held = frozenset(self._facts)
         kin = [k for t in shown for k in kin_reads(self.registry).get(t, ())
                if k not in self._declined and self.registry.tool(k).pre <= held]
@@ -902,9 +895,6 @@ class Session:
         """Mark every step of every candidate reached in order, as far as the state reaches,
         and weigh each by its plan length from here (one more observation if a call ran)."""
         given = frozenset(n for n, facts in self._facts.items() if any(f.given for f in facts))
-        inquiry = self._lead() if ran and self._beliefs else None
-        if inquiry is not None and not self._looking_up(inquiry):
-            inquiry = None
         beliefs = []
         for belief in self._beliefs:
             reached = list(belief.reached)
@@ -913,36 +903,17 @@ class Session:
             cost = remaining_cost(self.registry, self._planning_state(moved),
                                   belief.candidate.steps, moved.step, given)
             beliefs.append(observe(belief, reached=reached, cost=cost, ran=ran))
-        if inquiry is not None and beliefs[self._beliefs.index(inquiry)].offplan == \
-                inquiry.offplan:
-            # a call that serves the inquiry under way does not count against the later
-            # parts waiting for it (weighed from the call after it)
-            beliefs = [replace(new, offplan=was.offplan, since=len(self._calls))
-                       if new.since and not new.reached else new
-                       for was, new in zip(self._beliefs, beliefs, strict=True)]
         self._beliefs = beliefs
-        if self._parts and (self._lead().done or self._looking_up(self._lead())):
+        if self._parts and self._lead().done:
             self._weigh_parts(given)
 
-    def _looking_up(self, belief: Belief) -> bool:
-        """The candidate asks only for reads from its current step on, and a call made some
-        of that step's: an inquiry under way ("the restaurant with the best ratings"), which
-        the agent may answer with fewer reads than its step holds."""
-        steps = belief.candidate.steps[belief.step:]
-        if belief.done or not all(t.reads for step in steps
-                                  for t in self.registry.producers(step)):
-            return False
-        counted = self._counted(belief)
-        return any(c != GIVEN for v in steps[0] - self._stale(belief) for c in counted(v))
-
     def _weigh_parts(self, given: frozenset[str]) -> None:
-        """The leading candidate is reached (or its inquiry is under way, :meth:`_looking_up`):
-        the request's later parts (the action each of its sentences asks for,
-        planfilter.live.hypotheses.request_parts) whose answer is not held join the
-        candidates, weighed from this call on: the calls that served the part before are on
-        none of their plans, and do not count against them. The first weighs as much as the
-        best candidate not reached (the lead's weight when none is left), each next one
-        ``decay`` times the one before."""
+        """The leading candidate is reached: the request's later parts (the action each of
+        its sentences asks for, planfilter.live.hypotheses.request_parts) whose answer is not
+        held join the candidates, weighed from this call on: the calls that served the part
+        before are on none of their plans, and do not count against them. The first weighs
+        as much as the best candidate not reached (the lead's weight when none is left), each
+        next one ``decay`` times the one before."""
         lead = self._lead()
         parts, self._parts = self._parts, ()
         weight = max((b.weight(self.recognition) for b in self._beliefs if not b.done),
