@@ -12,7 +12,7 @@ from planfilter.cli import cli
 from planfilter.core.loading import load_registry, load_suite
 from planfilter.core.resources import default_registry, default_suite
 from planfilter.core.validate import validate_paths
-from planfilter.live.goals import SET_GOAL
+from planfilter.live.goals import RESOLVERS, SET_GOAL
 from planfilter.models import CallOptions
 from planfilter.suites.mocked import execute
 
@@ -53,6 +53,28 @@ def test_every_bundled_mock_fits_its_tools_returns_schema(tmp_path):
     run = run_task(REGISTRY, load_suite(broken).tasks[0], method="cmtf", model="sim/careful",
                    options=OPTIONS)
     assert not run.run.success and "breaks its returns schema" in run.run.error
+
+
+def test_a_models_run_can_resolve_its_goal_by_retrieval(script, tmp_path):  # noqa: F811
+    """--resolver retrieval: the goal is read from the request by retrieval, with no model
+    call for it; the model's first call is a tool call."""
+    script.call("search_events", date=MOVE.state["date"],
+                event_description=MOVE.state["event_description"])
+    script.call("update_event", event_id="evt_123", new_time="16:00")
+    out = tmp_path / "run"
+    result = CliRunner().invoke(cli, [
+        "run", "--tasks", str(default_suite() / "calendar.yaml"), "--sample", "1",
+        "--models", "script/m", "--methods", "cmtf", "--goal", "resolve", "--resolver",
+        "retrieval", "--no-plots", "--out", str(out)], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    lines = [json.loads(line) for line in (out / "traces.jsonl").read_text().splitlines()]
+    run = next(line for line in lines if line["type"] == "run")
+    assert run["goal_by"] == "retrieval"
+    steps = [line for line in lines if line["type"] == "step"]
+    assert steps[0]["chosen"] == "search_events"
+    # every token the run spent was a step's: the goal took no model call
+    assert run["input_tokens"] == sum(s["input_tokens"] for s in steps) > 0
+    assert RESOLVERS == ("model", "retrieval")  # the choices the option offers
 
 
 def test_run_resolves_goals_and_reports_goal_accuracy(script, tmp_path):  # noqa: F811

@@ -71,6 +71,9 @@ class AgentOptions:
     #: given: the task's goal (the paper); resolve: the run's model resolves it; oracle: the
     #: goal and known values an outside suite's ground truth gives (an upper bound).
     goal: GoalMode = "given"
+    #: Who resolves the goal under ``goal`` resolve in a model's run: the model, or
+    #: retrieval (planfilter.live.goals.RESOLVERS).
+    resolver: str = "model"
     #: strict: invented argument values are refused; lenient: the paper artifact's behaviour.
     env: EnvMode = "strict"
     #: How a resolved goal's candidates are kept and shown (planfilter.live.recognition).
@@ -117,9 +120,9 @@ def run_task(registry: Registry, task: Task, *, method: str, model: str, seed: i
     key = RunKey(task.id, model, method, seed)
     if environment is None:
         environment = MockedEnvironment(registry, task, options.env == "strict")
-    session = Session(registry, method=method, model=model, options=options.filter,
-                      provenance=False, call_options=options.call, seed=seed,
-                      recognition=options.recognition)
+    session = Session(registry, method=method, model=model, resolver=options.resolver,
+                      options=options.filter, provenance=False, call_options=options.call,
+                      seed=seed, recognition=options.recognition)
     if options.goal == "resolve":  # the bundled tasks' state is what the user gave
         resolution = session.start(task.query, known=dict(task.state))
     else:

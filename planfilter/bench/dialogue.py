@@ -59,11 +59,14 @@ def session_goal(task: Task) -> Any:
 
 def start_session(suite: BenchSuite, case: Case, *, method: str, model: str | None, seed: int,
                   options: AgentOptions, filter_options: FilterOptions, provenance: bool,
-                  resolver: str = "model") -> tuple[Session, Any]:
+                  resolver: str | None = None) -> tuple[Session, Any]:
+    """A session for the case, started on the task's goal or on the request alone;
+    ``resolver`` (default ``options.resolver``) resolves a goal from the request."""
     approver = options.approver
     if options.approve_risky == "ask" and approver is None:
         approver = on_path_approver(suite.registry, filter_options)
-    session = Session(suite.registry, method=method, model=model, resolver=resolver,
+    session = Session(suite.registry, method=method, model=model,
+                      resolver=resolver or options.resolver,
                       options=filter_options, policy=options.approve_risky,  # type: ignore[arg-type]
                       approver=approver, provenance=provenance, call_options=options.call,
                       seed=seed, recognition=options.recognition)

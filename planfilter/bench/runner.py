@@ -66,6 +66,10 @@ class RunConfig:
     #: oracle: an outside suite's goal and known values read from its ground truth (an upper
     #: bound). None: resolve for a suite whose tasks come with an oracle goal, else given.
     goal: str | None = None
+    #: Who resolves the goal from the request in a model's run under ``goal`` resolve: the
+    #: model itself ("model"), or retrieval over the registry's goals ("retrieval": no
+    #: model call). The model-free replays always use retrieval.
+    resolver: str = "model"
     #: strict: invented argument values are refused; lenient: the paper artifact's behaviour.
     env: str = "strict"
     #: The suite to run (planfilter.suites); None: ``registry`` and ``suite`` as a YAML suite.
@@ -182,6 +186,7 @@ def run_benchmark(config: RunConfig, progress: ProgressFn | None = None) -> RunR
         call=replace(config.call, api_base=config.api_base or config.call.api_base),
         approve_risky=check_policy(config.approve_risky),
         goal=config.goal_mode,  # type: ignore[arg-type]
+        resolver=config.resolver,
         recognition=config.recognition,
         replay_switches=config.replay_switches,
         env=config.env,  # type: ignore[arg-type]

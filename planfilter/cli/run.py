@@ -104,6 +104,12 @@ def summary_table(rows: Sequence[Any], title: str) -> Any:
                    "values the user gave, from the request alone (reported as goal accuracy; "
                    "the default on outside suites); oracle: an outside suite's goal and "
                    "known values read from its ground truth, an upper bound.")
+@click.option("--resolver", type=click.Choice(["model", "retrieval"]), default="model",
+              show_default=True,
+              help="With --goal resolve, who reads the goal from the request in a model's "
+                   "run: the model itself (one call before the first step), or retrieval "
+                   "over the registry's goals (no model call). The model-free replays "
+                   "always use retrieval.")
 @click.option("--candidates", "goal_candidates", type=click.IntRange(min=1), default=None,
               help="Candidate goals a resolved goal keeps and weighs by the calls made "
                    "(default 8; 1: commit to the resolver's goal).")
@@ -149,6 +155,7 @@ def run(registry_path: tuple[Path, ...], tasks_path: tuple[Path, ...], methods: 
         merge_tools: bool = False, embedder: str | None = None,
         sample: int | None = None, goal_mode: str | None = None, goal_candidates: int | None = None,
         goal_tools: int | None = None, replay_switches: int = 0, chooser: str | None = None,
+        resolver: str = "model",
         env_mode: str = "strict",
         suite_name: str | None = None, attack: str | None = None,
         injection_tasks: str | None = None, max_steps: int | None = None) -> None:
@@ -220,7 +227,7 @@ def run(registry_path: tuple[Path, ...], tasks_path: tuple[Path, ...], methods: 
             models=_names(models, "--models") or DEFAULT_MODELS,
             seeds=seeds, concurrency=concurrency, out=out, resume=resume, planner=planner,
             api_base=api_base, plots=not no_plots, approve_risky=approve_risky,
-            goal=goal_mode, env=env_mode,
+            goal=goal_mode, resolver=resolver, env=env_mode,
             recognition=replace(
                 DEFAULT_RECOGNITION,
                 candidates=goal_candidates or DEFAULT_RECOGNITION.candidates,
