@@ -834,6 +834,8 @@ def test_a_write_for_one_of_the_names_the_request_lists_stays_offered_for_the_ot
     ("write to Alice, Bob or Charlie today", "Dora", ()),  # not listed
     ("Tell Alice the news. Bob knows.", "Alice", ()),  # named apart, not listed together
     ("Message Alice and Bob", ["Alice"], ()),  # names are text
+    ("Message Alice and Bob today.", "Alice", ("Alice", "Bob")),  # a sentence's first word
+    ("Done. Message Alice and Bob", "Bob", ("Alice", "Bob")),
 ])
 def test_the_names_a_request_lists_together_are_found_beside_each_other(text, value, names):
     assert named_with(text, value) == names

@@ -779,11 +779,11 @@ class Session:
     def _again(self, *, reads: bool) -> tuple[str, ...]:
         """A call per listed value: a read (or, with ``reads`` false, a write) made before
         whose input a result or the request listed several values of (a customer's orders,
-        two pages; the users to add to a channel, the two people to write to), or a read
-        made for one value whose input the request states others of, not all taken yet,
-        stays offered for the others: the value a goal needs may be in any of
-        the pages read, and a request that asks for a write to each of several things is
-        not done after the first."""
+        two pages; the users to add to a channel, the two people to write to: "message Dora
+        and Eve"), or a read made for a link a result gave whose input the request states
+        other web addresses or file names of, not all taken yet, stays offered for the
+        others: the value a goal needs may be in any of the pages read, and a request that
+        asks for a write to each of several things is not done after the first."""
         out: list[str] = []
         for call in self._calls:
             if not call.ok or call.tool in out or call.tool not in self.registry:

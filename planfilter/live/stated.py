@@ -354,13 +354,20 @@ _ASIDE = re.compile(r"\s*\([^()\n]*\)")
 def named_with(text: str, value: Any) -> tuple[str, ...]:
     """The names ``text`` lists together with ``value``, in order, ``value`` among them
     ("visit the websites of Dora (www.dora-website.com) and Eve ... and message them": Dora
-    and Eve); () when the text lists it with no other name."""
+    and Eve; a sentence's first word left out: "Message Alice and Bob"); () when the text
+    lists it with no other name."""
     if not isinstance(value, str) or not value.strip():
         return ()
-    for match in _NAMES.finditer(_ASIDE.sub("", text)):
-        names = tuple(dict.fromkeys(re.split(_JOIN, match.group(0))))
-        if value in names and len(names) > 1:
-            return names
+    plain = _ASIDE.sub("", text)
+    for match in _NAMES.finditer(plain):
+        names = re.split(_JOIN, match.group(0))
+        before = plain[:match.start()].rstrip()
+        if " " in names[0] and (not before or before.endswith((".", "!", "?", ":"))):
+            # a sentence's first word is no name ("Message Alice and Bob")
+            names[0] = names[0].split(" ", 1)[1]
+        found = tuple(dict.fromkeys(names))
+        if value in found and len(found) > 1:
+            return found
     return ()
 
 
