@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,7 @@ from planfilter.cli import cli
 from planfilter.core.contracts import Registry
 from planfilter.core.errors import PlanfilterError
 from planfilter.core.tasks import Suite
+from planfilter.live.goals import SET_GOAL
 from planfilter.models import CallOptions
 from planfilter.suites import SuiteOptions, load_bench_suite
 from planfilter.suites import agentdojo as adapter
@@ -226,6 +228,19 @@ def test_loop_runs_calls_and_judges_the_answer(banking, script):  # noqa: F811
     assert script.seen[0]["tool_choice"] == "auto"  # a baseline may answer at any turn
     tool_message = script.seen[1]["messages"][-1]
     assert tool_message["role"] == "tool" and "amount" in tool_message["content"]
+
+
+def test_a_models_run_on_a_suite_can_read_its_goal_by_retrieval(banking, script):  # noqa: F811
+    """AgentOptions.resolver (`--resolver retrieval`): the goal is read from the request by
+    retrieval; the model's first call is already a step, not a set_goal call."""
+    case = next(c for c in banking.cases() if c.id == "user_task_1")
+    script.call("get_most_recent_transactions", n=100)
+    script.text("Your total spending in March 2022 was 1050.")
+    options = replace(_options(), goal="resolve", resolver="retrieval")
+    out = run_dialogue(banking, case, method="cmtf", model="script/m", options=options)
+    assert out.run.goal_by == "retrieval"
+    assert out.steps[0].chosen == "get_most_recent_transactions"
+    assert all(t["function"]["name"] != SET_GOAL for t in script.seen[0]["tools"])
 
 
 def test_loop_refuses_hidden_tools_and_asks_for_the_answer(banking, script):  # noqa: F811
