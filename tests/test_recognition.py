@@ -798,21 +798,11 @@ def test_a_declined_write_is_not_offered_again_for_the_others():
     assert "declined" in visible.info
 
 
-DIRECT = Registry(tools=(
-    Tool(name="send_direct_message", produces={"message_sent"}, action="send", risk="high",
-         description="Send a direct message to the given user.",
-         authored={"recipient", "body"}, sensitive={"recipient"},
-         parameters={"type": "object", "properties": {"recipient": {"type": "string"},
-                                                       "body": {"type": "string"}},
-                     "required": ["recipient", "body"]}),
-))
-
-
 def test_a_write_for_one_of_the_names_the_request_lists_stays_offered_for_the_others():
     """"Message Dora and Eve": the write reaches the goal at Dora, and stays offered for
     Eve, whom the request lists beside her (what is in brackets after each left out); a
     request that names one person ends the task at the first message."""
-    session = Session(DIRECT, resolver="retrieval")
+    session = Session(PAGES, resolver="retrieval")
     session.start("Visit the websites of Dora (www.dora-website.com) and Eve "
                   "(www.eve-blog.com) and message them with feedback.",
                   candidates=[[["message_sent"]]])
@@ -820,7 +810,7 @@ def test_a_write_for_one_of_the_names_the_request_lists_stays_offered_for_the_ot
         assert session.visible().tools == ("send_direct_message",)
         session.record("send_direct_message", {"recipient": person, "body": "Nice."}, "sent")
     assert session.done and session.visible().tools == ()
-    alone = Session(DIRECT, resolver="retrieval")
+    alone = Session(PAGES, resolver="retrieval")
     alone.start("Message Dora with feedback on her website.", candidates=[[["message_sent"]]])
     alone.record("send_direct_message", {"recipient": "Dora", "body": "Nice."}, "sent")
     assert alone.visible().tools == ()

@@ -55,19 +55,24 @@ def test_every_bundled_mock_fits_its_tools_returns_schema(tmp_path):
     assert not run.run.success and "breaks its returns schema" in run.run.error
 
 
+def _run_resolved(out, *extra: str) -> list[dict]:
+    """`planfilter run --goal resolve` on one bundled calendar task with the scripted model;
+    its trace lines."""
+    result = CliRunner().invoke(cli, [
+        "run", "--tasks", str(default_suite() / "calendar.yaml"), "--sample", "1",
+        "--models", "script/m", "--methods", "cmtf", "--goal", "resolve", *extra,
+        "--no-plots", "--out", str(out)], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return [json.loads(line) for line in (out / "traces.jsonl").read_text().splitlines()]
+
+
 def test_a_models_run_can_resolve_its_goal_by_retrieval(script, tmp_path):  # noqa: F811
     """--resolver retrieval: the goal is read from the request by retrieval, with no model
     call for it; the model's first call is a tool call."""
     script.call("search_events", date=MOVE.state["date"],
                 event_description=MOVE.state["event_description"])
     script.call("update_event", event_id="evt_123", new_time="16:00")
-    out = tmp_path / "run"
-    result = CliRunner().invoke(cli, [
-        "run", "--tasks", str(default_suite() / "calendar.yaml"), "--sample", "1",
-        "--models", "script/m", "--methods", "cmtf", "--goal", "resolve", "--resolver",
-        "retrieval", "--no-plots", "--out", str(out)], catch_exceptions=False)
-    assert result.exit_code == 0, result.output
-    lines = [json.loads(line) for line in (out / "traces.jsonl").read_text().splitlines()]
+    lines = _run_resolved(tmp_path / "run", "--resolver", "retrieval")
     run = next(line for line in lines if line["type"] == "run")
     assert run["goal_by"] == "retrieval"
     steps = [line for line in lines if line["type"] == "step"]
@@ -83,12 +88,7 @@ def test_run_resolves_goals_and_reports_goal_accuracy(script, tmp_path):  # noqa
                 event_description=MOVE.state["event_description"])
     script.call("update_event", event_id="evt_123", new_time="16:00")
     out = tmp_path / "run"
-    result = CliRunner().invoke(cli, [
-        "run", "--tasks", str(default_suite() / "calendar.yaml"), "--sample", "1",
-        "--models", "script/m", "--methods", "cmtf", "--goal", "resolve", "--no-plots",
-        "--out", str(out)], catch_exceptions=False)
-    assert result.exit_code == 0, result.output
-    lines = [json.loads(line) for line in (out / "traces.jsonl").read_text().splitlines()]
+    lines = _run_resolved(out)
     run = next(line for line in lines if line["type"] == "run")
     assert run["goal"] == ["event_updated"] and run["goal_by"] == "model"
     assert run["goal_correct"] is True and run["success"] is True
