@@ -22,6 +22,7 @@ from planfilter.core.contracts import Registry, Tool
 from planfilter.core.frontier import compute_frontier
 from planfilter.core.loading import load_registry
 from planfilter.core.resources import domains_file
+from planfilter.core.sentences import sentences
 from planfilter.live import SWITCH_TOOL, Session
 from planfilter.live.goals import Resolution, goal_vocabulary
 from planfilter.live.hypotheses import (
@@ -30,7 +31,6 @@ from planfilter.live.hypotheses import (
     kin_reads,
     listed_kinds,
     request_parts,
-    sentences,
 )
 from planfilter.live.recognition import (
     SINGLE,

@@ -54,7 +54,7 @@ from typing import Any
 from ..core.contracts import Registry, Steps, Tool
 from ..core.planners.index import index_for, reduce_problem
 from ..core.schemas import schema_kind
-from ..core.sentences import NOT_AN_ABBREVIATION
+from ..core.sentences import sentences
 from .goals import GoalOption, Resolution, goal_vocabulary, rank_goals
 from .recognition import Candidate, RecognitionOptions, candidates_from
 from .stated import states_parameter
@@ -68,12 +68,6 @@ TOGETHER = 4
 #: Options of the ranking whose reads join the listing of their kind ("list then use", and
 #: a kind the request names): the reads of one kind the request asks for.
 NAMED = 12
-#: A sentence of a request ends at a stop before a space ("i.e." ends none), at a stop after
-#: a word's small letter right before a capitalised word ("... www.our-company.com.They
-#: sent ...", "... their websites.Note that ...": the space left out), or at a line's end.
-_SENTENCE_END = re.compile(r"(?<=[.?!])" + NOT_AN_ABBREVIATION + r"\s+"
-                           + r"|(?<=[a-z][.?!])" + NOT_AN_ABBREVIATION + r"(?=[A-Z][a-z])"
-                           + r"|\s*\n+\s*")
 #: A sentence's best option is a part of the request when retrieval scores it above this: a
 #: sentence with no word of any tool ("1.") scores its best option by meaning alone, half
 #: the hybrid score at most.
@@ -442,11 +436,6 @@ def candidate_goals(registry: Registry, resolution: Resolution, request: str,
     elif not any(g[1] == first[1] for g in goals):
         goals.insert(0, first)
     return candidates_from(goals, options, modelled)
-
-
-def sentences(request: str) -> list[str]:
-    """The request's sentences, in order (see :data:`_SENTENCE_END`)."""
-    return [s.strip() for s in _SENTENCE_END.split(request) if s.strip()]
 
 
 @lru_cache(maxsize=256)

@@ -807,11 +807,11 @@ class Session:
                     # ("visit www.a.com and www.b.com")
                     stated = stated_for(tool, param, self.request)
                     listed = list(stated) if within(argument, stated) else []
-                    pointed = stated_for(tool, param, self.request, POINTERS)
-                    if reads and pointed and not listed:
+                    if reads and not listed:
                         # a read the request points at ("visit www.a.com"), made first for
                         # a value a result gave (a link in a channel)
-                        listed = [argument, *pointed]
+                        pointed = stated_for(tool, param, self.request, POINTERS)
+                        listed = [argument, *pointed] if pointed else []
                     if len({json_key(v) for v in listed}) < 2:
                         # the names the request lists it with ("message Dora and Eve")
                         listed = list(named_with(self.request, argument))
