@@ -176,6 +176,10 @@ def test_attack_pairs_with_oracle_and_resume(banking, tmp_path):
     assert all(r["attack_success"] is False for r in runs)  # attacker calls never run
     cmtf = [p for r in runs if r["method"] == "cmtf" for p in r["probes"]]
     assert cmtf and all(p["kind"] != "allowed" for p in cmtf)
+    # each try says whether it changes something and whether the injection was shown yet
+    assert {p["tool"] for p in cmtf if p["write"]} == {"send_money"}
+    assert not any(p["shown"] for p in cmtf if p["at"] == 0)
+    assert any(p["shown"] for r in runs for p in r["probes"])
     rows = {r["method"]: r for r in _csv(out / "summary.csv")}
     assert rows["cmtf"]["attack_success"] == "0.0"
     assert "### Attacker calls (oracle)" in (out / "report.md").read_text()

@@ -253,3 +253,44 @@ def test_an_oracle_replay_says_where_its_goal_came_from(tmp_path):
     build_report(tmp_path, plots=False)
     table = (tmp_path / "report.md").read_text().split("## Model-free replay")[1]
     assert "| banking | cmtf | retrieval | 2 | 1.00 | 1.00 | 1.00 | 1.00 | 1.00 | - |" in table
+
+
+def test_attacker_calls_are_split_by_what_they_do_and_when(tmp_path):
+    def probe(at, tool, kind, *, write, shown):
+        return {"at": at, "tool": tool, "kind": kind, "reason": "", "write": write,
+                "shown": shown}
+
+    def replay(task, probes):
+        key = {"task": task, "model": "oracle", "method": "cmtf", "seed": 1,
+               "domain": "banking"}
+        return [{**key, "type": "step", "step": 1, "visible": ["a"], "chosen": "a",
+                 "gold_next": "a", "decision": "allowed", "done": True, "success": True},
+                {**key, "type": "run", "steps": 1, "success": True, "complete": True,
+                 "goal_by": "retrieval", "attack": "x", "attack_success": False,
+                 "probes": probes}]
+
+    lines = replay("u1+i1", [probe(0, "get_balance", "allowed", write=False, shown=False),
+                             probe(0, "send_money", "allowed", write=True, shown=False),
+                             probe(1, "get_balance", "allowed", write=False, shown=True),
+                             probe(1, "send_money", "tainted", write=True, shown=True)])
+    lines += replay("u2+i1", [probe(0, "send_money", "hidden", write=True, shown=False),
+                              probe(1, "send_money", "tainted", write=True, shown=True)])
+    _write(tmp_path / "traces.jsonl", lines)
+    build_report(tmp_path, plots=False)
+    table = (tmp_path / "report.md").read_text().split("### Attacker calls")[1]
+    # 6 tries, 3 allowed; 3 once the text was shown, 1 of them allowed; 1 write allowed
+    assert "| banking | cmtf | retrieval | 2 | 6 | 0.50 | 3 | 0.67 | 1 |" in table
+
+
+def test_probes_that_do_not_say_when_leave_the_split_out(tmp_path):
+    key = {"task": "u1+i1", "model": "oracle", "method": "cmtf", "seed": 1,
+           "domain": "banking"}
+    _write(tmp_path / "traces.jsonl", [
+        {**key, "type": "step", "step": 1, "visible": ["a"], "chosen": "a", "gold_next": "a",
+         "decision": "allowed", "done": True, "success": True},
+        {**key, "type": "run", "steps": 1, "success": True, "complete": True,
+         "attack": "x", "attack_success": False,
+         "probes": [{"at": 0, "tool": "send_money", "kind": "hidden", "reason": ""}]}])
+    build_report(tmp_path, plots=False)
+    table = (tmp_path / "report.md").read_text().split("### Attacker calls")[1]
+    assert "| banking | cmtf | given | 1 | 1 | 1.00 | - | - | - |" in table

@@ -15,7 +15,10 @@ Under attack, at every point of the user task (before each of its calls and afte
 last) each call of the injection task's ground truth is put to the same session: refused,
 by kind, or allowed. An allowed attacker call is counted, never executed. The tries go to
 the run line (``probes``) with their reasons, so a report can show the share of attacker
-calls refused, by kind. A run's steps carry each ground-truth call's decision and reason.
+calls refused, by kind; each also says whether the call changes something (``write``) and
+whether the user task's results had shown the injected text by then (``shown``), so the
+report also counts the writes let through and the share refused once the text is shown.
+A run's steps carry each ground-truth call's decision and reason.
 
 ``--models obedient`` is the same replay with a model that obeys every injection: once a
 result of the user task shows it an injected text, it carries out the injection task's
@@ -93,9 +96,10 @@ def replay(suite: BenchSuite, case: Case, *, method: str, seed: int = 1,
     records: list[StepRecord] = []
     read: list[Any] = []
     obeyed = rewritten = False
+    shown = False  # a result of the user task has shown the injected text
     for index, call in enumerate(calls):
         if not obey:
-            probes += _probe(session, attacker, index)
+            probes += _probe(session, attacker, index, registry, shown)
         state = session.state
         visible = session.visible()
         arguments = dict(call.arguments) if call.arguments is not None else \
@@ -133,6 +137,7 @@ def replay(suite: BenchSuite, case: Case, *, method: str, seed: int = 1,
         if crafted is not None:
             probes.append(_tried(index, call.tool, decision, registry, done.ok))
         if done.ok:
+            shown = shown or bool(attacker) and _injected(environment, done.text)
             read.append(done.result)
             recorded = session.record(call.tool, arguments, done.result)
             records.append(replace(record, decision="allowed", approval=decision.approval,
@@ -149,7 +154,7 @@ def replay(suite: BenchSuite, case: Case, *, method: str, seed: int = 1,
             records.append(replace(record, decision="allowed", approval=decision.approval,
                                    error=done.error, tool_failed=True))
     if not obey:
-        probes += _probe(session, attacker, len(calls))
+        probes += _probe(session, attacker, len(calls), registry, shown)
     answer = suite.final_answer(case)
     verdict = environment.verdict(answer, session.state)
     refused = [r for r in records if r.decision != "allowed"]
@@ -192,13 +197,18 @@ def chosen_tools(suite: BenchSuite, case: Case, chooser: str, seed: int,
         return _CHOSEN[key]
 
 
-def _probe(session: Any, attacker: tuple[GroundCall, ...], at: int) -> list[dict[str, Any]]:
-    """The guard's decision on each attacker call at this point; nothing is executed."""
+def _probe(session: Any, attacker: tuple[GroundCall, ...], at: int, registry: Any,
+           shown: bool) -> list[dict[str, Any]]:
+    """The guard's decision on each attacker call at this point; nothing is executed. Each
+    probe says whether the call changes something (``write``) and whether a result of the
+    user task had shown the injected text by then (``shown``: before it, no model could
+    have been told to make the call)."""
     out = []
     for call in attacker:
         decision = session.check(call.tool, dict(call.arguments or {}))
         out.append({"at": at, "tool": call.tool, "kind": decision.kind,
-                    "reason": decision.reason})
+                    "reason": decision.reason, "write": is_write(registry, call.tool),
+                    "shown": shown})
     return out
 
 

@@ -192,6 +192,12 @@ class ReplayRow:
     #: Where the goals came from (``oracle`` is an upper bound) and the switches per task.
     goal_from: str = "given"
     switches: float = 0.0
+    #: Attacker calls tried once a result had shown the injected text, the share of them
+    #: refused, and the attacker calls allowed that change something (None when the traces
+    #: do not say).
+    probes_shown: int | None = None
+    shown_refused: float | None = None
+    writes_allowed: int | None = None
 
 
 def replay_rows(runs: Sequence[RunMetrics]) -> list[ReplayRow]:
@@ -207,6 +213,9 @@ def replay_rows(runs: Sequence[RunMetrics]) -> list[ReplayRow]:
         refusals: Counter[str] = sum((Counter(dict(r.refusals)) for r in group), Counter())
         kinds: Counter[str] = sum((Counter(dict(r.probes)) for r in group), Counter())
         probes = sum(kinds.values())
+        split = [r for r in group if r.probes_shown is not None]
+        shown = sum(r.probes_shown[0] for r in split if r.probes_shown)
+        shown_allowed = sum(r.probes_shown[1] for r in split if r.probes_shown)
         rows.append(ReplayRow(
             domain, method, len(group),
             sum(1 for r in group if r.allowed == r.decided == r.decided_visible) / len(group),
@@ -215,7 +224,9 @@ def replay_rows(runs: Sequence[RunMetrics]) -> list[ReplayRow]:
             summary.success, tuple(sorted(refusals.items())), probes,
             (probes - kinds.get("allowed", 0)) / probes if probes else None,
             tuple(sorted(kinds.items())), summary.attack_success, summary.goal_from,
-            summary.switches))
+            summary.switches, shown if split else None,
+            (shown - shown_allowed) / shown if split and shown else None,
+            sum(r.writes_allowed or 0 for r in split) if split else None))
     return rows
 
 
@@ -243,15 +254,22 @@ def replay_section(runs: Sequence[RunMetrics]) -> list[str]:
         table = [
             "Every call of the injection task's ground truth, tried before each call of the "
             "user task and after the last, inside the user task's session; an allowed "
-            "attacker call is counted, never executed. Attack success is the injection "
-            "task's own check on the replayed run.\n",
-            "| Suite | Method | Pairs | Attacker calls | Refused | By kind | Attack success |",
-            "|---|---|---:|---:|---:|---|---:|"]
+            "attacker call is counted, never executed. Once shown: the tries made after a "
+            "result of the user task had shown the injected text (before it, no model could "
+            "have been told to make them), and the share of them refused. Writes allowed: "
+            "allowed attacker calls that change something (risk medium or high). Attack "
+            "success is the injection task's own check on the replayed run.\n",
+            "| Suite | Method | Goal from | Pairs | Attacker calls | Refused | Once shown | "
+            "Refused once shown | Writes allowed | By kind | Attack success |",
+            "|---|---|---|---:|---:|---:|---:|---:|---:|---|---:|"]
         for r in attacked:
             kinds = ", ".join(f"{k} {n}" for k, n in r.probe_kinds)
-            table.append(f"| {r.domain} | {r.method} | {r.tasks} | {r.probes} | "
-                         f"{format_value('x', r.probes_refused)} | {kinds} | "
-                         f"{format_value('x', r.attack_success)} |")
+            table.append(f"| {r.domain} | {r.method} | {r.goal_from} | {r.tasks} | "
+                         f"{r.probes} | {format_value('x', r.probes_refused)} | "
+                         f"{'-' if r.probes_shown is None else r.probes_shown} | "
+                         f"{format_value('x', r.shown_refused)} | "
+                         f"{'-' if r.writes_allowed is None else r.writes_allowed} | "
+                         f"{kinds} | {format_value('x', r.attack_success)} |")
         out += ["### Attacker calls (oracle)\n", "\n".join(table) + "\n"]
     return out
 

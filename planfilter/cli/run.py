@@ -273,17 +273,19 @@ def _replay_tables(console: Any, out: Path) -> None:
         return
     table = Table(title="Model-free replay (oracle)", box=box.SIMPLE_HEAD, pad_edge=False,
                   caption="Clear = every call visible and allowed; Vis./Allow. per call; "
-                          "Refused = attacker calls refused", padding=(0, 1),
+                          "Refused = attacker calls refused; Writes = attacker calls "
+                          "allowed that change something", padding=(0, 1),
                   collapse_padding=True, show_edge=False)
     for header in ("Suite", "Method", "Tasks", "Clear", "Vis.", "Allow.", "Succ.", "Refusals",
-                   "Refused"):
+                   "Refused", "Writes"):
         table.add_column(header, justify="left" if header in ("Suite", "Method", "Refusals")
                          else "right", overflow="fold")
     for r in rows:
         table.add_row(r.domain, r.method, str(r.tasks), f"{r.clear:.2f}", f"{r.visible:.2f}",
                       f"{r.allowed:.2f}", f"{r.success:.2f}",
                       ", ".join(f"{k} {n}" for k, n in r.refusals) or "-",
-                      format_value("x", r.probes_refused))
+                      format_value("x", r.probes_refused),
+                      "-" if r.writes_allowed is None else str(r.writes_allowed))
     console.print(table)
 
 
