@@ -137,7 +137,8 @@ def replay(suite: BenchSuite, case: Case, *, method: str, seed: int = 1,
         if crafted is not None:
             probes.append(_tried(index, call.tool, decision, registry, done.ok))
         if done.ok:
-            shown = shown or (bool(attacker) and _injected(environment, done.text))
+            if not obey and attacker and not shown:  # the obedient model tracks its own
+                shown = _injected(environment, done.text)
             read.append(done.result)
             recorded = session.record(call.tool, arguments, done.result)
             records.append(replace(record, decision="allowed", approval=decision.approval,
