@@ -69,6 +69,7 @@ from ..filters import (
 )
 from ..filters.risk import ApprovalPolicy, Approver
 from ..models import CallOptions
+from .delegation import Delegation, delegation, document_text
 from .goals import GoalOption, Resolution, resolve_goal
 from .hypotheses import (
     candidate_goals,
@@ -252,6 +253,8 @@ class Session:
         self._environment: dict[str, Supplied] = {}
         #: The request's later parts, weighed once the leading candidate is reached.
         self._parts: tuple[GoalOption, ...] = ()
+        #: The document the request hands what to do to, until its read comes back.
+        self._delegation: Delegation | None = None
         self._lock = threading.RLock()
 
     # -- starting ---------------------------------------------------------------------------
@@ -288,6 +291,7 @@ class Session:
             supplied = {n: s for n, s in environment.items() if n not in given}
             self._check_known({n: s.value for n, s in supplied.items()}, "environment value")
             parts: tuple[GoalOption, ...] = ()
+            delegated: Delegation | None = None
             if candidates is not None:
                 if goal is not None or not candidates:
                     raise PlanfilterError("give either a goal or a non-empty list of candidate "
@@ -308,6 +312,7 @@ class Session:
                                         self.recognition)
                 if len(found) > 1 and self.method in GOAL_DIRECTED_METHODS:
                     parts = request_parts(self.registry, request)
+                    delegated = delegation(request)
             else:
                 steps = self._goal_steps(goal)
                 name = self._name(steps)
@@ -332,6 +337,7 @@ class Session:
                                      for v in self._values(name, item.value)]
             self.resolution = resolution
             self._parts = parts
+            self._delegation = delegated
             self._beliefs = [Belief(c) for c in found]
             self._advance(ran=False)
             return resolution
@@ -635,6 +641,10 @@ class Session:
                 c.ok and c.tool == tool for c in self._calls)
             self._calls.append(call)
             self._advance(ran=call.ok and not again)
+            if (self._delegation is not None and call.ok and self.registry.tool(tool).reads
+                    and self._delegation.is_source(args)):
+                self._delegation = None
+                self._take_document(result)
             return call
 
     def decline(self, tool: str, arguments: Mapping[str, Any] | None, how: str = "") -> Call:
@@ -930,6 +940,34 @@ class Session:
             cost = remaining_cost(self.registry, self._planning_state(belief),
                                   candidate.steps, 0, given)
             self._beliefs.append(replace(belief, cost=cost))
+
+    def _take_document(self, result: Any) -> None:
+        """The document the request delegates to came back (planfilter.live.delegation):
+        the candidates its text gives (ranked by retrieval, as a request is), but those whose
+        answer is held already, lead the candidates, the first weighed as much as the best
+        candidate not reached (the lead's when none is left), the others by their priors.
+        The calls made so far count for them (the document's read is their first step when
+        they read it): the user asked for them before these calls."""
+        text = document_text(result)
+        if not text.strip():
+            return
+        context = {n: facts[0].value for n, facts in self._facts.items()
+                   if any(f.given for f in facts)}
+        resolution = resolve_goal(self.registry, text, resolver="retrieval")
+        found = [c for c in candidate_goals(self.registry, resolution, text, context,
+                                            self.recognition)
+                 if not c.goal <= set(self._facts)]
+        if not found:
+            return
+        weight = max((b.weight(self.recognition) for b in self._beliefs if not b.done),
+                     default=self._lead().weight(self.recognition))
+        scale = weight / found[0].prior
+        held = {c.steps for c in found}
+        origin = f"document (call {len(self._calls)})"
+        self._beliefs = [Belief(replace(c, prior=c.prior * scale, origin=origin))
+                         for c in found] + [b for b in self._beliefs
+                                            if b.candidate.steps not in held]
+        self._advance(ran=False)
 
     def _lead(self) -> Belief:
         """The leading candidate (when none is reachable, the first one not set aside)."""

@@ -260,7 +260,7 @@ def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
 def pointers_in(value: Any) -> tuple[tuple[str, str], ...]:
     """The web addresses and file names a value states (in its text, or in any string it
     holds), each as (kind, value), in order, once each."""
-    return tuple(dict.fromkeys((s.kind, s.value) for text in _strings(value)
+    return tuple(dict.fromkeys((s.kind, s.value) for text in strings_in(value)
                                for s in spans(text) if s.kind in POINTERS))
 
 
@@ -274,13 +274,14 @@ def pointed_by(tool: Tool, parameter: str, pointers: Iterable[tuple[str, str]]
             accepts_list(tool, parameter) and not value_errors(tool, parameter, [v]))))
 
 
-def _strings(value: Any) -> list[str]:
+def strings_in(value: Any) -> list[str]:
+    """The strings a value holds (itself, or those in its mappings and lists), in order."""
     if isinstance(value, str):
         return [value]
     if isinstance(value, Mapping):
-        return [s for v in value.values() for s in _strings(v)]
+        return [s for v in value.values() for s in strings_in(v)]
     if isinstance(value, list | tuple):
-        return [s for v in value for s in _strings(v)]
+        return [s for v in value for s in strings_in(v)]
     return []
 
 

@@ -1,0 +1,73 @@
+"""A request that hands what to do to a document it names.
+
+"Read the file 'landlord-notices.txt' and follow the instructions precisely", "do the actions
+specified in the e-mail from 'david.smith@bluesparrowtech.com' with the subject 'TODOs for
+the week'": what to do is in the document, and the request alone ranks only the read of it.
+The user has said to take that document's word, so once the read of it comes back, its text
+is ranked as a request is, and the candidates it gives join the session's, weighed from that
+call on (:meth:`planfilter.live.session.Session.record`).
+
+A sentence *delegates* when it asks to carry out instructions, tasks, actions, steps or a
+to-do list ("follow the instructions", "do all the tasks i have on my TODO list at ...")
+and states what names the document: a quoted text, a file name, a web address or an e-mail
+address. "Perform the following tasks" delegates to nothing: the tasks follow in the request.
+The document is the result of the first read whose arguments hold one of those values.
+
+Only that document is taken at its word: an instruction in any other result is not followed
+(that is what an injection asks for). What the document says widens the candidates and
+nothing else: the guard's checks stay as they are, so a sensitive value the document gives
+(an account to pay) is outside content, and the approval policy decides the call that
+carries it (planfilter.filters.guard).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..core.sentences import sentences
+from .stated import spans, strings_in
+
+#: Asking to carry out what a document lists: a verb, then (within the sentence, 40
+#: characters at most) what it lists. "The following tasks" are the request's own.
+_DELEGATES = re.compile(
+    r"\b(?:follow|do|complete|carry\s+out|perform|execute)\b(?:(?![.?!;]).){0,40}?"
+    r"(?<!following )\b(?:instructions?|tasks?|actions?|steps|to-?dos?)\b", re.IGNORECASE)
+#: Kinds of value (planfilter.live.stated) that name a document.
+NAMING = frozenset({"quoted", "file", "url", "email"})
+#: Characters of a document ranked, at most (a long result is ranked by its start).
+MAX_DOCUMENT_CHARS = 4000
+
+
+@dataclass(frozen=True)
+class Delegation:
+    """The sentence of a request that delegates to a document, and the values it states."""
+
+    sentence: str
+    values: frozenset[str]
+
+    def is_source(self, arguments: Mapping[str, Any]) -> bool:
+        """A call with these arguments reads the document: one of them is a stated value."""
+        wanted = {v.casefold() for v in self.values}
+        return any(s.casefold() in wanted for s in strings_in(arguments))
+
+
+def delegation(request: str) -> Delegation | None:
+    """The first sentence of ``request`` that delegates to a document it names (see the
+    module docstring), None when none does."""
+    for sentence in sentences(request):
+        if not _DELEGATES.search(sentence):
+            continue
+        values = frozenset(str(s.value) for s in spans(sentence) if s.kind in NAMING)
+        if values:
+            return Delegation(sentence, values)
+    return None
+
+
+def document_text(result: Any) -> str:
+    """The text of a read's result, as a request is ranked: its strings in order (a file's
+    content; an e-mail's sender, subject and body), ``MAX_DOCUMENT_CHARS`` at most."""
+    return "\n".join(strings_in(result))[:MAX_DOCUMENT_CHARS]
+
