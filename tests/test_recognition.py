@@ -715,6 +715,37 @@ def test_a_request_that_names_several_kinds_looks_each_of_them_up():
     assert all(b.candidate.origin != "kinds named" for b in one.candidates)
 
 
+FLIGHTS = Registry(tools=(*TRIPS.tools, Tool(
+    name="get_flight_information", produces={"flight_information"}, action="read",
+    description="Get the flight information from the departure city to the arrival city.",
+    requires={"departure_city", "arrival_city"}, returns={"type": "string"},
+    parameters={"type": "object", "properties": {"departure_city": {"type": "string"},
+                                                  "arrival_city": {"type": "string"}},
+                "required": ["departure_city", "arrival_city"]})))
+
+
+def test_a_kind_no_listing_lists_is_looked_up_beside_the_listed_ones():
+    """"A flight from Paris to London, and a hotel in London with the best rating": the
+    flights are looked up by the cities the request states (no listing lists them), the
+    hotels by their listing; both kinds lead, in one step. The flight alone, or a flight
+    whose cities the request does not state, is no kind of its own."""
+    def kinds(request: str) -> frozenset[str] | None:
+        session = Session(FLIGHTS, resolver="retrieval")
+        session.start(request)
+        lead = next((b.candidate for b in session.candidates
+                     if b.candidate.origin == "kinds named"), None)
+        return None if lead is None else lead.steps[0]
+
+    both = kinds("Find me the cheapest flight from Paris to London. Can you also suggest a "
+                 "hotel in London with the best rating?")
+    assert both is not None
+    assert {"flight_information", "all_hotels_in_city", "rating_reviews_for_hotels"} <= both
+    assert kinds("Find me the cheapest flight from Paris to London.") is None
+    unstated = kinds("Find me a cheap flight. Can you also suggest a hotel with the best "
+                     "rating?")
+    assert unstated is None or "flight_information" not in unstated
+
+
 def test_a_number_is_never_a_name():
     """"The hotel for 3 days" names no hotel: digits after a parameter's words are its text
     (a zip code), never a name."""

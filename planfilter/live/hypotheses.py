@@ -32,7 +32,9 @@ hold the list, the read, then the action, in three steps.
 A request may name several kinds of thing to look up ("suggest a hotel, a car rental
 company, and a restaurant with the best ratings"); its ranking as a whole favours one of
 them. Then one candidate, first, asks for every kind's listing and the reads the request
-asks of any of them (the ratings and the prices of each), in one step and in any order.
+asks of any of them (the ratings and the prices of each), in one step and in any order; a
+kind no listing lists joins it when the request states what its read requires (a flight
+from Paris to London).
 
 Reads of one kind of thing that answer with the same variable stand in for one another:
 the received e-mails and a search of the e-mails (both give e-mail ids), the scheduled and
@@ -176,6 +178,9 @@ _ABOUT = frozenset({"for", "of", "in", "from", "with", "to", "per"})
 _BY = frozenset({"by"})
 
 
+#: Words of a read's name that say how it looks, not what for.
+_VERBS = frozenset({"get", "search", "check", "read", "find", "fetch", "lookup"})
+
 #: Heads that name no kind of thing ("get_user_information", "get_flight_information").
 _NO_HEAD = _GENERIC | frozenset({"information", "result", "detail", "content"})
 
@@ -233,6 +238,14 @@ def asked_input(tool: Tool, request: str, known: Mapping[str, Any]) -> bool:
     the request points at ("the file 'bill.txt'", "the article at www.x.com")."""
     return any(tool.variable_of(p) in known or states_parameter(tool, p, request)
                for p in tool.parameters.get("properties", {}))
+
+
+def _stated_inputs(tool: Tool, request: str, known: Mapping[str, Any]) -> bool:
+    """The request (or the user) gives a value of every input the tool requires (it
+    requires one at least): it is looked up by what the request states."""
+    required = tool.parameters.get("required") or ()
+    return bool(required) and all(tool.variable_of(p) in known
+                                  or states_parameter(tool, p, request) for p in required)
 
 
 def informs(registry: Registry, read: GoalOption, action: GoalOption, request: str,
@@ -352,7 +365,10 @@ def kinds_named(registry: Registry, asked: Sequence[GoalOption],
     asks for (``asked``: the reads it ranks among its first ``NAMED`` options), and those
     that read what such a read reads of another kind (the rating of the hotels as of the car
     rental companies): the request asks the same of each kind, and its ranking as a whole
-    favours one. None for fewer than two kinds."""
+    favours one. Once one listed kind is looked up, a read the request ranks of a kind no
+    other read lists, named in the request, joins as a kind of its own when the request
+    states every input it requires (the flights from Paris to London, beside the car rental
+    companies). None for fewer than two kinds."""
     things = registry_things(registry)
     heads = {_head_and_object(t.name, things)[0] for o in asked
              for t in registry.producers(o.variables)} - {""}
@@ -367,6 +383,19 @@ def kinds_named(registry: Registry, asked: Sequence[GoalOption],
         if reads:
             parts += [lister, *(r for r in reads if r not in parts)]
             looked_up += 1
+    if looked_up:  # a kind no listing lists, looked up by what the request states
+        said = frozenset().union(*(_kinds(w) for w in re.split(r"[^a-z0-9]+", request.lower())
+                                   if w))
+        for option in asked:
+            tools = registry.producers(option.variables)
+            own = frozenset().union(*(_kinds(t.name) for t in tools)) - _NO_HEAD - _VERBS
+            listed = frozenset().union(*(option_lists(registry, r) for r in every_read
+                                         if r is not option))
+            if option not in parts and own & said and not own & listed and all(
+                    not written_kinds(t, request, known) and _stated_inputs(t, request, known)
+                    for t in tools):
+                parts.append(option)
+                looked_up += 1
     if looked_up < 2:
         return None
     goal = frozenset().union(*(p.variables for p in parts))
