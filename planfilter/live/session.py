@@ -29,6 +29,11 @@ Every call is checked for data flow (planfilter.core.provenance): no invented va
 substitute for a value the user gave, and no sensitive argument taken from an untrusted
 result without approval.
 
+A request that hands what to do to a document it names ("read the file 'notice.txt' and
+follow the instructions") is followed there: once the read of that document comes back, the
+goals its text gives join the candidates (planfilter.live.delegation). No other result
+sets a goal.
+
 A call the user was asked about and declined (:meth:`Session.decline`, from whoever asked:
 the gateway asks through MCP elicitation) ends that action: the tool leaves the frontier and
 a later call of it is refused as ``declined`` without asking again, so an agent that retries
