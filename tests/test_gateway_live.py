@@ -809,3 +809,28 @@ async def test_the_environment_supplies_values_before_the_task_starts(
                                                "arguments": {"repo_path": repo,
                                                              "files": ["notes.txt"]}})
             assert added.structured_content["ok"] is True
+
+
+async def test_a_request_that_hands_the_task_to_a_file_is_followed_there(
+        workspace: dict[str, str]) -> None:
+    """"Read the file '.../todo.txt' and follow the instructions": once the real filesystem
+    server's answer comes back, the goals the file gives lead the task's candidates, as the
+    gateway's answer to the call lists them; the file's instruction is data to the guard."""
+    todo = Path(workspace["PLANFILTER_FS_ROOT"]) / "todo.txt"
+    todo.write_text("Please write the word 'done' into the file out.txt.\n")
+    options = GatewayOptions(resolver="retrieval")
+    async with gateway(workspace, "fs", options=options) as (c, holder):
+        started = (await c.call_tool("plan", {
+            "request": f"Read the file '{todo}' and follow the instructions in it.",
+            "known": {"path": str(todo)}})
+        ).structured_content
+        assert not any("document" in line for line in started["goal_candidates"])
+        assert "fs.read_file" in [t["name"] for t in started["tools"]]
+        read = (await c.call_tool("call", {"task": started["task"], "tool": "fs.read_file",
+                                           "arguments": {"path": str(todo)}})
+                ).structured_content
+        assert received(holder, "fs") == 1
+        lines = read["goal_candidates"]
+        assert any("[document (call 1)]" in line for line in lines)
+        # the first candidate not reached is the file's
+        assert "[document (call 1)]" in next(line for line in lines if "reached" not in line)

@@ -949,24 +949,29 @@ class Session:
     def _take_document(self, result: Any) -> None:
         """The document the request delegates to came back (planfilter.live.delegation):
         the candidates its text gives (ranked by retrieval, as a request is), but those whose
-        answer is held already, lead the candidates, the first weighed as much as the best
-        candidate not reached (the lead's when none is left), the others by their priors.
-        The calls made so far count for them (the document's read is their first step when
+        answer is held already, lead the candidates, the first a plan reaches weighed as much
+        as the best candidate not reached (the lead's when none is left), the others by their
+        priors. The calls made so far count for them (the document's read is their first step when
         they read it): the user asked for them before these calls."""
         text = document_text(result)
         if not text.strip():
             return
         context = {n: facts[0].value for n, facts in self._facts.items()
                    if any(f.given for f in facts)}
+        given = frozenset(context)
         resolution = resolve_goal(self.registry, text, resolver="retrieval")
         found = [c for c in candidate_goals(self.registry, resolution, text, context,
                                             self.recognition)
                  if not c.goal <= set(self._facts)]
         if not found:
             return
+        reachable = [c for c in found if remaining_cost(
+            self.registry, self._planning_state(Belief(c)), c.steps, 0, given) is not None]
+        if not reachable:
+            return
         weight = max((b.weight(self.recognition) for b in self._beliefs if not b.done),
                      default=self._lead().weight(self.recognition))
-        scale = weight / found[0].prior
+        scale = weight / reachable[0].prior
         held = {c.steps for c in found}
         origin = f"document (call {len(self._calls)})"
         self._beliefs = [Belief(replace(c, prior=c.prior * scale, origin=origin))
