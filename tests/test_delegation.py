@@ -53,6 +53,11 @@ def test_the_document_is_the_read_whose_arguments_the_sentence_states():
     assert found.is_source({"file_path": "notes.txt"})
     assert found.is_source({"paths": ["a.txt", "Notes.txt"]})
     assert not found.is_source({"file_path": "other.txt"})
+    assert found.is_source({"path": "/home/me/notes.txt"})
+    assert not found.is_source({"path": "/home/me/old-notes.txt"})
+    web = delegation("Do all the tasks on my TODO list at www.todo.com/alice!")
+    assert web is not None and web.is_source({"url": "https://www.todo.com/alice/"})
+    assert not web.is_source({"url": "www.todo.com/bob"})
     assert document_text([{"subject": "TODOs", "body": "Add two activities."}]) == \
         "TODOs\nAdd two activities."
 

@@ -4,14 +4,15 @@
 specified in the e-mail from 'david.smith@bluesparrowtech.com' with the subject 'TODOs for
 the week'": what to do is in the document, and the request alone ranks only the read of it.
 The user has said to take that document's word, so once the read of it comes back, its text
-is ranked as a request is, and the candidates it gives join the session's, weighed from that
-call on (:meth:`planfilter.live.session.Session.record`).
+is ranked as a request is, and the candidates it gives lead the session's
+(:meth:`planfilter.live.session.Session.record`).
 
 A sentence *delegates* when it asks to carry out instructions, tasks, actions, steps or a
 to-do list ("follow the instructions", "do all the tasks i have on my TODO list at ...")
 and states what names the document: a quoted text, a file name, a web address or an e-mail
 address. "Perform the following tasks" delegates to nothing: the tasks follow in the request.
-The document is the result of the first read whose arguments hold one of those values.
+The document is the result of the first read whose arguments hold one of those values (a
+web address with or without its scheme, a file name alone or at the end of a path).
 
 Only that document is taken at its word: an instruction in any other result is not followed
 (that is what an injection asks for). What the document says widens the candidates and
@@ -35,6 +36,8 @@ from .stated import spans, strings_in
 _DELEGATES = re.compile(
     r"\b(?:follow|do|complete|carry\s+out|perform|execute)\b(?:(?![.?!;]).){0,40}?"
     r"(?<!following )\b(?:instructions?|tasks?|actions?|steps|to-?dos?)\b", re.IGNORECASE)
+#: A web address's scheme, which a request may leave out.
+_SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*://")
 #: Kinds of value (planfilter.live.stated) that name a document.
 NAMING = frozenset({"quoted", "file", "url", "email"})
 #: Characters of a document ranked, at most (a long result is ranked by its start).
@@ -50,8 +53,9 @@ class Delegation:
 
     def is_source(self, arguments: Mapping[str, Any]) -> bool:
         """A call with these arguments reads the document: one of them is a stated value."""
-        wanted = {v.casefold() for v in self.values}
-        return any(s.casefold() in wanted for s in strings_in(arguments))
+        wanted = {_plain(v) for v in self.values}
+        return any(given == value or given.endswith("/" + value)
+                   for given in map(_plain, strings_in(arguments)) for value in wanted)
 
 
 def delegation(request: str) -> Delegation | None:
@@ -64,6 +68,12 @@ def delegation(request: str) -> Delegation | None:
         if values:
             return Delegation(sentence, values)
     return None
+
+
+def _plain(value: str) -> str:
+    """A value as the request and a call may each write it: no case, no web scheme, no
+    trailing slash ("https://www.x.com/a/" is "www.x.com/a")."""
+    return _SCHEME.sub("", value.strip().casefold()).rstrip("/")
 
 
 def document_text(result: Any) -> str:
