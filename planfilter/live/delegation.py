@@ -11,7 +11,8 @@ A sentence *delegates* when it asks to carry out instructions, tasks, actions, s
 to-do list ("follow the instructions", "do all the tasks i have on my TODO list at ...")
 and states what names the document: a quoted text, a file name, a web address or an e-mail
 address. "Perform the following tasks" delegates to nothing: the tasks follow in the request.
-The document is the result of the first read whose arguments hold one of those values (a
+The document is the result of the first read of outside content (a contract marked
+``untrusted``: a file, an e-mail, a web page) whose arguments hold one of those values (a
 web address with or without its scheme, a file name alone or at the end of a path).
 
 Only that document is taken at its word: an instruction in any other result is not followed

@@ -647,7 +647,7 @@ class Session:
             self._calls.append(call)
             self._advance(ran=call.ok and not again)
             if (self._delegation is not None and call.ok and self.registry.tool(tool).reads
-                    and self._delegation.is_source(args)):
+                    and self.registry.tool(tool).untrusted and self._delegation.is_source(args)):
                 self._delegation = None
                 self._take_document(result)
             return call
