@@ -73,6 +73,7 @@ def test_what_the_named_document_asks_for_is_shown_once_it_is_read(banking):
     standing = [b for b in session.candidates if not b.done]
     first = standing[0]
     assert first.candidate.origin == "document (call 1)"
+    assert session.leading is first and not session.done  # the read was only the way there
     # the document's candidates count the read of it: they stand at their next step
     assert all(b.step == 1 for b in standing if b.candidate.origin.startswith("document")
                and b.candidate.steps[0] == frozenset({"file_content"}))

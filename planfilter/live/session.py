@@ -949,9 +949,9 @@ class Session:
     def _take_document(self, result: Any) -> None:
         """The document the request delegates to came back (planfilter.live.delegation):
         the candidates its text gives (ranked by retrieval, as a request is), but those whose
-        answer is held already, lead the candidates, the first a plan reaches weighed as much
-        as the best candidate not reached (the lead's when none is left), the others by their
-        priors. The calls made so far count for them (the document's read is their first step when
+        answer is held already, lead the candidates: the first a plan reaches weighs as much
+        as the leading one (the read of the document, often), the others by their priors, so
+        the task is not done with the read. The calls made so far count for them (the document's read is their first step when
         they read it): the user asked for them before these calls."""
         text = document_text(result)
         if not text.strip():
@@ -969,9 +969,9 @@ class Session:
             self.registry, self._planning_state(Belief(c)), c.steps, 0, given) is not None]
         if not reachable:
             return
-        weight = max((b.weight(self.recognition) for b in self._beliefs if not b.done),
-                     default=self._lead().weight(self.recognition))
-        scale = weight / reachable[0].prior
+        # the read was the way to what the document says: its first goal leads (a tie goes
+        # to the earlier candidate), so the task is not done with the read
+        scale = self._lead().weight(self.recognition) / reachable[0].prior
         held = {c.steps for c in found}
         origin = f"document (call {len(self._calls)})"
         self._beliefs = [Belief(replace(c, prior=c.prior * scale, origin=origin))
