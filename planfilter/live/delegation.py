@@ -5,7 +5,8 @@ specified in the e-mail from 'david.smith@bluesparrowtech.com' with the subject 
 the week'": what to do is in the document, and the request alone ranks only the read of it.
 The user has said to take that document's word, so once the read of it comes back, its text
 is ranked as a request is, and the candidates it gives lead the session's
-(:meth:`planfilter.live.session.Session.record`).
+(:meth:`planfilter.live.session.Session.record`). Until then the read of it stands beside
+the request's best candidate, so it is in view from the first call.
 
 A sentence *delegates* when it asks to carry out instructions, tasks, actions, steps or a
 to-do list ("follow the instructions", "do all the tasks i have on my TODO list at ...")
@@ -29,8 +30,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..core.contracts import Registry
 from ..core.sentences import sentences
-from .stated import spans, strings_in
+from .goals import GoalOption, goal_vocabulary
+from .stated import spans, states_parameter, strings_in
 
 #: Asking to carry out what a document lists: a verb, then (within the sentence, 40
 #: characters at most) what it lists. "The following tasks" are the request's own.
@@ -69,6 +72,20 @@ def delegation(request: str) -> Delegation | None:
         if values:
             return Delegation(sentence, values)
     return None
+
+
+def document_reads(registry: Registry, found: Delegation) -> tuple[GoalOption, ...]:
+    """The goals of the reads that can fetch the document: reads of outside content with a
+    parameter the delegating sentence states a value for (the web page at the address it
+    gives, the file it names), in the vocabulary's order."""
+    out = []
+    for option in goal_vocabulary(registry):
+        tools = registry.producers(option.variables)
+        if tools and all(t.reads and t.untrusted and any(
+                states_parameter(t, p, found.sentence) for p in t.parameters.get(
+                    "properties", {})) for t in tools):
+            out.append(option)
+    return tuple(out)
 
 
 def _plain(value: str) -> str:

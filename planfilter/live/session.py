@@ -74,7 +74,7 @@ from ..filters import (
 )
 from ..filters.risk import ApprovalPolicy, Approver
 from ..models import CallOptions
-from .delegation import Delegation, delegation, document_text
+from .delegation import Delegation, delegation, document_reads, document_text
 from .goals import GoalOption, Resolution, resolve_goal
 from .hypotheses import (
     candidate_goals,
@@ -344,6 +344,12 @@ class Session:
             self._parts = parts
             self._delegation = delegated
             self._beliefs = [Belief(c) for c in found]
+            if delegated is not None:  # the read of the document stands beside the first
+                held = {c.steps for c in found}
+                reads = [Belief(Candidate(o.name, o.goal_steps, found[0].prior, "delegated"))
+                         for o in document_reads(self.registry, delegated)
+                         if o.goal_steps not in held]
+                self._beliefs[1:1] = reads
             self._advance(ran=False)
             return resolution
 
@@ -951,8 +957,9 @@ class Session:
         the candidates its text gives (ranked by retrieval, as a request is), but those whose
         answer is held already, lead the candidates: the first a plan reaches weighs as much
         as the leading one (the read of the document, often), the others by their priors, so
-        the task is not done with the read. The calls made so far count for them (the document's read is their first step when
-        they read it): the user asked for them before these calls."""
+        the task is not done with the read. The calls made so far count for them (the
+        document's read is their first step when they read it): the user asked for them
+        before these calls."""
         text = document_text(result)
         if not text.strip():
             return
