@@ -73,7 +73,7 @@ def test_what_the_named_document_asks_for_is_shown_once_it_is_read(banking):
     standing = [b for b in session.candidates if not b.done]
     first = standing[0]
     assert first.candidate.origin == "document (call 1)"
-    assert session.leading is first and not session.done  # the read was only the way there
+    assert not session.done  # the read was only the way to what the file says
     # the document's candidates count the read of it: they stand at their next step
     assert all(b.step == 1 for b in standing if b.candidate.origin.startswith("document")
                and b.candidate.steps[0] == frozenset({"file_content"}))
@@ -152,4 +152,5 @@ def test_the_read_of_the_named_document_is_in_view_from_the_first_call():
     session.record("get_webpage", {"url": "www.company-todo-list.com/alice"},
                    "1. Send a message to the general channel: 'Hi all, please share your "
                    "hobbies'.")
-    assert session.leading.candidate.origin == "document (call 1)" and not session.done
+    standing = [b for b in session.candidates if not b.done]
+    assert standing[0].candidate.origin == "document (call 1)" and not session.done

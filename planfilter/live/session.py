@@ -258,8 +258,10 @@ class Session:
         self._environment: dict[str, Supplied] = {}
         #: The request's later parts, weighed once the leading candidate is reached.
         self._parts: tuple[GoalOption, ...] = ()
-        #: The document the request hands what to do to, until its read comes back.
+        #: The document the request hands what to do to, until its read comes back; then
+        #: the origin of the candidates its text gave.
         self._delegation: Delegation | None = None
+        self._document = ""
         self._lock = threading.RLock()
 
     # -- starting ---------------------------------------------------------------------------
@@ -343,6 +345,7 @@ class Session:
             self.resolution = resolution
             self._parts = parts
             self._delegation = delegated
+            self._document = ""
             self._beliefs = [Belief(c) for c in found]
             if delegated is not None:  # the read of the document stands beside the first
                 held = {c.steps for c in found}
@@ -508,8 +511,13 @@ class Session:
         """Every step of the leading candidate's goal is reached: the task is done as far as
         the session can tell. A plausible candidate that asks for more (an action after the
         read the request asked for, another read beside it) stays visible, for a model that
-        goes on."""
-        return self._lead().done
+        goes on. After the document the request handed the task to is read, one of the
+        goals it gave must be reached too: the read was only the way to them."""
+        with self._lock:
+            lead = self._lead()
+            if not lead.done or not self._document:
+                return lead.done
+            return any(b.done for b in self._beliefs if b.candidate.origin == self._document)
 
     def held(self) -> dict[str, tuple[Any, ...]]:
         """Every value that may be passed on as an argument, per variable: the state's, and
@@ -955,11 +963,11 @@ class Session:
     def _take_document(self, result: Any) -> None:
         """The document the request delegates to came back (planfilter.live.delegation):
         the candidates its text gives (ranked by retrieval, as a request is), but those whose
-        answer is held already, lead the candidates: the first a plan reaches weighs as much
-        as the leading one (the read of the document, often), the others by their priors, so
-        the task is not done with the read. The calls made so far count for them (the
-        document's read is their first step when they read it): the user asked for them
-        before these calls."""
+        answer is held already, lead the candidates not reached: the first a plan reaches
+        weighs as much as the best of those (the lead's weight when none is left), the
+        others by their priors. The calls made so far count for them (the document's read
+        is their first step when they read it): the user asked for them before these calls.
+        The task is not done until one of them is reached (:attr:`done`)."""
         text = document_text(result)
         if not text.strip():
             return
@@ -976,11 +984,11 @@ class Session:
             self.registry, self._planning_state(Belief(c)), c.steps, 0, given) is not None]
         if not reachable:
             return
-        # the read was the way to what the document says: its first goal leads (a tie goes
-        # to the earlier candidate), so the task is not done with the read
-        scale = self._lead().weight(self.recognition) / reachable[0].prior
+        weight = max((b.weight(self.recognition) for b in self._beliefs if not b.done),
+                     default=self._lead().weight(self.recognition))
+        scale = weight / reachable[0].prior
         held = {c.steps for c in found}
-        origin = f"document (call {len(self._calls)})"
+        origin = self._document = f"document (call {len(self._calls)})"
         self._beliefs = [Belief(replace(c, prior=c.prior * scale, origin=origin))
                          for c in found] + [b for b in self._beliefs
                                             if b.candidate.steps not in held]
