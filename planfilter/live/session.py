@@ -664,6 +664,12 @@ class Session:
                     and self.registry.tool(tool).untrusted and self._delegation.is_source(args)):
                 self._delegation = None
                 self._take_document(result)
+            elif self._delegation is not None:
+                # the document's read was offered first: a call that is not it sets that offer
+                # aside (a read the request's own candidates make still counts when it comes)
+                self._beliefs = [replace(b, dropped="the document was not read first")
+                                 if b.candidate.origin == "delegated" and not b.dropped else b
+                                 for b in self._beliefs]
             return call
 
     def decline(self, tool: str, arguments: Mapping[str, Any] | None, how: str = "") -> Call:
