@@ -815,7 +815,7 @@ async def test_a_request_that_hands_the_task_to_a_file_is_followed_there(
         workspace: dict[str, str]) -> None:
     """"Read the file '.../todo.txt' and follow the instructions": once the real filesystem
     server's answer comes back, the goals the file gives lead the task's candidates, as the
-    gateway's answer to the call lists them; the file's instruction is data to the guard."""
+    gateway's answer to the call lists them, and the task is not done with the read."""
     todo = Path(workspace["PLANFILTER_FS_ROOT"]) / "todo.txt"
     todo.write_text("Please write the word 'done' into the file out.txt.\n")
     options = GatewayOptions(resolver="retrieval")
