@@ -214,8 +214,8 @@ def replay_rows(runs: Sequence[RunMetrics]) -> list[ReplayRow]:
         kinds: Counter[str] = sum((Counter(dict(r.probes)) for r in group), Counter())
         probes = sum(kinds.values())
         split = [r for r in group if r.probes_shown is not None]
-        shown = sum(r.probes_shown[0] for r in split if r.probes_shown is not None)
-        shown_allowed = sum(r.probes_shown[1] for r in split if r.probes_shown is not None)
+        pairs = [r.probes_shown for r in split if r.probes_shown is not None]
+        shown, shown_allowed = sum(p[0] for p in pairs), sum(p[1] for p in pairs)
         rows.append(ReplayRow(
             domain, method, len(group),
             sum(1 for r in group if r.allowed == r.decided == r.decided_visible) / len(group),

@@ -386,11 +386,11 @@ def kinds_named(registry: Registry, asked: Sequence[GoalOption],
     if looked_up:  # a kind no listing lists, looked up by what the request states
         said = frozenset().union(*(_kinds(w) for w in re.split(r"[^a-z0-9]+", request.lower())
                                    if w))
+        lists = {r.name: option_lists(registry, r) for r in every_read}
         for option in asked:
             tools = registry.producers(option.variables)
             own = frozenset().union(*(_kinds(t.name) for t in tools)) - _NO_HEAD - _VERBS
-            listed = frozenset().union(*(option_lists(registry, r) for r in every_read
-                                         if r is not option))
+            listed = frozenset().union(*(k for n, k in lists.items() if n != option.name))
             if option not in parts and own & said and not own & listed and all(
                     not written_kinds(t, request, known) and _stated_inputs(t, request, known)
                     for t in tools):

@@ -660,16 +660,8 @@ class Session:
                 c.ok and c.tool == tool for c in self._calls)
             self._calls.append(call)
             self._advance(ran=call.ok and not again)
-            if (self._delegation is not None and call.ok and self.registry.tool(tool).reads
-                    and self.registry.tool(tool).untrusted and self._delegation.is_source(args)):
-                self._delegation = None
-                self._take_document(result)
-            elif self._delegation is not None:
-                # the document's read was offered first: a call that is not it sets that offer
-                # aside (a read the request's own candidates make still counts when it comes)
-                self._beliefs = [replace(b, dropped="the document was not read first")
-                                 if b.candidate.origin == "delegated" and not b.dropped else b
-                                 for b in self._beliefs]
+            if self._delegation is not None:
+                self._after_delegating(call, result)
             return call
 
     def decline(self, tool: str, arguments: Mapping[str, Any] | None, how: str = "") -> Call:
@@ -929,7 +921,7 @@ class Session:
     def _advance(self, *, ran: bool) -> None:
         """Mark every step of every candidate reached in order, as far as the state reaches,
         and weigh each by its plan length from here (one more observation if a call ran)."""
-        given = frozenset(n for n, facts in self._facts.items() if any(f.given for f in facts))
+        given = frozenset(self._given())
         beliefs = []
         for belief in self._beliefs:
             reached = list(belief.reached)
@@ -966,6 +958,29 @@ class Session:
                                   candidate.steps, 0, given)
             self._beliefs.append(replace(belief, cost=cost))
 
+    def _after_delegating(self, call: Call, result: Any) -> None:
+        """A call while the document the request delegates to is unread: its read (taken
+        at its word, :meth:`_take_document`), a failed try of it (nothing changes), or
+        another call, which sets the offer of the document's read aside (a read the
+        request's own candidates make still counts when it comes)."""
+        assert self._delegation is not None
+        contract = self.registry.tool(call.tool) if call.tool in self.registry else None
+        if contract is not None and contract.reads and contract.untrusted and \
+                self._delegation.is_source(call.arguments):
+            if call.ok:
+                self._delegation = None
+                self._take_document(result)
+            return
+        self._beliefs = [replace(b, dropped="the document was not read first")
+                         if b.candidate.origin == "delegated" and not b.dropped else b
+                         for b in self._beliefs]
+
+    def _given(self) -> dict[str, Any]:
+        """The variables the user, the request or the environment gave, each with its
+        first such value."""
+        return {n: next(f.value for f in facts if f.given) for n, facts in self._facts.items()
+                if any(f.given for f in facts)}
+
     def _take_document(self, result: Any) -> None:
         """The document the request delegates to came back (planfilter.live.delegation):
         the candidates its text gives (ranked by retrieval, as a request is), but those whose
@@ -977,8 +992,7 @@ class Session:
         text = document_text(result)
         if not text.strip():
             return
-        context = {n: facts[0].value for n, facts in self._facts.items()
-                   if any(f.given for f in facts)}
+        context = self._given()
         given = frozenset(context)
         resolution = resolve_goal(self.registry, text, resolver="retrieval")
         found = [c for c in candidate_goals(self.registry, resolution, text, context,
