@@ -857,6 +857,10 @@ def test_a_write_for_one_of_the_names_the_request_lists_stays_offered_for_the_ot
     ("Message Alice and Bob", ["Alice"], ()),  # names are text
     ("Message Alice and Bob today.", "Alice", ("Alice", "Bob")),  # a sentence's first word
     ("Done. Message Alice and Bob", "Bob", ("Alice", "Bob")),
+    ("add her to the 'general' and 'random' channels", "random", ("general", "random")),
+    ("add her to 'Team Sync', 'random' or 'general'", "Team Sync",
+     ("Team Sync", "random", "general")),
+    ("I'm in 'general' now", "general", ()),  # one quoted name; an apostrophe opens no quote
 ])
 def test_the_names_a_request_lists_together_are_found_beside_each_other(text, value, names):
     assert named_with(text, value) == names

@@ -18,7 +18,10 @@ reads those are, and when a read is likely needed:
 - when a ``sensitive`` parameter of the tools that reach the action (a recipient, an amount)
   has no value the request states (planfilter.live.stated), the read-then-act candidates rank
   ahead of the action alone; when the request states them all ("send 10 to GB29..."), the
-  action alone ranks ahead.
+  action alone ranks ahead;
+- a read a sentence of the request points at ("you can find details in the message ... in
+  Alice's inbox", planfilter.live.pointers) is the first read paired with every action, and
+  that pair ranks ahead of the action alone: the user has said where the values are.
 
 A read that takes names the model writes (``get_hotels_prices(hotel_names)``) needs those
 names from somewhere: from the request ("the 'City Hub'") or from a read that *lists* that
@@ -58,6 +61,7 @@ from ..core.planners.index import index_for, reduce_problem
 from ..core.schemas import schema_kind
 from ..core.sentences import sentences
 from .goals import GoalOption, Resolution, goal_vocabulary, rank_goals
+from .pointers import pointer_sentences
 from .recognition import Candidate, RecognitionOptions, candidates_from
 from .stated import states_parameter
 
@@ -248,6 +252,32 @@ def _stated_inputs(tool: Tool, request: str, known: Mapping[str, Any]) -> bool:
                                   or states_parameter(tool, p, request) for p in required)
 
 
+def pointed_reads(registry: Registry, request: str,
+                  every_read: Sequence[GoalOption] | None = None) -> tuple[GoalOption, ...]:
+    """The reads a sentence of the request points at (planfilter.live.pointers: "you can
+    find details in the message ... in Alice's inbox"), in ``every_read``'s order: every
+    kind of thing a tool that reaches it is named by (its name's words, less how it looks)
+    is a word of the sentence (the inbox), or the sentence states a value one of its
+    parameters takes ("on her website: www.dora-website.com"). ``every_read`` defaults to
+    every read of the vocabulary."""
+    if every_read is None:
+        every_read = [o for o in goal_vocabulary(registry) if is_read(registry, o)]
+    out: list[GoalOption] = []
+    for sentence in pointer_sentences(request):
+        said = frozenset().union(*(_kinds(w) for w in re.split(r"[^a-z0-9]+", sentence.lower())
+                                   if w))
+        for read in every_read:
+            if read in out:
+                continue
+            for tool in registry.producers(read.variables):
+                own = _kinds(tool.name) - _NO_HEAD - _VERBS
+                if (own and own <= said) or any(states_parameter(tool, p, sentence)
+                                                for p in tool.parameters.get("properties", {})):
+                    out.append(read)
+                    break
+    return tuple(out)
+
+
 def informs(registry: Registry, read: GoalOption, action: GoalOption, request: str,
             known: Mapping[str, Any]) -> int:
     """How much a read can inform an action: the action's parameters its result is named by
@@ -423,6 +453,7 @@ def candidate_goals(registry: Registry, resolution: Resolution, request: str,
     siblings = [o for o in (by_name[n] for n in resolution.ranked[:NAMED] if n in by_name)
                 if is_read(registry, o)]
     actions = [o for o in ranked if not is_read(registry, o)]
+    pointed = pointed_reads(registry, request, every_read)
     for option in ranked:
         origin = resolution.resolver if option.name == resolution.name else "retrieval"
         alone = (option.name, option.goal_steps, origin)
@@ -439,13 +470,14 @@ def candidate_goals(registry: Registry, resolution: Resolution, request: str,
                           order.get(r.name, len(order)), r) for r in every_read),
                         key=lambda item: (-item[0], item[1]))
         needed = needs(registry, option.variables)
-        reads = [r for score, _, r in scored
-                 if score > 0 and not r.variables & needed][:READS]
+        told = [r for r in pointed if not r.variables & needed]  # where the request says
+        reads = [*told, *(r for score, _, r in scored
+                          if score > 0 and r not in told and not r.variables & needed)][:READS]
         listing = [r for r in listing_reads(registry, option, every_read, request, given)
                    if r not in reads and not r.variables & needed][:1]
         pairs = [(f"{r.name} -> {option.name}", (*r.goal_steps, *option.goal_steps),
-                  "read then act") for r in (*listing, *reads)]
-        if stated_enough(registry, option, request, given):
+                  "read then act") for r in (*told[:READS], *listing, *reads[len(told):])]
+        if stated_enough(registry, option, request, given) and not told:
             goals += [alone, *pairs]
         else:
             goals += [*pairs, alone]
@@ -476,7 +508,8 @@ def request_parts(registry: Registry, request: str) -> tuple[GoalOption, ...]:
     The whole request's ranking favours its first part, and the calls that serve it are off
     every plan of the later ones; so the session weighs a later part from the moment the
     leading candidate is reached (planfilter.live.session)."""
-    parts = sentences(request)
+    pointing = pointer_sentences(request)  # where to read, not what to do
+    parts = [s for s in sentences(request) if s not in pointing]
     if len(parts) < 2:
         return ()
     options = goal_vocabulary(registry)

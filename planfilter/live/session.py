@@ -81,6 +81,7 @@ from .hypotheses import (
     kin_of_variables,
     kin_reads,
     listed_kinds,
+    pointed_reads,
     request_parts,
     written_kinds,
 )
@@ -262,6 +263,10 @@ class Session:
         #: the origin of the candidates its text gave.
         self._delegation: Delegation | None = None
         self._document = ""
+        #: The reads a sentence of the request points at (planfilter.live.pointers), and the
+        #: texts they answered: where the user said the values are.
+        self._pointed: frozenset[str] = frozenset()
+        self._pointed_texts: list[str] = []
         self._lock = threading.RLock()
 
     # -- starting ---------------------------------------------------------------------------
@@ -299,6 +304,7 @@ class Session:
             self._check_known({n: s.value for n, s in supplied.items()}, "environment value")
             parts: tuple[GoalOption, ...] = ()
             delegated: Delegation | None = None
+            pointed: frozenset[str] = frozenset()
             if candidates is not None:
                 if goal is not None or not candidates:
                     raise PlanfilterError("give either a goal or a non-empty list of candidate "
@@ -320,6 +326,8 @@ class Session:
                 if len(found) > 1 and self.method in GOAL_DIRECTED_METHODS:
                     parts = request_parts(self.registry, request)
                     delegated = delegation(request)
+                    pointed = frozenset(t.name for o in pointed_reads(self.registry, request)
+                                        for t in self.registry.producers(o.variables))
             else:
                 steps = self._goal_steps(goal)
                 name = self._name(steps)
@@ -346,6 +354,8 @@ class Session:
             self._parts = parts
             self._delegation = delegated
             self._document = ""
+            self._pointed = pointed
+            self._pointed_texts = []
             self._beliefs = [Belief(c) for c in found]
             if delegated is not None:  # the read of the document stands beside the first
                 held = {c.steps for c in found}
@@ -659,6 +669,8 @@ class Session:
             again = call.ok and len(self._beliefs) > 1 and self.registry.tool(tool).reads and any(
                 c.ok and c.tool == tool for c in self._calls)
             self._calls.append(call)
+            if call.ok and tool in self._pointed:
+                self._pointed_texts.append(document_text(result))
             self._advance(ran=call.ok and not again)
             if self._delegation is not None:
                 self._after_delegating(call, result)
@@ -840,8 +852,13 @@ class Session:
                         pointed = stated_for(tool, param, self.request, POINTERS)
                         listed = [argument, *pointed] if pointed else []
                     if len({json_key(v) for v in listed}) < 2:
-                        # the names the request lists it with ("message Dora and Eve")
-                        listed = list(named_with(self.request, argument))
+                        # the names the request lists it with ("message Dora and Eve"), or
+                        # a text the request points at ("the details are in Alice's inbox":
+                        # "add her to the 'general' and 'random' channels")
+                        listed = list(next((found for text in (self.request,
+                                                               *self._pointed_texts)
+                                            for found in [named_with(text, argument)]
+                                            if found), ()))
                 if len({json_key(v) for v in listed}) < 2:
                     if self._picked_from_text(call, argument):
                         # some of the names a text listed (the French restaurants of a

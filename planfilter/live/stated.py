@@ -346,8 +346,10 @@ def stated_values(registry: Registry, text: str) -> dict[str, Any]:
 _NAME = r"[A-Z][a-z]+(?:\s[A-Z][a-z]+)?"
 #: What joins the names of a list: a comma, "and", "or".
 _JOIN = r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+"
-#: Names listed together ("Dora and Eve", "Alice, Bob or Charlie").
-_NAMES = re.compile(rf"\b{_NAME}(?:(?:{_JOIN}){_NAME})+\b")
+#: Names listed together ("Dora and Eve", "Alice, Bob or Charlie"), or quoted
+#: ("the 'general' and 'random' channels").
+_NAMES = re.compile(rf"\b{_NAME}(?:(?:{_JOIN}){_NAME})+\b"
+                    rf"|(?<![A-Za-z])'[^'\n]+'(?:(?:{_JOIN})'[^'\n]+')+")
 #: What a request says in brackets after a name ("Dora (www.dora-website.com)").
 _ASIDE = re.compile(r"\s*\([^()\n]*\)")
 
@@ -355,15 +357,17 @@ _ASIDE = re.compile(r"\s*\([^()\n]*\)")
 def named_with(text: str, value: Any) -> tuple[str, ...]:
     """The names ``text`` lists together with ``value``, in order, ``value`` among them
     ("visit the websites of Dora (www.dora-website.com) and Eve ... and message them": Dora
-    and Eve; a sentence's first word left out: "Message Alice and Bob"); () when the text
-    lists it with no other name."""
+    and Eve; a sentence's first word left out: "Message Alice and Bob"; quoted: "the
+    'general' and 'random' channels"); () when the text lists it with no other name."""
     if not isinstance(value, str) or not value.strip():
         return ()
     plain = _ASIDE.sub("", text)
     for match in _NAMES.finditer(plain):
         names = re.split(_JOIN, match.group(0))
         before = plain[:match.start()].rstrip()
-        if " " in names[0] and (not before or before.endswith((".", "!", "?", ":"))):
+        if match.group(0).startswith("'"):
+            names = [n.strip("'") for n in names]
+        elif " " in names[0] and (not before or before.endswith((".", "!", "?", ":"))):
             # a sentence's first word is no name ("Message Alice and Bob")
             names[0] = names[0].split(" ", 1)[1]
         found = tuple(dict.fromkeys(names))
