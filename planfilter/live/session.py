@@ -32,7 +32,10 @@ result without approval.
 A request that hands what to do to a document it names ("read the file 'notice.txt' and
 follow the instructions") is followed there: once the read of that document comes back, the
 goals its text gives join the candidates (planfilter.live.delegation). No other result
-sets a goal.
+sets a goal. A request that says where the values are ("you can find details in Alice's
+inbox", planfilter.live.pointers) has that read first on the way to each action, and the
+names its text lists together ("the 'general' and 'random' channels") keep a write made for
+one of them offered for the others, as names the request lists do.
 
 A call the user was asked about and declined (:meth:`Session.decline`, from whoever asked:
 the gateway asks through MCP elicitation) ends that action: the tool leaves the frontier and
