@@ -123,6 +123,18 @@ def _kinds(name: str) -> frozenset[str]:
     return frozenset(w[:-2] + "y" if w.endswith("ie") else w for w in words) - _GENERIC
 
 
+def said_kinds(text: str) -> frozenset[str]:
+    """The kinds of thing the words of ``text`` name (each word as :func:`_kinds` reads
+    it): "in Alice's inbox" names an inbox."""
+    return frozenset().union(*(_kinds(w) for w in re.split(r"[^a-z0-9]+", text.lower()) if w))
+
+
+def own_kinds(tool: Tool) -> frozenset[str]:
+    """The kinds of thing a tool's name speaks of, less how it looks and the heads that
+    name no kind (``read_inbox`` -> inbox; ``get_flight_information`` -> flight)."""
+    return _kinds(tool.name) - _NO_HEAD - _VERBS
+
+
 def listed_kinds(tool: Tool) -> frozenset[str]:
     """What a list-answering read lists (the kinds its results are named by, less those it
     takes as input): ``get_all_hotels_in_city(city)`` lists hotels."""
@@ -264,18 +276,18 @@ def pointed_reads(registry: Registry, request: str,
         every_read = [o for o in goal_vocabulary(registry) if is_read(registry, o)]
     out: list[GoalOption] = []
     for sentence in pointer_sentences(request):
-        said = frozenset().union(*(_kinds(w) for w in re.split(r"[^a-z0-9]+", sentence.lower())
-                                   if w))
-        for read in every_read:
-            if read in out:
-                continue
-            for tool in registry.producers(read.variables):
-                own = _kinds(tool.name) - _NO_HEAD - _VERBS
-                if (own and own <= said) or any(states_parameter(tool, p, sentence)
-                                                for p in tool.parameters.get("properties", {})):
-                    out.append(read)
-                    break
+        said = said_kinds(sentence)
+        out += [read for read in every_read if read not in out and any(
+            _points_at(t, sentence, said) for t in registry.producers(read.variables))]
     return tuple(out)
+
+
+def _points_at(tool: Tool, sentence: str, said: frozenset[str]) -> bool:
+    """The sentence (whose words name ``said``) names every kind the tool's name speaks of,
+    or states a value one of its parameters takes."""
+    own = own_kinds(tool)
+    return (bool(own) and own <= said) or any(
+        states_parameter(tool, p, sentence) for p in tool.parameters.get("properties", {}))
 
 
 def informs(registry: Registry, read: GoalOption, action: GoalOption, request: str,
@@ -414,12 +426,11 @@ def kinds_named(registry: Registry, asked: Sequence[GoalOption],
             parts += [lister, *(r for r in reads if r not in parts)]
             looked_up += 1
     if looked_up:  # a kind no listing lists, looked up by what the request states
-        said = frozenset().union(*(_kinds(w) for w in re.split(r"[^a-z0-9]+", request.lower())
-                                   if w))
+        said = said_kinds(request)
         lists = {r.name: option_lists(registry, r) for r in every_read}
         for option in asked:
             tools = registry.producers(option.variables)
-            own = frozenset().union(*(_kinds(t.name) for t in tools)) - _NO_HEAD - _VERBS
+            own = frozenset().union(*(own_kinds(t) for t in tools))
             listed = frozenset().union(*(k for n, k in lists.items() if n != option.name))
             if option not in parts and own & said and not own & listed and all(
                     not written_kinds(t, request, known) and _stated_inputs(t, request, known)

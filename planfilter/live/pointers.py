@@ -35,5 +35,6 @@ def pointer_sentences(request: str) -> tuple[str, ...]:
 def without_pointers(request: str) -> str:
     """``request`` less its pointing sentences, the request itself when every sentence
     points (then they say what to do, too) or none does."""
-    kept = [s for s in sentences(request) if not _POINTS.search(s)]
-    return " ".join(kept) if kept and len(kept) < len(sentences(request)) else request
+    parts = sentences(request)
+    kept = [s for s in parts if not _POINTS.search(s)]
+    return " ".join(kept) if 0 < len(kept) < len(parts) else request

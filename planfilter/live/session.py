@@ -858,10 +858,9 @@ class Session:
                         # the names the request lists it with ("message Dora and Eve"), or
                         # a text the request points at ("the details are in Alice's inbox":
                         # "add her to the 'general' and 'random' channels")
-                        listed = list(next((found for text in (self.request,
-                                                               *self._pointed_texts)
-                                            for found in [named_with(text, argument)]
-                                            if found), ()))
+                        listed = list(next(filter(None, (
+                            named_with(text, argument)
+                            for text in (self.request, *self._pointed_texts))), ()))
                 if len({json_key(v) for v in listed}) < 2:
                     if self._picked_from_text(call, argument):
                         # some of the names a text listed (the French restaurants of a
