@@ -744,6 +744,11 @@ def test_a_kind_no_listing_lists_is_looked_up_beside_the_listed_ones():
     unstated = kinds("Find me a cheap flight. Can you also suggest a hotel with the best "
                      "rating?")
     assert unstated is None or "flight_information" not in unstated
+    # a listing's kind is what it lists, not the city it lists them in: a request whose
+    # words say "city" (a hotel called 'City Hub') asks for no restaurants
+    hub = kinds("I'm going to Tokyo next week. Tell me the address and the rating of the "
+                "hotels, and the price for 'City Hub'.")
+    assert hub is None or not {"all_restaurants_in_city", "flight_information"} & hub
 
 
 def test_a_number_is_never_a_name():

@@ -410,7 +410,8 @@ def kinds_named(registry: Registry, asked: Sequence[GoalOption],
     favours one. Once one listed kind is looked up, a read the request ranks of a kind no
     other read lists, named in the request, joins as a kind of its own when the request
     states every input it requires (the flights from Paris to London, beside the car rental
-    companies). None for fewer than two kinds."""
+    companies); its kind is what its name speaks of less what it takes (flights, not the
+    city of the restaurants in a city). None for fewer than two kinds."""
     things = registry_things(registry)
     heads = {_head_and_object(t.name, things)[0] for o in asked
              for t in registry.producers(o.variables)} - {""}
@@ -430,7 +431,8 @@ def kinds_named(registry: Registry, asked: Sequence[GoalOption],
         lists = {r.name: option_lists(registry, r) for r in every_read}
         for option in asked:
             tools = registry.producers(option.variables)
-            own = frozenset().union(*(own_kinds(t) for t in tools))
+            # the kind it looks up, not what it is about (the restaurants *in a city*)
+            own = frozenset().union(*(own_kinds(t) - parameter_kinds((t,)) for t in tools))
             listed = frozenset().union(*(k for n, k in lists.items() if n != option.name))
             if option not in parts and own & said and not own & listed and all(
                     not written_kinds(t, request, known) and _stated_inputs(t, request, known)
