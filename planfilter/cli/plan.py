@@ -29,21 +29,48 @@ if TYPE_CHECKING:
               help="Weight of risk in the cost objective.")
 @click.option("--timeout", type=float, default=10.0, show_default=True,
               help="Seconds before the planner is replaced by the native fallback.")
+@click.option("--request", help="The user's request in words: its goal is resolved from it, "
+              "as a live session does, and the candidate goals and the tools shown first are "
+              "printed (instead of --goal or --task; --state gives the user's values).")
+@click.option("--resolver", type=click.Choice(["retrieval", "model"]), default="retrieval",
+              show_default=True, help="With --request: who reads the goal from it (model: "
+              "--model's answer).")
+@click.option("--model", help="With --resolver model: a litellm model name (sim/careful "
+              "offline).")
+@click.option("--called", multiple=True, metavar="TOOL[=RESULT]",
+              help="With --request: a call the agent made, in order (repeatable); RESULT is "
+                   "its result, JSON or text. The candidates are weighed by these calls.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def frontier(registry_path: tuple[Path, ...], task_id: str | None, tasks_path: tuple[Path, ...],
              state: tuple[str, ...], goal: tuple[str, ...], planner: str, ties: str,
-             objective: str, risk_lambda: float, timeout: float, as_json: bool) -> None:
-    """Print the CMTF frontier for one state and goal, and the plan behind it.
+             objective: str, risk_lambda: float, timeout: float, request: str | None,
+             resolver: str, model: str | None, called: tuple[str, ...], as_json: bool) -> None:
+    """Print the CMTF frontier for one state and goal, and the plan behind it; or, for a
+    request in words, its candidate goals and the tools a session shows first.
 
     \b
     Examples:
       planfilter frontier --task calendar-move-001
       planfilter frontier --state date --state event_description --state new_time \\
           --goal event_updated
+      planfilter frontier --request "Move my dentist appointment to 3pm" \\
+          --called find_events='{"event_id": "e1"}'
     """
     from ..core.frontier import compute_frontier
 
     registry = _registry(registry_path)
+    if request is not None:
+        if goal or task_id:
+            raise click.UsageError("give either --request or --goal/--task, not both")
+        from .recognize import echo_report, parse_calls, parse_values, request_session
+
+        session = request_session(registry, request, resolver=resolver, model=model,
+                                  known=parse_values(state),
+                                  calls=parse_calls(registry, called))
+        echo_report(session, as_json)
+        return
+    if called:
+        raise click.UsageError("--called needs --request")
     values, goals, _ = _state_goal(task_id, tasks_path, state, goal)
     supplied = _supplied(registry, values)
     result = compute_frontier(registry, {**supplied, **values}, goals, planner=planner,

@@ -1,0 +1,141 @@
+"""``frontier --request``: the candidate goals of a request and the tools shown for it.
+
+What a live agent's session would show first for a request in words (the goal resolved
+from it, the values it states, the candidate goals weighed by the calls made so far), with
+no model and no tool run: the calls are given on the command line, each with its result.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+import click
+
+if TYPE_CHECKING:
+    from ..core.contracts import Registry
+    from ..live import Session
+
+
+def parse_values(items: tuple[str, ...]) -> dict[str, Any]:
+    """``NAME=VALUE`` items as the user's values: VALUE as JSON when it is JSON (``100``,
+    ``["a", "b"]``), else as text."""
+    values: dict[str, Any] = {}
+    for item in items:
+        name, sep, text = item.partition("=")
+        if not name or not sep:
+            raise click.BadParameter(f"{item!r}: with --request, give NAME=VALUE",
+                                     param_hint="--state")
+        values[name] = _json_or_text(text)
+    return values
+
+
+def parse_calls(registry: Registry, items: tuple[str, ...]) -> list[tuple[str, Any]]:
+    """``TOOL[=RESULT]`` items as (tool, result): RESULT as JSON when it is JSON, else as
+    text; no RESULT, None (the call ran, its outputs unknown)."""
+    calls = []
+    for item in items:
+        tool, sep, text = item.partition("=")
+        if tool not in registry:
+            where = registry.source or "the registry"
+            raise click.BadParameter(f"{item!r}: no tool {tool!r} in {where}",
+                                     param_hint="--called")
+        calls.append((tool, _json_or_text(text) if sep else None))
+    return calls
+
+
+def _json_or_text(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def request_session(registry: Registry, request: str, *, resolver: str, model: str | None,
+                    known: Mapping[str, Any], calls: list[tuple[str, Any]]) -> Session:
+    """A session started on ``request`` (goal resolved by ``resolver``) with ``known`` as
+    the user's values, after ``calls`` (tool, result) in order."""
+    from ..core.environment import tool_sources
+    from ..live import Session
+
+    unread = sorted(n for n in tool_sources(registry) if n not in known)
+    if unread:
+        where = registry.source or "the registry"
+        raise click.UsageError(
+            f"{where}: the environment supplies {', '.join(repr(n) for n in unread)} by a tool "
+            f"call; give its value with --state {unread[0]}=VALUE")
+    session = Session(registry, resolver=resolver, model=model)
+    session.start(request, known=dict(known))
+    for tool, result in calls:
+        session.record(tool, {}, result)
+    return session
+
+
+def report(session: Session) -> dict[str, Any]:
+    """What the session shows now, and why: its goal, values, calls, candidates and tools."""
+    from ..live.hypotheses import needs
+
+    resolution = session.resolution
+    assert resolution is not None
+    visible = session.visible()
+    options = session.recognition
+    ranked = sorted(enumerate(session.candidates),
+                    key=lambda item: (-item[1].weight(options), item[0]))
+    known = frozenset(session.state)
+
+    def inputs(goal: frozenset[str]) -> list[str]:  # what only the user can give
+        return sorted(v for v in needs(session.registry, goal) | goal
+                      if v not in session.registry.produced and v not in known)
+    return {
+        "request": session.request,
+        "goal": resolution.name,
+        "resolver": resolution.resolver,
+        "values": {name: [{"value": f.value, "source": f.source} for f in facts]
+                   for name, facts in sorted(session.facts.items())},
+        "called": [{"tool": c.tool, "ok": c.ok, "produced": sorted(c.produced)}
+                   for c in session.history],
+        "candidates": [{"name": b.candidate.name, "origin": b.candidate.origin,
+                        "steps": [sorted(step) for step in b.candidate.steps],
+                        "weight": round(b.weight(options), 6),
+                        "off_plan_calls": b.difference,
+                        "state": "reached" if b.done else "unreachable"
+                        if b.difference is None else f"step {b.step + 1}",
+                        "inputs_missing": inputs(b.candidate.goal)
+                        if b.difference is None else []}
+                       for _, b in ranked],
+        "shown": list(visible.tools),
+        "info": visible.info,
+        "done": session.done,
+    }
+
+
+def echo_report(session: Session, as_json: bool) -> None:
+    data = report(session)
+    if as_json:
+        click.echo(json.dumps(data, indent=2, sort_keys=True, default=str))
+        return
+    click.echo(f"request:    {data['request']}")
+    click.echo(f"goal:       {data['goal']} (resolved by {data['resolver']})")
+    for name, facts in data["values"].items():
+        for fact in facts:
+            shown = json.dumps(fact["value"], ensure_ascii=False, default=str)
+            click.echo(f"value:      {name} = {_short(shown)} ({fact['source']})")
+    for call in data["called"]:
+        click.echo(f"called:     {call['tool']}")
+    for k, c in enumerate(data["candidates"]):
+        off = "-" if c["off_plan_calls"] is None else c["off_plan_calls"]
+        line = (f"{c['name']} [{c['origin']}] weight {c['weight']:.3g}, off-plan calls {off}, "
+                f"{c['state']}")
+        if c["inputs_missing"]:
+            line += f" (needs {', '.join(c['inputs_missing'])})"
+        click.echo(f"{'candidates:' if k == 0 else '':12s}{line}")
+    if any(c["inputs_missing"] for c in data["candidates"]):
+        click.echo("            (a value only the user can give: --state NAME=VALUE)")
+    click.echo(f"shown:      {', '.join(data['shown']) if data['shown'] else '(none)'}")
+    if not data["shown"] and data["info"]:
+        click.echo(f"status:     {data['info']}")
+
+
+def _short(text: str, limit: int = 100) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
