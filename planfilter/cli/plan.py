@@ -53,8 +53,8 @@ def frontier(registry_path: tuple[Path, ...], task_id: str | None, tasks_path: t
       planfilter frontier --task calendar-move-001
       planfilter frontier --state date --state event_description --state new_time \\
           --goal event_updated
-      planfilter frontier --request "Move my dentist appointment to 3pm" \\
-          --called find_events='{"event_id": "e1"}'
+      planfilter frontier --request "What is on my calendar tomorrow?" \\
+          --state date=2026-12-02
     """
     from ..core.frontier import compute_frontier
 
