@@ -15,7 +15,7 @@ import click
 
 if TYPE_CHECKING:
     from ..core.contracts import Registry
-    from ..live import Session
+    from ..live import Belief, Session
 
 
 def parse_values(items: tuple[str, ...]) -> dict[str, Any]:
@@ -74,19 +74,12 @@ def request_session(registry: Registry, request: str, *, resolver: str, model: s
 
 def report(session: Session) -> dict[str, Any]:
     """What the session shows now, and why: its goal, values, calls, candidates and tools."""
-    from ..live.hypotheses import needs
-
     resolution = session.resolution
-    assert resolution is not None
+    assert resolution is not None  # started by request_session
     visible = session.visible()
     options = session.recognition
     ranked = sorted(enumerate(session.candidates),
                     key=lambda item: (-item[1].weight(options), item[0]))
-    known = frozenset(session.state)
-
-    def inputs(goal: frozenset[str]) -> list[str]:  # what only the user can give
-        return sorted(v for v in needs(session.registry, goal) | goal
-                      if v not in session.registry.produced and v not in known)
     return {
         "request": session.request,
         "goal": resolution.name,
@@ -95,19 +88,33 @@ def report(session: Session) -> dict[str, Any]:
                    for name, facts in sorted(session.facts.items())},
         "called": [{"tool": c.tool, "ok": c.ok, "produced": sorted(c.produced)}
                    for c in session.history],
-        "candidates": [{"name": b.candidate.name, "origin": b.candidate.origin,
-                        "steps": [sorted(step) for step in b.candidate.steps],
-                        "weight": round(b.weight(options), 6),
-                        "off_plan_calls": b.difference,
-                        "state": "reached" if b.done else "unreachable"
-                        if b.difference is None else f"step {b.step + 1}",
-                        "inputs_missing": inputs(b.candidate.goal)
-                        if b.difference is None else []}
-                       for _, b in ranked],
+        "candidates": [_candidate(session, b) for _, b in ranked],
         "shown": list(visible.tools),
         "info": visible.info,
         "done": session.done,
     }
+
+
+def _candidate(session: Session, belief: Belief) -> dict[str, Any]:
+    unreachable = belief.difference is None
+    return {"name": belief.candidate.name, "origin": belief.candidate.origin,
+            "steps": [sorted(step) for step in belief.candidate.steps],
+            "weight": round(belief.weight(session.recognition), 6),
+            "off_plan_calls": belief.difference,
+            "state": "reached" if belief.done else "unreachable" if unreachable
+            else f"step {belief.step + 1}",
+            "inputs_missing": _user_inputs(session, belief.candidate.goal) if unreachable
+            else []}
+
+
+def _user_inputs(session: Session, goal: frozenset[str]) -> list[str]:
+    """The variables a plan for ``goal`` may need that no tool produces and nobody gave:
+    only the user can give them."""
+    from ..live.hypotheses import needs
+
+    known = session.state
+    return sorted(v for v in needs(session.registry, goal) | goal
+                  if v not in session.registry.produced and v not in known)
 
 
 def echo_report(session: Session, as_json: bool) -> None:
