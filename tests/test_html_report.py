@@ -208,6 +208,9 @@ def test_ten_thousand_runs_stay_responsive(browser, report, tmp_path):
         for seed in range(1, copies + 1):
             for line in lines:
                 out.write(json.dumps({**line, "seed": seed}) + "\n")
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.support.ui import WebDriverWait
+
     start = time.perf_counter()
     files = build_report(big, plots=False)
     built = time.perf_counter() - start
@@ -218,11 +221,19 @@ def test_ten_thousand_runs_stay_responsive(browser, report, tmp_path):
     assert count.startswith(f"{copies * 48:,} of")
     assert 0 < len(rows(browser)) < 100  # only the rows in view are in the page
     browser.execute_script("document.getElementById('list').scrollTop = 1e9")
-    time.sleep(0.3)
-    last = rows(browser)
-    assert last and int(last[-1].get_attribute("data-run")) >= copies * 48 - 100
-    last[-1].click()
-    assert browser.find_elements("css selector", "#detail .step")
+
+    def last_run_opened(driver) -> bool:
+        # the list renders the rows in view again while the scroll settles: a click on a
+        # row that was just replaced opens nothing, so click the last one until it opens
+        last = rows(driver)
+        if not last or int(last[-1].get_attribute("data-run")) < copies * 48 - 100:
+            return False
+        last[-1].click()
+        return bool(driver.find_elements("css selector", "#detail .step"))
+
+    assert WebDriverWait(browser, 10, poll_frequency=0.5,
+                         ignored_exceptions=(StaleElementReferenceException,)
+                         ).until(last_run_opened)
     assert severe(browser) == []
     size_mb = files.report_html.stat().st_size / 1e6
     print(f"\n{copies * 48} runs: report.html {size_mb:.1f} MB, built in {built:.1f} s, "
