@@ -73,7 +73,8 @@ def test_the_calls_made_weigh_the_candidates(registry_path):
     before = as_json("--registry", registry_path, "--request", BILL)
     after = as_json("--registry", registry_path, "--request", BILL,
                     "--called", "read_file=IBAN UK12, 98.70")
-    assert after["called"] == [{"tool": "read_file", "ok": True, "produced": ["file_content"]}]
+    assert after["called"] == [{"tool": "read_file", "ok": True, "produced": ["file_content"],
+                                "missing": [], "problems": []}]
     assert after["values"]["file_content"] == [{"value": "IBAN UK12, 98.70",
                                                 "source": "call 1"}]
     first = {c["name"]: c for c in after["candidates"]}[before["candidates"][0]["name"]]
@@ -112,9 +113,29 @@ def test_text_output_names_the_goal_values_calls_and_tools(registry_path):
     assert lines[0] == f"request:    {BILL}"
     assert lines[1].startswith("goal:       ") and "(resolved by retrieval)" in lines[1]
     assert 'value:      file_path = "bill-december-2023.txt" (request)' in lines
-    assert "called:     read_file" in lines
+    assert "called:     read_file (gave file_content)" in lines
     assert any(line.startswith("candidates: ") for line in lines)
     assert lines[-1].startswith("shown:      ") and "send_money" in lines[-1]
+
+
+def test_a_result_that_lacks_what_the_contract_produces_is_said(registry_path):
+    """A result is taken through the tool's contract: one that does not hold what the tool
+    produces leaves it unknown, and the command says so, with the schema's complaint."""
+    tools = [*TOOLS, {"name": "get_balance", "produces": ["balance"], "action": "read",
+                      "description": "Get the balance of the account.",
+                      "returns": {"type": "object", "properties": {"balance": {
+                          "type": "number"}}, "required": ["balance"]}}]
+    path = registry_path.replace("bank.yaml", "bank2.yaml")
+    with open(path, "w", encoding="utf-8") as out:
+        yaml.safe_dump({"domain": "bank", "tools": tools}, out)
+    args = ("--registry", path, "--request", "What is my balance?",
+            "--called", 'get_balance={"total": 12}')
+    data = as_json(*args)
+    assert data["called"][0]["missing"] == ["balance"] and data["called"][0]["problems"]
+    assert "balance" not in data["values"]
+    text = invoke(*args).output
+    assert "called:     get_balance (gave nothing; missing balance)" in text
+    assert "get_balance: result: 'balance' is a required property" in text
 
 
 @pytest.mark.parametrize("args, message", [

@@ -86,7 +86,8 @@ def report(session: Session) -> dict[str, Any]:
         "resolver": resolution.resolver,
         "values": {name: [{"value": f.value, "source": f.source} for f in facts]
                    for name, facts in sorted(session.facts.items())},
-        "called": [{"tool": c.tool, "ok": c.ok, "produced": sorted(c.produced)}
+        "called": [{"tool": c.tool, "ok": c.ok, "produced": sorted(c.produced),
+                    "missing": list(c.missing), "problems": list(c.problems)}
                    for c in session.history],
         "candidates": [_candidate(session, b) for _, b in ranked],
         "shown": list(visible.tools),
@@ -129,7 +130,11 @@ def echo_report(session: Session, as_json: bool) -> None:
             shown = json.dumps(fact["value"], ensure_ascii=False, default=str)
             click.echo(f"value:      {name} = {_short(shown)} ({fact['source']})")
     for call in data["called"]:
-        click.echo(f"called:     {call['tool']}")
+        gave = f"gave {', '.join(call['produced'])}" if call["produced"] else "gave nothing"
+        short = f"; missing {', '.join(call['missing'])}" if call["missing"] else ""
+        click.echo(f"called:     {call['tool']} ({gave}{short})")
+        for problem in call["problems"]:
+            click.echo(f"            {call['tool']}: {problem}")
     for k, c in enumerate(data["candidates"]):
         off = "-" if c["off_plan_calls"] is None else c["off_plan_calls"]
         line = (f"{c['name']} [{c['origin']}] weight {c['weight']:.3g}, off-plan calls {off}, "
