@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import pytest
+from conftest import FIXTURES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import brute_cheapest, brute_minimal, goals, is_plan, registries, states
 
 from planfilter.core.frontier import compute_frontier, plan_cost, plan_is_valid
+from planfilter.core.loading import load_registry
 from planfilter.core.planners import PLANNERS, PlanResult, Status, get_planner
+from planfilter.core.planners.index import index_for, never_given, unreachable_reason
 from planfilter.core.planners.up_backend import installed_engines
 
 FAST = ["native", "pyperplan"]
@@ -206,3 +209,17 @@ def test_up_timeout_kills_the_whole_process_group():
     assert "up:fast-downward: timeout" in result.fallbacks[0]
     left = subprocess.run(["pgrep", "-f", "downward"], capture_output=True, text=True).stdout
     assert left.strip() == ""
+
+
+def test_never_given_names_what_only_the_user_can_give():
+    """The variables a goal needs that no tool produces and the state lacks: those
+    unreachable_reason names as never obtained; none once they are known."""
+    index = index_for(load_registry(FIXTURES / "example" / "registry.yaml"))
+    goal = frozenset({"event_updated"})
+    missing = never_given(index, frozenset(), goal)
+    assert missing == ("date", "event_description", "new_time")
+    reason = unreachable_reason(index, frozenset(), goal)
+    assert all(f"{v} (no tool produces it" in reason for v in missing)
+    assert never_given(index, frozenset({"date"}), goal) == ("event_description", "new_time")
+    assert never_given(index, frozenset(missing), goal) == ()
+    assert never_given(index, frozenset(), frozenset({"nowhere"})) == ("nowhere",)

@@ -27,13 +27,17 @@ def parse_values(items: tuple[str, ...]) -> dict[str, Any]:
         if not name or not sep:
             raise click.BadParameter(f"{item!r}: with --request, give NAME=VALUE",
                                      param_hint="--state")
-        values[name] = _json_or_text(text)
+        try:
+            values[name] = json.loads(text)
+        except ValueError:
+            values[name] = text
     return values
 
 
-def parse_calls(registry: Registry, items: tuple[str, ...]) -> list[tuple[str, Any]]:
-    """``TOOL[=RESULT]`` items as (tool, result): RESULT as JSON when it is JSON, else as
-    text; no RESULT, None (the call ran, its outputs unknown)."""
+def parse_calls(registry: Registry, items: tuple[str, ...]) -> list[tuple[str, str | None]]:
+    """``TOOL[=RESULT]`` items as (tool, result): RESULT as a tool would answer it in text
+    (the session reads JSON in it as any result's); no RESULT, None (the call ran, its
+    outputs unknown)."""
     calls = []
     for item in items:
         tool, sep, text = item.partition("=")
@@ -41,19 +45,12 @@ def parse_calls(registry: Registry, items: tuple[str, ...]) -> list[tuple[str, A
             where = registry.source or "the registry"
             raise click.BadParameter(f"{item!r}: no tool {tool!r} in {where}",
                                      param_hint="--called")
-        calls.append((tool, _json_or_text(text) if sep else None))
+        calls.append((tool, text if sep else None))
     return calls
 
 
-def _json_or_text(text: str) -> Any:
-    try:
-        return json.loads(text)
-    except ValueError:
-        return text
-
-
 def request_session(registry: Registry, request: str, *, resolver: str, model: str | None,
-                    known: Mapping[str, Any], calls: list[tuple[str, Any]]) -> Session:
+                    known: Mapping[str, Any], calls: list[tuple[str, str | None]]) -> Session:
     """A session started on ``request`` (goal resolved by ``resolver``) with ``known`` as
     the user's values, after ``calls`` (tool, result) in order."""
     from ..core.environment import tool_sources
@@ -76,10 +73,9 @@ def report(session: Session) -> dict[str, Any]:
     """What the session shows now, and why: its goal, values, calls, candidates and tools."""
     resolution = session.resolution
     assert resolution is not None  # started by request_session
+    from ..live.recognition import by_weight
+
     visible = session.visible()
-    options = session.recognition
-    ranked = sorted(enumerate(session.candidates),
-                    key=lambda item: (-item[1].weight(options), item[0]))
     return {
         "request": session.request,
         "goal": resolution.name,
@@ -89,7 +85,8 @@ def report(session: Session) -> dict[str, Any]:
         "called": [{"tool": c.tool, "ok": c.ok, "produced": sorted(c.produced),
                     "missing": list(c.missing), "problems": list(c.problems)}
                    for c in session.history],
-        "candidates": [_candidate(session, b) for _, b in ranked],
+        "candidates": [_candidate(session, b)
+                       for b in by_weight(session.candidates, session.recognition)],
         "shown": list(visible.tools),
         "info": visible.info,
         "done": session.done,
@@ -97,28 +94,20 @@ def report(session: Session) -> dict[str, Any]:
 
 
 def _candidate(session: Session, belief: Belief) -> dict[str, Any]:
-    unreachable = belief.difference is None
+    from ..core.planners.index import index_for, never_given
+
+    missing = never_given(index_for(session.registry), frozenset(session.state),
+                          belief.candidate.goal) if belief.difference is None else ()
     return {"name": belief.candidate.name, "origin": belief.candidate.origin,
             "steps": [sorted(step) for step in belief.candidate.steps],
             "weight": round(belief.weight(session.recognition), 6),
-            "off_plan_calls": belief.difference,
-            "state": "reached" if belief.done else "unreachable" if unreachable
-            else f"step {belief.step + 1}",
-            "inputs_missing": _user_inputs(session, belief.candidate.goal) if unreachable
-            else []}
-
-
-def _user_inputs(session: Session, goal: frozenset[str]) -> list[str]:
-    """The variables a plan for ``goal`` may need that no tool produces and nobody gave:
-    only the user can give them."""
-    from ..live.hypotheses import needs
-
-    known = session.state
-    return sorted(v for v in needs(session.registry, goal) | goal
-                  if v not in session.registry.produced and v not in known)
+            "off_plan_calls": belief.difference, "state": belief.state,
+            "inputs_missing": list(missing)}
 
 
 def echo_report(session: Session, as_json: bool) -> None:
+    from ..live.recognition import by_weight
+
     data = report(session)
     if as_json:
         click.echo(json.dumps(data, indent=2, sort_keys=True, default=str))
@@ -135,13 +124,11 @@ def echo_report(session: Session, as_json: bool) -> None:
         click.echo(f"called:     {call['tool']} ({gave}{short})")
         for problem in call["problems"]:
             click.echo(f"            {call['tool']}: {problem}")
-    for k, c in enumerate(data["candidates"]):
-        off = "-" if c["off_plan_calls"] is None else c["off_plan_calls"]
-        line = (f"{c['name']} [{c['origin']}] weight {c['weight']:.3g}, off-plan calls {off}, "
-                f"{c['state']}")
-        if c["inputs_missing"]:
-            line += f" (needs {', '.join(c['inputs_missing'])})"
-        click.echo(f"{'candidates:' if k == 0 else '':12s}{line}")
+    beliefs = by_weight(session.candidates, session.recognition)
+    for k, (belief, c) in enumerate(zip(beliefs, data["candidates"], strict=True)):
+        needs = f" (needs {', '.join(c['inputs_missing'])})" if c["inputs_missing"] else ""
+        click.echo(f"{'candidates:' if k == 0 else '':12s}"
+                   f"{belief.describe(session.recognition)}{needs}")
     if any(c["inputs_missing"] for c in data["candidates"]):
         click.echo("            (a value only the user can give: --state NAME=VALUE)")
     click.echo(f"shown:      {', '.join(data['shown']) if data['shown'] else '(none)'}")

@@ -135,13 +135,17 @@ class Belief:
             return 0.0
         return self.candidate.prior * math.exp(-options.beta * delta)
 
+    @property
+    def state(self) -> str:
+        """Why it was dropped, or "reached", "unreachable" or the step it is at ("step 2")."""
+        return self.dropped or ("reached" if self.done else "unreachable"
+                                if self.difference is None else f"step {self.step + 1}")
+
     def describe(self, options: RecognitionOptions = DEFAULT_RECOGNITION) -> str:
         delta = self.difference
-        state = self.dropped or ("reached" if self.done else
-                                 "unreachable" if delta is None else f"step {self.step + 1}")
         return (f"{self.candidate.name} [{self.candidate.origin}] weight "
                 f"{self.weight(options):.3g}, off-plan calls {'-' if delta is None else delta}"
-                f", {state}")
+                f", {self.state}")
 
 
 def shared_priors(ends: Sequence[frozenset[str]], decay: float) -> tuple[float, ...]:
@@ -278,11 +282,17 @@ def switch_away(frontiers: Sequence[tuple[Belief, Sequence[str]]],
     return frozenset(b.candidate.name for b, tools in frontiers if frozenset(tools) <= seen)
 
 
+def by_weight(beliefs: Sequence[Belief],
+              options: RecognitionOptions = DEFAULT_RECOGNITION) -> tuple[Belief, ...]:
+    """The candidates by weight, the earlier ranked first on a tie."""
+    ranked = sorted(enumerate(beliefs), key=lambda item: (-item[1].weight(options), item[0]))
+    return tuple(b for _, b in ranked)
+
+
 def describe_candidates(beliefs: Sequence[Belief],
                         options: RecognitionOptions = DEFAULT_RECOGNITION) -> tuple[str, ...]:
     """One line per candidate, by weight: name, origin, weight, off-plan calls, progress."""
-    ranked = sorted(enumerate(beliefs), key=lambda item: (-item[1].weight(options), item[0]))
-    return tuple(b.describe(options) for _, b in ranked)
+    return tuple(b.describe(options) for b in by_weight(beliefs, options))
 
 
 def steps_text(steps: Steps) -> str:

@@ -129,13 +129,10 @@ def reachable(index: NativeIndex, known: frozenset[str]) -> frozenset[str]:
     return known | frozenset(index.names_of(reach))
 
 
-def unreachable_reason(index: NativeIndex, known: frozenset[str], goal: frozenset[str]) -> str:
-    """Why ``goal`` cannot be reached from ``known``, or "" when it can (delete-free)."""
-    missing = sorted(
-        v for v in goal - known if v not in index.bit or not index.producers[index.bit[v]]
-    )
-    if missing:
-        return f"no tool produces goal variable(s) {', '.join(missing)}"
+def _unreached(index: NativeIndex, known: frozenset[str], goal: frozenset[str]
+               ) -> tuple[Problem, int]:
+    """The reduced problem and the variables it needs that no tool sequence reaches from
+    ``known`` (delete-free; 0 when the goal is reachable)."""
     p = reduce_problem(index, known, goal)
     reach = 0
     changed = True
@@ -145,11 +142,32 @@ def unreachable_reason(index: NativeIndex, known: frozenset[str], goal: frozense
             if not p.req[t] & ~reach and p.add[t] & ~reach:
                 reach |= p.add[t]
                 changed = True
-    if not p.goal & ~reach:
+    return p, (p.need & ~reach if p.goal & ~reach else 0)
+
+
+def never_given(index: NativeIndex, known: frozenset[str], goal: frozenset[str]
+                ) -> tuple[str, ...]:
+    """The variables ``goal`` needs, itself or through the tools that would reach it, that
+    no tool produces and ``known`` lacks: only the user can give them. Empty when the goal
+    is reachable (or only tools that need one another stand in its way)."""
+    unknown = [v for v in sorted(goal - known) if v not in index.bit]
+    _, never = _unreached(index, known, goal & frozenset(index.bit))
+    return (*unknown, *sorted(index.variables[b] for b in bits(never)
+                              if not index.producers[b]))
+
+
+def unreachable_reason(index: NativeIndex, known: frozenset[str], goal: frozenset[str]) -> str:
+    """Why ``goal`` cannot be reached from ``known``, or "" when it can (delete-free)."""
+    missing = sorted(
+        v for v in goal - known if v not in index.bit or not index.producers[index.bit[v]]
+    )
+    if missing:
+        return f"no tool produces goal variable(s) {', '.join(missing)}"
+    p, never = _unreached(index, known, goal)
+    if not never:
         return ""
-    never = p.need & ~reach
     roots = [b for b in bits(never) if not index.producers[b]]
-    goal_names = ", ".join(index.names_of(p.goal & ~reach))
+    goal_names = ", ".join(index.names_of(p.goal & never))
     if roots:
         parts = []
         for b in roots:
