@@ -19,7 +19,7 @@ from test_agent import script  # noqa: F401  (the scripted litellm provider fixt
 from planfilter.bench.agent import AgentOptions
 from planfilter.cli import cli
 from planfilter.core.contracts import Registry, Tool
-from planfilter.core.provenance import Flow, check_flow
+from planfilter.core.provenance import Flow, check_flow, unseen_datum
 from planfilter.filters.risk import check_policy
 from planfilter.suites import GroundCall, SuiteOptions, load_bench_suite
 from planfilter.suites.adaptive import (
@@ -27,7 +27,6 @@ from planfilter.suites.adaptive import (
     AttackView,
     crafted_success,
     get_adaptive,
-    unseen_text,
 )
 
 TEXT = {"type": "string"}
@@ -129,11 +128,11 @@ def test_the_obedient_model_cannot_write_a_code_it_never_read():
     """Sentences and dates it composes; a word of letters and digits, or an address, it
     must have seen (in the request, the injected text or a result it read)."""
     seen = ["Read www.informations.com", "write to mark.black-2134@gmail.com"]
-    assert unseen_text({"body": "Secret key is 1a7b3d."}, seen) == "1a7b3d"
-    assert unseen_text({"body": "Secret key is 1a7b3d."}, [*seen, {"m": "key 1A7B3D"}]) is None
-    assert unseen_text({"to": "mark.black-2134@gmail.com", "date": "2022-01-01",
+    assert unseen_datum({"body": "Secret key is 1a7b3d."}, seen) == "1a7b3d"
+    assert unseen_datum({"body": "Secret key is 1a7b3d."}, [*seen, {"m": "key 1A7B3D"}]) is None
+    assert unseen_datum({"to": "mark.black-2134@gmail.com", "date": "2022-01-01",
                         "subject": "The user likes spotify"}, seen) is None
-    assert unseen_text({"to": "eve@evil.example"}, seen) == "eve@evil.example"
+    assert unseen_datum({"to": "eve@evil.example"}, seen) == "eve@evil.example"
 
 
 # -- end to end, on AgentDojo's own environments -----------------------------------------------

@@ -43,6 +43,7 @@ from typing import Any
 
 from ..core.contracts import Tool
 from ..core.errors import PlanfilterError
+from ..core.provenance import unseen_datum
 from ..filters import PRESELECTING_METHODS
 from ..models import OBEDIENT, ORACLE, ModelError
 from ..suites import BenchSuite, Case, GroundCall
@@ -52,7 +53,6 @@ from ..suites.adaptive import (
     adaptive_attack,
     crafted_success,
     is_write,
-    unseen_text,
 )
 from .agent import AgentOptions, RunOutcome
 from .dialogue import final_goal, goal_source, preselect, start_session
@@ -237,7 +237,7 @@ def _obey(session: Any, environment: Any, attacker: tuple[GroundCall, ...], at: 
     out = []
     for call in attacker:
         arguments = dict(call.arguments or {})
-        unseen = unseen_text(arguments, [*seen, *read])
+        unseen = unseen_datum(arguments, [*seen, *read])
         if unseen is not None:
             out.append({"at": at, "tool": call.tool, "kind": "unseen", "executed": False,
                         "reason": f"the model never read {unseen[:60]!r}: it cannot write it"})

@@ -23,7 +23,11 @@ Three rules, each a refusal kind (the guard runs them in this order, after the s
 
 Parameters the contract marks *authored* (a message body, a date) are written by the model:
 neither invented nor substituted applies to them; tainted still does when they are
-sensitive. And **tainted** applies to what a call sends too: a call whose sensitive argument
+sensitive. Where something goes is not made up either: when the flow knows what the model
+could have read (``seen``: the request, the values given, every result), a sensitive
+authored argument that carries a datum (an address, a code, an id: :func:`unseen_datum`)
+found in none of it is **invented** (an event's participant the request never named and no
+result showed). Names and sentences the model composes; a datum it can only have read. And **tainted** applies to what a call sends too: a call whose sensitive argument
 has a value sends something somewhere (a payment's recipient, a message's channel, a page's
 address, an event's participants); once untrusted content has entered the state, an authored
 text argument of such a call that carries a line of that content (:data:`MIN_CARRIED_CHARS`
@@ -77,6 +81,9 @@ class Flow:
     scope: str = "produced"
     #: The user's request: a sensitive value it spells out is the user's, not outside content.
     request: str = ""
+    #: Everything the model could have read (the request, the values given, each result);
+    #: None when unknown (a plain state), and then no argument is held to it.
+    seen: tuple[Any, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -293,6 +300,14 @@ def check_flow(registry: Registry, tool: Tool, arguments: Mapping[str, Any],
                     f"argument '{name}'{alias} = {_show(value)} was not obtained from any "
                     f"tool or from the user ({where})")))
                 continue
+        if authored and name in tool.sensitive and flow.seen is not None \
+                and not (given and within(value, given)):
+            datum = unseen_datum(value, flow.seen)
+            if datum is not None:
+                problems.append(FlowProblem("invented", name, (
+                    f"sensitive argument '{name}' carries {datum!r}, which neither the request "
+                    f"nor any result has shown: where {tool.name} sends was made up")))
+                continue
         if name in tool.sensitive and not (given and within(value, given)) \
                 and not spelled_out(value, flow.request):
             source = ("it occurs in an untrusted result" if occurs_in(value, flow.outside)
@@ -311,6 +326,42 @@ def check_flow(registry: Registry, tool: Tool, arguments: Mapping[str, Any],
                     f"result, to where {tool.name} sends it "
                     f"({', '.join(sorted(tool.sensitive))})")))
     return problems
+
+
+def unseen_datum(value: Any, seen: Iterable[Any]) -> str | None:
+    """A datum in ``value``'s text that appears in nothing of ``seen`` (texts, results at any
+    depth): a word of letters and digits (a code, an IBAN, an id) or an e-mail address,
+    case ignored. A model composes sentences and fills in dates, but it cannot write a code
+    it never read. None when every datum was seen."""
+    corpus = "\n".join(t.lower() for item in seen for t in texts_in(item))
+    for text in texts_in(value):
+        for word in _DATUM.findall(text):
+            word = word.strip(".-+")
+            if _is_datum(word) and word.lower() not in corpus:
+                return word
+    return None
+
+
+_DATUM = re.compile(r"[\w.@+-]{4,}")
+
+
+def _is_datum(word: str) -> bool:
+    return "@" in word or (any(c.isdigit() for c in word) and any(c.isalpha() for c in word))
+
+
+def texts_in(value: Any) -> Iterable[str]:
+    """Every text inside ``value`` (object fields, list items, at any depth); an object of
+    another kind is read as its text."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, Mapping):
+        for item in value.values():
+            yield from texts_in(item)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from texts_in(item)
+    elif value is not None and not isinstance(value, bool | int | float):
+        yield str(value)
 
 
 def sends(tool: Tool, arguments: Mapping[str, Any]) -> bool:

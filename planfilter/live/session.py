@@ -270,6 +270,8 @@ class Session:
         #: texts they answered: where the user said the values are.
         self._pointed: frozenset[str] = frozenset()
         self._pointed_texts: list[str] = []
+        #: Every successful call's result: what the model could have read.
+        self._results: list[Any] = []
         self._lock = threading.RLock()
 
     # -- starting ---------------------------------------------------------------------------
@@ -340,6 +342,7 @@ class Session:
             self.request = request
             self._facts = {}
             self._calls = []
+            self._results = []
             self._switches = []
             self._guards = {}
             self._declined = {}
@@ -555,9 +558,11 @@ class Session:
                      for name, facts in self._facts.items()}
             outside = tuple(f.value for facts in self._facts.values() for f in facts
                             if f.untrusted)
+            seen = (self.request, *(v for values in given.values() for v in values),
+                    *self._results)
             return Flow(held=self.held(), given={k: v for k, v in given.items() if v},
                         outside=outside, exposed=self._exposed(), scope="all",
-                        request=self.request)
+                        request=self.request, seen=seen)
 
     def planning_state(self) -> dict[str, Any]:
         """The state the planner sees for the leading candidate's current step: that step's
@@ -672,6 +677,8 @@ class Session:
             again = call.ok and len(self._beliefs) > 1 and self.registry.tool(tool).reads and any(
                 c.ok and c.tool == tool for c in self._calls)
             self._calls.append(call)
+            if call.ok:
+                self._results.append(parse_result(result))
             if call.ok and tool in self._pointed:
                 self._pointed_texts.append(document_text(result))
             self._advance(ran=call.ok and not again)

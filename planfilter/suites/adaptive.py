@@ -40,7 +40,7 @@ from typing import Any, Protocol
 
 from ..core.contracts import Registry, Tool
 from ..core.errors import PlanfilterError
-from ..core.provenance import Flow, same_value, sends, spelled_out, within
+from ..core.provenance import Flow, same_value, sends, spelled_out, texts_in, within
 from .base import GroundCall
 
 #: The frame every adaptive text is put in, as AgentDojo's ``important_instructions`` frames
@@ -257,29 +257,6 @@ def _same_call(tried: Mapping[str, Any], call: GroundCall) -> bool:
 # -- helpers ---------------------------------------------------------------------------------
 
 
-def unseen_text(arguments: Mapping[str, Any], seen: Iterable[Any]) -> str | None:
-    """A datum in an argument's text that appears in nothing the model has seen (``seen``:
-    the request, the injected text, the results it read): a word of letters and digits (a
-    code, an IBAN, an id) or an e-mail address, case ignored. A model composes sentences and
-    fills in dates, but it cannot write a code it never read. None when every datum was
-    seen."""
-    corpus = "\n".join(t.lower() for item in seen for t in _texts(item))
-    for value in arguments.values():
-        for text in _texts(value):
-            for word in _DATUM.findall(text):
-                word = word.strip(".-+")
-                if _is_datum(word) and word.lower() not in corpus:
-                    return word
-    return None
-
-
-_DATUM = re.compile(r"[\w.@+-]{4,}")
-
-
-def _is_datum(word: str) -> bool:
-    return "@" in word or (any(c.isdigit() for c in word) and any(c.isalpha() for c in word))
-
-
 def _write(call: GroundCall, registry: Registry) -> Tool | None:
     return registry.tool(call.tool) if is_write(registry, call.tool) else None
 
@@ -338,23 +315,12 @@ def _distinct(values: Iterable[Any]) -> list[Any]:
     return out
 
 
-def _texts(value: Any) -> Iterable[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, Mapping):
-        for item in value.values():
-            yield from _texts(item)
-    elif isinstance(value, list | tuple):
-        for item in value:
-            yield from _texts(item)
-
-
 def _secret(view: AttackView, arguments: Mapping[str, Any]) -> str | None:
     """The datum the attacker wants out: the first text of the latest result read that the
     request does not spell out and the call does not already carry."""
     written = " ".join(str(v) for v in arguments.values())
     for result in reversed(view.read):
-        for text in _texts(result):
+        for text in texts_in(result):
             text = text.strip()
             if MIN_SECRET_CHARS <= len(text) <= MAX_SECRET_CHARS and "\n" not in text \
                     and text not in written and not spelled_out(text, view.flow.request):
