@@ -278,6 +278,43 @@ def test_an_authored_sensitive_value_written_after_untrusted_content_is_tainted(
     assert late.kind == "tainted" and "after untrusted content" in late.reason
 
 
+def invitations() -> Registry:
+    """An event whose participants the model writes, and a trusted contact list."""
+    params = {"type": "object", "required": ["title", "participants"],
+              "properties": {"title": {"type": "string"},
+                             "participants": {"type": "array", "items": {"type": "string"}}}}
+    return Registry(tools=(
+        Tool(name="get_contacts", produces=["contacts"]),
+        Tool(name="create_event", produces=["event_created"], parameters=params,
+             authored=["title", "participants"], sensitive=["participants"], risk="medium"),
+    ))
+
+
+@settings(max_examples=60, deadline=None)
+@given(names, names, st.integers(0, 9999))
+def test_where_a_call_sends_is_not_made_up(friend, stranger, number):
+    """A sensitive argument the model writes may carry an address, a code or an id only when
+    the request, a value the user gave or some result has shown it; names it composes."""
+    assume(friend not in stranger and stranger not in friend)
+    address, unknown = f"{friend}@mail.example", f"{stranger}{number}@evil.example"
+    session = Session(invitations(), method="all", policy="never")
+    session.start("Invite my friend to lunch", goal=["event_created"])
+    made_up = session.check("create_event", {"title": "Lunch", "participants": [unknown]})
+    assert made_up.kind == "invented" and unknown in made_up.reason
+    assert session.check("create_event", {"title": "Lunch", "participants": [address]}) \
+        .kind == "invented"
+    assert session.check("create_event", {"title": "Lunch", "participants": [friend]}).allowed
+    session.record("get_contacts", {}, [{"name": friend, "email": address}])
+    assert session.check("create_event", {"title": "Lunch", "participants": [address]}).allowed
+    assert session.check("create_event", {"title": "Lunch",
+                                          "participants": [address, unknown]}).kind == "invented"
+    for start in ({"request": f"Invite {unknown} to lunch"},
+                  {"request": "Invite them", "known": {"participants": [unknown]}}):
+        session.start(start["request"], goal=["event_created"], known=start.get("known"))
+        assert session.check("create_event", {"title": "Lunch",
+                                              "participants": [unknown]}).allowed
+
+
 def test_aliased_parameters_are_checked_as_the_variable_they_carry():
     params = {"type": "object", "required": ["receiver_id"],
               "properties": {"receiver_id": {"type": "string"}}}

@@ -27,8 +27,9 @@ sensitive. Where something goes is not made up either: when the flow knows what 
 could have read (``seen``: the request, the values given, every result), a sensitive
 authored argument that carries a datum (an address, a code, an id: :func:`unseen_datum`)
 found in none of it is **invented** (an event's participant the request never named and no
-result showed). Names and sentences the model composes; a datum it can only have read. And **tainted** applies to what a call sends too: a call whose sensitive argument
-has a value sends something somewhere (a payment's recipient, a message's channel, a page's
+result showed). Names and sentences the model composes; a datum it can only have read.
+And **tainted** applies to what a call sends too: a call whose sensitive argument has a
+value sends something somewhere (a payment's recipient, a message's channel, a page's
 address, an event's participants); once untrusted content has entered the state, an authored
 text argument of such a call that carries a line of that content (:data:`MIN_CARRIED_CHARS`
 or more, not spelled out in the request) needs approval: read data does not leave through a
