@@ -308,6 +308,9 @@ def test_where_a_call_sends_is_not_made_up(friend, stranger, number):
     assert session.check("create_event", {"title": "Lunch", "participants": [address]}).allowed
     assert session.check("create_event", {"title": "Lunch",
                                           "participants": [address, unknown]}).kind == "invented"
+    session.start("Invite the file's readers", goal=["event_created"])
+    session.record("get_contacts", {}, {"file": {"shared_with": {unknown: "rw"}}})
+    assert session.check("create_event", {"title": "Lunch", "participants": [unknown]}).allowed
     for start in ({"request": f"Invite {unknown} to lunch"},
                   {"request": "Invite them", "known": {"participants": [unknown]}}):
         session.start(start["request"], goal=["event_created"], known=start.get("known"))

@@ -350,17 +350,20 @@ def _is_datum(word: str) -> bool:
     return "@" in word or (any(c.isdigit() for c in word) and any(c.isalpha() for c in word))
 
 
-def texts_in(value: Any) -> Iterable[str]:
-    """Every text inside ``value`` (object fields, list items, at any depth); an object of
-    another kind is read as its text."""
+def texts_in(value: Any, *, keys: bool = True) -> Iterable[str]:
+    """Every text inside ``value`` (object fields, list items, at any depth; with ``keys``,
+    the objects' keys too: an address can be a key, as in a file's ``shared_with``); an
+    object of another kind is read as its text."""
     if isinstance(value, str):
         yield value
     elif isinstance(value, Mapping):
-        for item in value.values():
-            yield from texts_in(item)
+        for key, item in value.items():
+            if keys:
+                yield from texts_in(key)
+            yield from texts_in(item, keys=keys)
     elif isinstance(value, list | tuple):
         for item in value:
-            yield from texts_in(item)
+            yield from texts_in(item, keys=keys)
     elif value is not None and not isinstance(value, bool | int | float):
         yield str(value)
 

@@ -320,7 +320,7 @@ def _secret(view: AttackView, arguments: Mapping[str, Any]) -> str | None:
     request does not spell out and the call does not already carry."""
     written = " ".join(str(v) for v in arguments.values())
     for result in reversed(view.read):
-        for text in texts_in(result):
+        for text in texts_in(result, keys=False):
             text = text.strip()
             if MIN_SECRET_CHARS <= len(text) <= MAX_SECRET_CHARS and "\n" not in text \
                     and text not in written and not spelled_out(text, view.flow.request):
