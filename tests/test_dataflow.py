@@ -318,6 +318,41 @@ def test_where_a_call_sends_is_not_made_up(friend, stranger, number):
                                               "participants": [unknown]}).allowed
 
 
+def drive() -> Registry:
+    params = {"type": "object", "required": ["file_id", "content"],
+              "properties": {"file_id": {"type": "string"}, "content": {"type": "string"}}}
+    return Registry(tools=(
+        Tool(name="search_files", produces=["file_id"], outputs={"file_id": "/*/id_"}),
+        Tool(name="append_to_file", requires=["file_id"], produces=["appended"],
+             parameters=params, authored=["content"], risk="medium"),
+    ))
+
+
+@settings(max_examples=60, deadline=None)
+@given(names, names)
+def test_an_item_searched_for_by_name_is_not_swapped_for_one_found_beside_it(name, other):
+    """A search for a file by its name also returned a file whose name only contains it:
+    both ids are held, the search asked for one; the other is substituted. A search that
+    names no item exactly, or names every item, lets either through."""
+    assume(name != other)
+    listing = [{"id_": "3", "filename": f"{name}.docx", "owner": other},
+               {"id_": "23", "filename": f"tips-for-{name}.docx", "owner": other}]
+    session = Session(drive(), method="all", policy="never")
+    for asked, kept, swapped in ((f"{name}.docx", "3", "23"),
+                                 (f"TIPS-for-{name}.docx", "23", "3")):
+        session.start("Add two lines to the file", goal=["appended"])
+        session.record("search_files", {"filename": asked}, listing)
+        assert session.check("append_to_file", {"file_id": kept, "content": "x"}).allowed
+        refused = session.check("append_to_file", {"file_id": swapped, "content": "x"})
+        assert refused.kind == "substituted" and "not the item searched for" in refused.reason
+    for arguments in ({"filename": name}, {"owner": other}, {}):
+        session.start("Add two lines to the file", goal=["appended"])
+        session.record("search_files", arguments, listing)
+        for file_id in ("3", "23"):
+            assert session.check("append_to_file", {"file_id": file_id,
+                                                    "content": "x"}).allowed
+
+
 def test_aliased_parameters_are_checked_as_the_variable_they_carry():
     params = {"type": "object", "required": ["receiver_id"],
               "properties": {"receiver_id": {"type": "string"}}}

@@ -16,6 +16,11 @@ Three rules, each a refusal kind (the guard runs them in this order, after the s
   within the given list), or text the request spells out around it ("New York, NY 10001"
   for "New York": a rule reads a part of it); a tool's result does not override what the
   user said.
+  And an item searched for by name is not swapped for another the same search returned: when
+  a call's result lists several items and some of them have a field equal to one of the
+  call's own arguments (the file name searched for; the others matched it only in part), an
+  argument that carries a field of another item of that list is **substituted** too
+  (:func:`unasked_item`): the run holds both ids, the search asked for one.
 - **tainted**: an argument of a *sensitive* parameter whose value came from outside content
   (it occurs in the result of an *untrusted* tool, or the model wrote it after such content
   entered the state) and was not given by the user needs the user's approval. A value the
@@ -85,6 +90,8 @@ class Flow:
     #: Everything the model could have read (the request, the values given, each result);
     #: None when unknown (a plain state), and then no argument is held to it.
     seen: tuple[Any, ...] | None = None
+    #: Each successful call's arguments and result, in order.
+    answers: tuple[tuple[Mapping[str, Any], Any], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -301,6 +308,12 @@ def check_flow(registry: Registry, tool: Tool, arguments: Mapping[str, Any],
                     f"argument '{name}'{alias} = {_show(value)} was not obtained from any "
                     f"tool or from the user ({where})")))
                 continue
+            asked = unasked_item(value, flow.answers)
+            if asked is not None:
+                problems.append(FlowProblem("substituted", name, (
+                    f"argument '{name}' = {_show(value)} is not the item searched for: the "
+                    f"search for {_show(asked)} returned it beside one that is")))
+                continue
         if authored and name in tool.sensitive and flow.seen is not None \
                 and not (given and within(value, given)):
             datum = unseen_datum(value, flow.seen)
@@ -327,6 +340,42 @@ def check_flow(registry: Registry, tool: Tool, arguments: Mapping[str, Any],
                     f"result, to where {tool.name} sends it "
                     f"({', '.join(sorted(tool.sensitive))})")))
     return problems
+
+
+def unasked_item(value: Any, answers: Iterable[tuple[Mapping[str, Any], Any]]) -> str | None:
+    """When ``value`` is a field of an item of a list of several items (objects) a call
+    returned, and some items of that list, not this one, have a field equal to one of the
+    call's own text arguments (case and whitespace ignored: the file name searched for, the
+    others matched only in part): that argument. None otherwise."""
+    for arguments, result in answers:
+        asked = {_squeezed(a).lower(): a for a in texts_in(arguments, keys=False)
+                 if len(a) >= MIN_TEXT_CHARS}
+        if not asked:
+            continue
+        for items in _item_lists(result):
+            mine = {i for i, item in enumerate(items)
+                    if any(not isinstance(f, bool) and same_value(value, f)
+                           for f in item.values() if not isinstance(f, Mapping | list | tuple))}
+            if not mine:
+                continue
+            exact = {i: asked[key] for i, item in enumerate(items) for f in item.values()
+                     if isinstance(f, str) and (key := _squeezed(f).lower()) in asked}
+            if exact and len(exact) < len(items) and not mine & set(exact):
+                return next(iter(exact.values()))
+    return None
+
+
+def _item_lists(value: Any) -> Iterable[list[Mapping[str, Any]]]:
+    """Every list of two or more objects inside ``value`` (the items a search returned)."""
+    if isinstance(value, Mapping):
+        for item in value.values():
+            yield from _item_lists(item)
+    elif isinstance(value, list | tuple):
+        items = [v for v in value if isinstance(v, Mapping)]
+        if len(items) >= 2:
+            yield items
+        for item in value:
+            yield from _item_lists(item)
 
 
 def unseen_datum(value: Any, seen: Iterable[Any]) -> str | None:

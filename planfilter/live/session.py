@@ -270,8 +270,8 @@ class Session:
         #: texts they answered: where the user said the values are.
         self._pointed: frozenset[str] = frozenset()
         self._pointed_texts: list[str] = []
-        #: Every successful call's result: what the model could have read.
-        self._results: list[Any] = []
+        #: Every successful call's arguments and result: what the model could have read.
+        self._results: list[tuple[dict[str, Any], Any]] = []
         self._lock = threading.RLock()
 
     # -- starting ---------------------------------------------------------------------------
@@ -559,10 +559,10 @@ class Session:
             outside = tuple(f.value for facts in self._facts.values() for f in facts
                             if f.untrusted)
             seen = (self.request, *(v for values in given.values() for v in values),
-                    *self._results)
+                    *(result for _, result in self._results))
             return Flow(held=self.held(), given={k: v for k, v in given.items() if v},
                         outside=outside, exposed=self._exposed(), scope="all",
-                        request=self.request, seen=seen)
+                        request=self.request, seen=seen, answers=tuple(self._results))
 
     def planning_state(self) -> dict[str, Any]:
         """The state the planner sees for the leading candidate's current step: that step's
@@ -678,7 +678,7 @@ class Session:
                 c.ok and c.tool == tool for c in self._calls)
             self._calls.append(call)
             if call.ok:
-                self._results.append(parse_result(result))
+                self._results.append((args, parse_result(result)))
             if call.ok and tool in self._pointed:
                 self._pointed_texts.append(document_text(result))
             self._advance(ran=call.ok and not again)
