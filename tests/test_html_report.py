@@ -43,6 +43,23 @@ def rows(driver) -> list:
     return driver.find_elements("css selector", "#list .row.run")
 
 
+def count(driver) -> str:
+    return driver.find_element("id", "count").text
+
+
+def methods_listed(driver) -> set[str]:
+    return {r.find_elements("css selector", "span")[2].text for r in rows(driver)}
+
+
+def drawn(driver, condition):
+    """What ``condition`` returns once it is true: a filter or a click writes the address's
+    hash, and the page draws on the hashchange event that follows, a moment after the
+    click returns."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(driver, 10).until(condition)
+
+
 def test_page_loads_filters_opens_a_run_and_compares_two_methods(browser, report, tmp_path):
     from selenium.webdriver.support.ui import Select
 
@@ -51,26 +68,27 @@ def test_page_loads_filters_opens_a_run_and_compares_two_methods(browser, report
     summary = browser.find_elements("css selector", "#summary tbody tr")
     assert len(summary) == 4  # 2 models x 2 methods
     total = len(rows(browser))
-    assert total > 0 and "48 of 48 runs" in browser.find_element("id", "count").text
+    assert total > 0 and "48 of 48 runs" in count(browser)
 
     Select(browser.find_element("id", "f-method")).select_by_value("cmtf")
-    methods = {r.find_elements("css selector", "span")[2].text for r in rows(browser)}
-    assert methods == {"cmtf"} and "24 of 48 runs" in browser.find_element("id", "count").text
+    drawn(browser, lambda d: "24 of 48 runs" in count(d))
+    assert methods_listed(browser) == {"cmtf"}
     Select(browser.find_element("id", "f-outcome")).select_by_value("wrong tool")
+    drawn(browser, lambda d: count(d).startswith("0 of 48"))
     assert rows(browser) == []  # cmtf never picks a wrong tool with the simulated models
     Select(browser.find_element("id", "f-outcome")).select_by_value("")
     Select(browser.find_element("id", "f-method")).select_by_value("all")
-    assert {r.find_elements("css selector", "span")[2].text for r in rows(browser)} == {"all"}
+    drawn(browser, lambda d: "24 of 48 runs" in count(d) and methods_listed(d) == {"all"})
 
     rows(browser)[0].click()
-    detail = browser.find_element("id", "detail")
-    assert detail.is_displayed()
+    detail = drawn(browser, lambda d: d.find_element("id", "detail").is_displayed()
+                   and d.find_element("id", "detail"))
     steps = detail.find_elements("css selector", ".step")
     assert steps and "Visible" in steps[0].text and "Gold next" in steps[0].text
     assert "#" in browser.current_url and "run=" in browser.current_url
 
     browser.find_element("id", "open-compare").click()
-    sides = browser.find_elements("css selector", "#detail .compare .side")
+    sides = drawn(browser, lambda d: d.find_elements("css selector", "#detail .compare .side"))
     assert [s.get_attribute("data-method") for s in sides] == ["all", "cmtf"]
     assert all(s.find_elements("css selector", ".trajectory .step") for s in sides)
     assert severe(browser) == []
