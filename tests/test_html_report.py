@@ -43,7 +43,7 @@ def rows(driver) -> list:
     return driver.find_elements("css selector", "#list .row.run")
 
 
-def count(driver) -> str:
+def count_text(driver) -> str:
     return driver.find_element("id", "count").text
 
 
@@ -68,21 +68,22 @@ def test_page_loads_filters_opens_a_run_and_compares_two_methods(browser, report
     summary = browser.find_elements("css selector", "#summary tbody tr")
     assert len(summary) == 4  # 2 models x 2 methods
     total = len(rows(browser))
-    assert total > 0 and "48 of 48 runs" in count(browser)
+    assert total > 0 and "48 of 48 runs" in count_text(browser)
 
     Select(browser.find_element("id", "f-method")).select_by_value("cmtf")
-    drawn(browser, lambda d: "24 of 48 runs" in count(d))
+    drawn(browser, lambda d: "24 of 48 runs" in count_text(d))
     assert methods_listed(browser) == {"cmtf"}
     Select(browser.find_element("id", "f-outcome")).select_by_value("wrong tool")
-    drawn(browser, lambda d: count(d).startswith("0 of 48"))
+    drawn(browser, lambda d: count_text(d).startswith("0 of 48"))
     assert rows(browser) == []  # cmtf never picks a wrong tool with the simulated models
     Select(browser.find_element("id", "f-outcome")).select_by_value("")
     Select(browser.find_element("id", "f-method")).select_by_value("all")
-    drawn(browser, lambda d: "24 of 48 runs" in count(d) and methods_listed(d) == {"all"})
+    drawn(browser, lambda d: methods_listed(d) == {"all"})
+    assert methods_listed(browser) == {"all"} and "24 of 48 runs" in count_text(browser)
 
     rows(browser)[0].click()
-    detail = drawn(browser, lambda d: d.find_element("id", "detail").is_displayed()
-                   and d.find_element("id", "detail"))
+    detail = drawn(browser, lambda d: (e := d.find_element("id", "detail")).is_displayed() and e)
+    assert detail.is_displayed()
     steps = detail.find_elements("css selector", ".step")
     assert steps and "Visible" in steps[0].text and "Gold next" in steps[0].text
     assert "#" in browser.current_url and "run=" in browser.current_url
@@ -199,15 +200,19 @@ def test_a_wrongly_resolved_goal_is_its_own_outcome(browser, named_report):
 
     browser.get(named_report.as_uri())
     Select(browser.find_element("id", "f-outcome")).select_by_value("wrong goal")
+    drawn(browser, lambda d: count_text(d).startswith("1 of "))
     [row] = rows(browser)
     outcome = row.find_elements("css selector", "span")[4]
     assert outcome.text == "wrong goal" and "o-wrong-goal" in outcome.get_attribute("class")
     assert outcome.value_of_css_property("color") == "rgba(180, 35, 24, 1)"  # var(--bad)
     Select(browser.find_element("id", "f-outcome")).select_by_value("wrong tool")
+    drawn(browser, lambda d: count_text(d).startswith("0 of "))
     assert rows(browser) == []
     Select(browser.find_element("id", "f-outcome")).select_by_value("wrong goal")
+    drawn(browser, lambda d: count_text(d).startswith("1 of "))
     rows(browser)[0].click()
-    detail = browser.find_element("id", "detail").text
+    detail = drawn(browser, lambda d: d.find_elements("css selector", "#detail .step")
+                   and d.find_element("id", "detail")).text
     assert "(not the task's goal)" in detail
     assert "wrong goal: no mocked output" in detail
     # where the goal came from, the switches, and the candidates weighed at each step
