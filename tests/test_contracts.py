@@ -90,11 +90,20 @@ tools:
         load_registry(path)
     text = str(err.value)
     assert f"{path}: tool 'bad_risk' field 'risk'" in text and "'extreme'" in text
-    assert f"{path}: tool 'no_produces' field 'produces': Value error, a tool must produce" in text
+    assert f"{path}: tool 'no_produces' field 'produces': a tool must produce" in text
     assert f"{path}: tool 'typo' field 'requiers': unknown field" in text
     assert "tool 'bad name!' field 'name'" in text
     assert "tool 'neg_cost' field 'cost'" in text and "-2" in text
     assert len(err.value.problems) == 5
+
+
+def test_a_field_that_takes_a_list_says_so(tmp_path):
+    path = tmp_path / "r.yaml"
+    path.write_text("tools:\n  - name: x\n    requires: 5\n    produces: [y]\n")
+    with pytest.raises(ContractError) as err:
+        load_registry(path)
+    assert f"{path}: tool 'x' field 'requires': should be a list (got 5)" in str(err.value)
+    assert "frozenset" not in str(err.value)
 
 
 def test_malformed_yaml_names_line(tmp_path):

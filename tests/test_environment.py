@@ -62,7 +62,7 @@ def test_each_source_loads_and_a_written_registry_loads_back(tmp_path):
 
 
 @pytest.mark.parametrize("environment, says", [
-    ({"account": {"value": "a", "from_env": "X"}}, "environment 'account': Value error, give "
+    ({"account": {"value": "a", "from_env": "X"}}, "environment 'account': give "
                                                     "exactly one of value, from_env and tool "
                                                     "(got value, from_env)"),
     ({"account": {}}, "give exactly one of value, from_env and tool"),

@@ -110,6 +110,10 @@ def test_unknown_tools_and_unstarted_sessions_are_clear_errors():
     assert not session.record("no_such_tool", {}, {}).ok
     with pytest.raises(PlanfilterError, match="model"):
         Session(REGISTRY, model=None).start("move my meeting")
+    for blank in ("", "  \n"):  # nothing to resolve a goal from
+        with pytest.raises(PlanfilterError, match="request is empty"):
+            Session(REGISTRY, resolver="retrieval").start(blank)
+    assert Session(REGISTRY).start("", goal=["event_updated"]).goal == {"event_updated"}
 
 
 # -- goal resolution --------------------------------------------------------------------------

@@ -157,10 +157,15 @@ def validate(paths: tuple[Path, ...]) -> None:
         click.echo(str(problem), err=problem.severity == "error")
     errors = sum(p.severity == "error" for p in report.problems)
     warnings = len(report.problems) - errors
-    click.echo(f"{report.files} files, {report.tools} tools, {report.tasks} tasks: "
-               f"{errors} errors, {warnings} warnings")
+    counts = [(report.files, "file"), (report.tools, "tool"), (report.tasks, "task")]
+    click.echo(", ".join(_count(n, what) for n, what in counts) + ": "
+               f"{_count(errors, 'error')}, {_count(warnings, 'warning')}")
     if not report.ok:
         sys.exit(1)
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}" + ("" if n == 1 else "s")
 
 
 @click.command()

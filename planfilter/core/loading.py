@@ -65,8 +65,13 @@ def read_document(path: Path) -> Any:
 
 
 def _short(value: Any, limit: int = 80) -> str:
+    if isinstance(value, (set, frozenset)):  # as the file would write it
+        value = sorted(value, key=str)
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+_SEQUENCE_TYPES = frozenset({"frozen_set_type", "set_type", "list_type", "tuple_type"})
 
 
 def describe_errors(exc: ValidationError, where: str) -> list[str]:
@@ -75,9 +80,11 @@ def describe_errors(exc: ValidationError, where: str) -> list[str]:
     for err in exc.errors():
         field = ".".join(str(p) for p in err["loc"])
         whole = not err["loc"]  # an error of the whole item (fields that go together)
-        msg = err["msg"]
+        msg = str(err["msg"]).removeprefix("Value error, ")
         if err["type"] == "extra_forbidden":
             msg = "unknown field"
+        elif err["type"] in _SEQUENCE_TYPES:  # frozenset or tuple inside: a list in the file
+            msg = "should be a list"
         got = "" if err["type"] == "missing" else f" (got {_short(err.get('input'))})"
         lines.append(f"{where}: {msg}{got}" if whole else f"{where} field '{field}': {msg}{got}")
     return lines
