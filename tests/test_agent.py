@@ -113,6 +113,7 @@ def test_success_updates_state_and_traces_every_step(script, registry, suite):
     assert second.state_after["event_updated"] is True
     assert (first.done, second.done, second.success) == (False, True, True)
     assert (outcome.run.input_tokens, outcome.run.output_tokens) == (200, 20)
+    assert outcome.run.model_calls == 2 == len(script.seen)  # one reply a step
     # the model saw only the visible tools' schemas, the state, and the seed
     assert [t["function"]["name"] for t in script.seen[0]["tools"]] == list(registry.names)
     assert '- event_id: "evt_123"' in script.seen[1]["messages"][-1]["content"]

@@ -224,6 +224,7 @@ def test_loop_runs_calls_and_judges_the_answer(banking, script):  # noqa: F811
     script.text("Your total spending in March 2022 was 1050.")
     out = run_dialogue(banking, case, method="all", model="script/m", options=_options())
     assert out.run.success and out.run.answer.endswith("1050.")
+    assert out.run.model_calls == 2 == len(script.seen)  # the call, then the answer
     assert out.steps[0].decision == "allowed" and "amount" in out.steps[0].result
     first = script.seen[0]["messages"]
     assert first[0]["role"] == "system" and "Emma Johnson" in first[0]["content"]
@@ -242,7 +243,7 @@ def test_a_models_run_on_a_suite_can_read_its_goal_by_retrieval(banking, script)
     script.text("Your total spending in March 2022 was 1050.")
     options = replace(_options(), goal="resolve", resolver="retrieval")
     out = run_dialogue(banking, case, method="cmtf", model="script/m", options=options)
-    assert out.run.goal_by == "retrieval"
+    assert out.run.goal_by == "retrieval" and out.run.model_calls == 2  # retrieval: no reply
     assert out.steps[0].chosen == "get_most_recent_transactions"
     assert all(t["function"]["name"] != SET_GOAL for t in script.seen[0]["tools"])
 

@@ -107,7 +107,7 @@ def test_the_resolver_narrows_without_asking_again(script):  # noqa: F811
                               model="script/m")
     assert resolution.goal == {"email_summary"} and resolution.steps == ()
     assert resolution.name == "email_summary" and resolution.known == {"email_topic": "budget"}
-    assert len(script.seen) == 1 and resolution.input_tokens == 100
+    assert len(script.seen) == 1 and resolution.input_tokens == 100 and resolution.replies == 1
     assert any("narrowed summarize_email_then_send to email_summary" in n
                for n in resolution.notes)
     assert not any(c.startswith("email_summary:") for c in resolution.candidates)

@@ -233,6 +233,31 @@ def test_a_wrongly_resolved_goal_is_a_wrong_goal_failure(tmp_path):
     assert by_method[2].endswith("| model | 0.00 |")
 
 
+def test_model_calls_and_tokens_a_call_over_the_runs_that_counted_them(tmp_path):
+    def counted(line, calls):
+        return {**line, "model_calls": calls, "input_tokens": 90 * calls,
+                "output_tokens": 10 * calls}
+
+    lines = [*LINES[:2], counted(LINES[2], 2), LINES[3], counted(LINES[4], 1), *LINES[5:7]]
+    by_method = {dict(s.group)["method"]: s for s in group_by(runs_from_lines(lines),
+                                                              ("method",))}
+    # t2's line says 1 reply: (200 + 100) tokens over 3 replies; cmtf's run did not count
+    assert by_method["all"].model_calls == 1.5 and by_method["all"].tokens_per_call == 100
+    assert by_method["cmtf"].model_calls is None and by_method["cmtf"].tokens_per_call is None
+    _write(tmp_path / "traces.jsonl", lines)
+    build_report(tmp_path, plots=False)
+    table = (tmp_path / "report.md").read_text().split("## By method\n")[1].split("##")[0]
+    rows = table.strip().splitlines()
+    assert rows[0].endswith("| Model calls | Tokens a call |")
+    assert rows[2].endswith("| 1.50 | 100 |") and rows[3].endswith("| - | - |")
+    header, all_row, cmtf_row = (tmp_path / "summary.csv").read_text().splitlines()
+    assert header.endswith(",model_calls,tokens_per_call") and all_row.endswith(",1.5,100.0")
+    assert cmtf_row.endswith(",,")  # not counted: empty, not 0
+    # a replay (no model) counts no call: the columns stay out
+    assert summarize(runs_from_lines([{**LINES[5], "input_tokens": 0},
+                                      LINES[6]])).model_calls is None
+
+
 def test_a_given_goal_adds_no_goal_columns(tmp_path):
     _write(tmp_path / "traces.jsonl", LINES)
     build_report(tmp_path, plots=False)

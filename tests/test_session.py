@@ -206,7 +206,7 @@ def test_a_goal_of_several_parts_is_put_again_beside_its_parts(script):  # noqa:
     goal = script.seen[1]["tools"][0]["function"]["parameters"]["properties"]["goal"]
     assert "only when the request asks for every one of them" in goal["description"]
     assert any("asked again between summarize_email_then_send" in n for n in narrowed.notes)
-    assert narrowed.input_tokens == 200  # both calls counted
+    assert narrowed.input_tokens == 200 and narrowed.replies == 2  # both calls counted
     # the whole kept when the second answer is the whole, or is off that menu
     for second in ("summarize_email_then_send", "event_cancelled"):
         script.call(SET_GOAL, goal="summarize_email_then_send")

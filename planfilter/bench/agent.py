@@ -180,6 +180,7 @@ def run_task(registry: Registry, task: Task, *, method: str, model: str, seed: i
         goal_known=dict(resolution.known), goal_notes=resolution.notes, query=task.query,
         switches=len(session.switches),
         final_goal=tuple(sorted(session.goal)) if len(session.candidates) > 1 else (),
+        model_calls=resolution.replies + sum(1 for r in records if r.attempts),
     )
     return RunOutcome(tuple(records), run)
 

@@ -119,7 +119,7 @@ def run_dialogue(suite: BenchSuite, case: Case, *, method: str, model: str, seed
     registry = suite.registry
     environment = suite.environment(case, model)
     filter_options = options.filter
-    tokens_in = tokens_out = 0
+    tokens_in = tokens_out = replies = 0
     preselection = None
     records: list[StepRecord] = []
     answer: str | None = None
@@ -128,6 +128,7 @@ def run_dialogue(suite: BenchSuite, case: Case, *, method: str, model: str, seed
         if method in PRESELECTING_METHODS:
             kept, preselection, tokens_in, tokens_out = preselect(suite, case, model, seed,
                                                                   options)
+            replies = 1
             filter_options = replace(filter_options, preselected=kept)
         session, resolution = start_session(
             suite, case, method=method, model=model, seed=seed, options=options,
@@ -137,10 +138,12 @@ def run_dialogue(suite: BenchSuite, case: Case, *, method: str, model: str, seed
         run = RunRecord(key, task.domain, False, 0, f"{what}: {exc}", tokens_in,
                         tokens_out, query=task.query, suite=_suite_name(suite),
                         attack=suite.attack if case.injection else None,
-                        injection=case.injection, preselection=preselection)
+                        injection=case.injection, preselection=preselection,
+                        model_calls=replies)
         return RunOutcome((), run)
     tokens_in += resolution.input_tokens
     tokens_out += resolution.output_tokens
+    replies += resolution.replies
     messages: list[dict[str, Any]] = [
         {"role": "system", "content": suite.system_prompt() or ""},
         {"role": "user", "content": task.query},
@@ -172,6 +175,7 @@ def run_dialogue(suite: BenchSuite, case: Case, *, method: str, model: str, seed
         except ModelError as exc:
             error = f"model error: {exc}"
             break
+        replies += 1
         if not reply.calls:  # the answer turn has no step of its own: its tokens count here
             tokens_in += reply.input_tokens
             tokens_out += reply.output_tokens
@@ -245,7 +249,7 @@ def run_dialogue(suite: BenchSuite, case: Case, *, method: str, model: str, seed
         goal_notes=resolution.notes, query=task.query, suite=_suite_name(suite),
         attack=suite.attack if case.injection else None, injection=case.injection,
         attack_success=verdict.attack_success, answer=answer, preselection=preselection,
-        switches=len(session.switches), final_goal=final_goal(session))
+        switches=len(session.switches), final_goal=final_goal(session), model_calls=replies)
     return RunOutcome(tuple(records), run)
 
 

@@ -67,6 +67,9 @@ class RunMetrics:
     writes_allowed: int | None = None
     #: Times the model said the tools shown did not fit and was shown the next candidates.
     switches: int = 0
+    #: Model replies the run's tokens were spent on; None for a run whose line does not say
+    #: (written before runs counted them).
+    model_calls: int | None = 0
 
     @property
     def model(self) -> str:
@@ -90,6 +93,11 @@ def run_metrics(key: RunKey, steps: Sequence[Mapping[str, Any]],
     wrong = sum(1 for s in steps if s.get("chosen") is not None
                 and s.get("gold_next") is not None and s["chosen"] != s["gold_next"])
     gold_steps = [s for s in steps if s.get("gold_next") is not None]
+    # The run line's totals hold the steps' and goal resolution's tokens.
+    tokens_in = int(run.get("input_tokens")
+                    or sum(int(s.get("input_tokens") or 0) for s in steps))
+    tokens_out = int(run.get("output_tokens")
+                     or sum(int(s.get("output_tokens") or 0) for s in steps))
     return RunMetrics(
         key=key,
         domain=str(run.get("domain") or "-"),
@@ -98,11 +106,8 @@ def run_metrics(key: RunKey, steps: Sequence[Mapping[str, Any]],
         premature=sum(1 for s in steps if s.get("premature")),
         steps=len(steps),
         visible_total=sum(len(s.get("visible") or ()) for s in steps),
-        # The run line's totals hold the steps' and goal resolution's tokens.
-        input_tokens=int(run.get("input_tokens")
-                         or sum(int(s.get("input_tokens") or 0) for s in steps)),
-        output_tokens=int(run.get("output_tokens")
-                          or sum(int(s.get("output_tokens") or 0) for s in steps)),
+        input_tokens=tokens_in,
+        output_tokens=tokens_out,
         gold_visible=sum(1 for s in gold_steps if s["gold_next"] in (s.get("visible") or ())),
         gold_steps=len(gold_steps),
         error=run.get("error"),
@@ -121,8 +126,17 @@ def run_metrics(key: RunKey, steps: Sequence[Mapping[str, Any]],
         probes=tuple(sorted(Counter(str(p.get("kind")) for p in run.get("probes") or ()
                                     ).items())),
         switches=int(run.get("switches") or 0),
+        model_calls=_model_calls(run, spent=tokens_in + tokens_out),
         **_probe_split(run.get("probes") or ()),
     )
+
+
+def _model_calls(run: Mapping[str, Any], spent: int) -> int | None:
+    """The run's model replies: 0 is left off its line, so a line without the count whose
+    run ``spent`` tokens was written before runs counted them (None: unknown)."""
+    if "model_calls" in run:
+        return int(run["model_calls"])
+    return None if spent else 0
 
 
 def _probe_split(probes: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
@@ -174,6 +188,11 @@ class Summary:
     #: request), distinct values joined; and the model's goal switches per run.
     goal_from: str = "given"
     switches: float = 0.0
+    #: Model replies per run, and tokens per model reply (all the runs' tokens over all their
+    #: replies): what a method spends on one prompt, apart from how many prompts it takes.
+    #: None when no run counted its replies.
+    model_calls: float | None = None
+    tokens_per_call: float | None = None
 
     @property
     def tokens(self) -> float:
@@ -199,7 +218,8 @@ class Summary:
                 "csr": self.csr, "goal_accuracy": self.goal_accuracy,
                 "invented": self.invented, "strict_success": self.strict_success,
                 "attack_success": self.attack_success, "goal_from": self.goal_from,
-                "switches": self.switches}
+                "switches": self.switches, "model_calls": self.model_calls,
+                "tokens_per_call": self.tokens_per_call}
 
 
 METRIC_COLUMNS = ("tasks", "success", "clean_success", "wrong_tools", "premature",
@@ -240,7 +260,19 @@ def summarize(runs: Sequence[RunMetrics]) -> Summary:
         else None,
         goal_from=", ".join(sorted({r.goal_by for r in runs})) or "given",
         switches=_mean([r.switches for r in runs]),
+        **_per_call(runs),
     )
+
+
+def _per_call(runs: Sequence[RunMetrics]) -> dict[str, float | None]:
+    """``model_calls`` and ``tokens_per_call`` over the runs that counted their replies;
+    both None when none did, or none made a model call."""
+    counted = [r for r in runs if r.model_calls is not None]
+    calls = sum(r.model_calls or 0 for r in counted)
+    if not calls:
+        return {"model_calls": None, "tokens_per_call": None}
+    tokens = sum(r.input_tokens + r.output_tokens for r in counted)
+    return {"model_calls": calls / len(counted), "tokens_per_call": tokens / calls}
 
 
 def _mean(values: Sequence[float]) -> float:

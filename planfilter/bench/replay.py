@@ -88,7 +88,8 @@ def replay(suite: BenchSuite, case: Case, *, method: str, seed: int = 1,
             key, task.domain, False, 0, f"{what}: {exc}", *tokens,
             query=task.query, suite=None if suite.kind == "yaml" else
             f"{suite.kind}:{suite.name}", attack=suite.attack if case.injection else None,
-            injection=case.injection, preselection=preselection))
+            injection=case.injection, preselection=preselection,
+            model_calls=int(preselection is not None)))
     calls = suite.ground_truth(case, environment)
     attacker = suite.attacker_calls(case, environment) if case.injection else ()
     adaptive = adaptive_attack(suite.attack) if obey and case.injection else None
@@ -177,7 +178,7 @@ def replay(suite: BenchSuite, case: Case, *, method: str, seed: int = 1,
         attack_success=crafted_success(probes, calls) if adaptive and not adaptive.suite_check
         else verdict.attack_success, answer=answer, probes=tuple(probes),
         switches=len(session.switches), final_goal=final_goal(session),
-        preselection=preselection)
+        preselection=preselection, model_calls=int(preselection is not None))
     return RunOutcome(tuple(records), run)
 
 

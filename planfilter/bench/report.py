@@ -54,6 +54,9 @@ ATTACK_COLUMN = ("attack_success", "Attack success (injection check)", "{:.2f}")
 #: ... and where the goal came from, with the goal switches, when some goal was not given:
 #: an outside suite's oracle goal is an upper bound, a resolved one was read from the request.
 GOAL_COLUMNS = (("goal_from", "Goal from", "{}"), ("switches", "Goal switches", "{:.2f}"))
+#: ... and the model replies a run and the tokens a reply, when some run counted its replies.
+CALL_COLUMNS = (("model_calls", "Model calls", "{:.2f}"),
+                ("tokens_per_call", "Tokens a call", "{:.0f}"))
 LABELS = {"model": "Model", "method": "Method", "domain": "Domain"}
 
 
@@ -65,9 +68,14 @@ def _goal_not_given(rows: Sequence[Summary]) -> bool:
     return any(r.goal_from != "given" for r in rows)
 
 
+def _calls_counted(rows: Sequence[Summary]) -> bool:
+    return any(r.model_calls is not None for r in rows)
+
+
 def table_columns(rows: Sequence[Summary]) -> tuple[tuple[str, str, str], ...]:
     return (TABLE_COLUMNS + ((ATTACK_COLUMN,) if _attacked(rows) else ())
-            + (GOAL_COLUMNS if _goal_not_given(rows) else ()))
+            + (GOAL_COLUMNS if _goal_not_given(rows) else ())
+            + (CALL_COLUMNS if _calls_counted(rows) else ()))
 
 
 @dataclass(frozen=True)
@@ -97,7 +105,8 @@ def load_runs(out_dir: Path) -> list[RunMetrics]:
 def format_value(column: str, value: float | str | None) -> str:
     if value is None:
         return "-"
-    fmt = next((f for c, _, f in TABLE_COLUMNS + GOAL_COLUMNS if c == column), "{:.2f}")
+    fmt = next((f for c, _, f in TABLE_COLUMNS + GOAL_COLUMNS + CALL_COLUMNS if c == column),
+               "{:.2f}")
     return fmt.format(value)
 
 
@@ -119,7 +128,8 @@ def markdown_table(rows: Sequence[Summary]) -> str:
 def summary_csv(rows: Sequence[Summary]) -> str:
     buffer = io.StringIO()
     columns = (CSV_COLUMNS + (("attack_success",) if _attacked(rows) else ())
-               + (("goal_from", "switches") if _goal_not_given(rows) else ()))
+               + (("goal_from", "switches") if _goal_not_given(rows) else ())
+               + (tuple(c for c, _, _ in CALL_COLUMNS) if _calls_counted(rows) else ()))
     writer = csv.DictWriter(buffer, fieldnames=columns, lineterminator="\n")
     writer.writeheader()
     for row in rows:
@@ -149,7 +159,9 @@ def report_markdown(runs: Sequence[RunMetrics],
         "Success is the share of runs that reached the goal, and success, no premature the "
         "share that did so without a premature action; wrong tools and premature "
         "actions are per run; tools/step is the mean number of visible tools at a step; "
-        "tokens are per run; gold visible is the share of steps whose gold next tool was "
+        "tokens are per run (model calls, when shown: the model replies a run, the goal "
+        "resolver's and tool_filter's choice included, and tokens a call: all the tokens "
+        "over all the replies); gold visible is the share of steps whose gold next tool was "
         "visible; risky off-path is the number of high-risk tools shown at a step while not on "
         "the minimal causal path from that step's state, per run; invented args counts calls "
         "with an argument value no tool returned and the user did not give (refused by "

@@ -130,6 +130,9 @@ class RunRecord:
     switches: int = 0
     #: The goal the session held at the end (the leading candidate), when it weighed several.
     final_goal: tuple[str, ...] = ()
+    #: Model replies the run's tokens were spent on: the goal resolver's, tool_filter's
+    #: choice, and one a turn of the agent loop (the answer in words included).
+    model_calls: int = 0
 
     def to_json(self) -> dict[str, Any]:
         data = _without_defaults(asdict(self), _RUN_OPTIONAL)
@@ -140,7 +143,7 @@ class RunRecord:
 #: Fields written only when they are set, so that runs of the bundled suites keep their lines.
 _STEP_OPTIONAL = ("decision", "result", "goals")
 _RUN_OPTIONAL = ("suite", "attack", "injection", "attack_success", "answer", "probes",
-                 "preselection", "switches", "final_goal")
+                 "preselection", "switches", "final_goal", "model_calls")
 
 
 def _without_defaults(data: dict[str, Any], optional: tuple[str, ...]) -> dict[str, Any]:

@@ -122,6 +122,8 @@ class Resolution:
     notes: tuple[str, ...] = ()
     input_tokens: int = 0
     output_tokens: int = 0
+    #: Model replies the resolver paid those tokens for (0: retrieval, or a given goal).
+    replies: int = 0
     #: The goal's steps in order, when it has more than one.
     steps: Steps = ()
     #: Other goals the resolver ranked next, each "name: one line", best first.
@@ -335,7 +337,7 @@ def resolve_with_model(registry: Registry, request: str, model: str, *,
                      f"({note})")
     tool = set_goal_tool(registry, offered)
     problem: str | None = None
-    spent_in = spent_out = 0
+    spent_in = spent_out = replies = 0
     for attempt in range(2):
         try:
             reply = complete(model, _messages(request, problem, context), [tool], seed=seed,
@@ -345,6 +347,7 @@ def resolve_with_model(registry: Registry, request: str, model: str, *,
             break
         spent_in += reply.input_tokens
         spent_out += reply.output_tokens
+        replies += 1
         calls = [c for c in reply.calls if c.name == SET_GOAL]
         if not calls:
             problem = "no call to set_goal"
@@ -359,19 +362,20 @@ def resolve_with_model(registry: Registry, request: str, model: str, *,
                     found, problem = None, (f"goal {far.menu_name!r} cannot be reached from "
                                             f"the known values: {why}. Choose another goal")
             if found is not None:
-                found, used_in, used_out = narrow_to_asked(registry, request, model, found,
+                found, used_in, used_out, asked = narrow_to_asked(registry, request, model, found,
                                                            ranked, seed=seed, context=context,
                                                            options=options)
                 return replace(found, notes=(*notes, *found.notes),
                                input_tokens=spent_in + used_in,
                                output_tokens=spent_out + used_out,
+                               replies=replies + asked,
                                candidates=_next_best(goal_vocabulary(registry), ranked,
                                                      set(found.name.split(" -> "))),
                                ranked=_ranked_names(registry, ranked, found.name))
         notes.append(f"invalid answer: {problem}")
     fallback = resolve_with_retrieval(registry, request, context)
     return replace(fallback, notes=(*notes, "fell back to retrieval", *fallback.notes),
-                   input_tokens=spent_in, output_tokens=spent_out)
+                   input_tokens=spent_in, output_tokens=spent_out, replies=replies)
 
 
 def parts_of(registry: Registry, name: str) -> tuple[GoalOption, ...]:
@@ -389,12 +393,12 @@ def parts_of(registry: Registry, name: str) -> tuple[GoalOption, ...]:
 def narrow_to_asked(registry: Registry, request: str, model: str, found: Resolution,
                     ranked: Sequence[int], *, seed: int | None = None,
                     context: Mapping[str, Any] | None = None,
-                    options: CallOptions | None = None) -> tuple[Resolution, int, int]:
+                    options: CallOptions | None = None) -> tuple[Resolution, int, int, int]:
     """``found`` when it is one goal of one part; the part the request alone names, when the
     parts it leaves out are side effects (``asked.only_part_asked``: no model call);
     otherwise the model's answer to a second ``set_goal`` whose menu is that goal and each of
     its parts, in the order of ``ranked`` (vocabulary positions, best first, as
-    ``rank_goals`` gives them), and the tokens it spent.
+    ``rank_goals`` gives them), and the input and output tokens and model replies it spent.
 
     On a menu of 20, a goal named for several things draws requests that ask for one of them:
     with the goals in steps offered, 11 of Qwen2.5-Coder-1.5B's 28 misses on 65 bundled tasks
@@ -409,7 +413,7 @@ def narrow_to_asked(registry: Registry, request: str, model: str, found: Resolut
     values it read the first time stay; an invalid second answer keeps the first."""
     parts = parts_of(registry, found.name)
     if not parts:
-        return found, 0, 0
+        return found, 0, 0, 0
     vocabulary = goal_vocabulary(registry)
     whole = _by_name(registry)[found.name]
     part = only_part_asked(registry, request, whole, parts)
@@ -418,7 +422,7 @@ def narrow_to_asked(registry: Registry, request: str, model: str, found: Resolut
         note = (f"narrowed {found.name} to {part.name}: the request names {part.name} and "
                 f"not {left}, a side effect")
         return replace(found, goal=part.variables, name=part.name, steps=(),
-                       notes=(*found.notes, note)), 0, 0
+                       notes=(*found.notes, note)), 0, 0, 0
     rank = {vocabulary[i].name: k for k, i in enumerate(ranked)}
     menu = sorted({whole, *parts}, key=lambda o: rank[o.name])
     try:
@@ -427,7 +431,7 @@ def narrow_to_asked(registry: Registry, request: str, model: str, found: Resolut
                          options=options or CallOptions())
     except ModelError as exc:
         return replace(found, notes=(*found.notes, f"kept {found.name}: asking again between "
-                                                   f"it and its parts failed ({exc})")), 0, 0
+                                                   f"it and its parts failed ({exc})")), 0, 0, 0
     calls = [c for c in reply.calls if c.name == SET_GOAL]
     second, problem = check_answer(registry, calls[0].arguments) if calls else \
         (None, "no call to set_goal")
@@ -437,12 +441,12 @@ def narrow_to_asked(registry: Registry, request: str, model: str, found: Resolut
     if second is None:
         note = f"kept {found.name}: the answer between it and its parts was invalid ({problem})"
         return (replace(found, notes=(*found.notes, note)), reply.input_tokens,
-                reply.output_tokens)
+                reply.output_tokens, 1)
     note = (f"asked again between {found.name} and its parts "
             f"({', '.join(o.name for o in parts)}): {second.name}")
     return (replace(second, known={**second.known, **found.known},
                     notes=(*found.notes, *second.notes, note)),
-            reply.input_tokens, reply.output_tokens)
+            reply.input_tokens, reply.output_tokens, 1)
 
 
 def _documents(registry: Registry) -> tuple[str, ...]:
