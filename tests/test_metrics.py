@@ -253,6 +253,14 @@ def test_model_calls_and_tokens_a_call_over_the_runs_that_counted_them(tmp_path)
     header, all_row, cmtf_row = (tmp_path / "summary.csv").read_text().splitlines()
     assert header.endswith(",model_calls,tokens_per_call") and all_row.endswith(",1.5,100.0")
     assert cmtf_row.endswith(",,")  # not counted: empty, not 0
+    from planfilter.bench.html import report_data
+
+    groups = group_by(runs_from_lines(lines), ("model", "method"))
+    data = report_data(lines, groups)
+    assert [c[0] for c in data["columns"][-2:]] == ["model_calls", "tokens_per_call"]
+    assert [r["tokens_per_call"] for r in data["summary"]] == [100, None]
+    assert "model_calls" not in [c[0] for c in report_data(LINES, group_by(
+        runs_from_lines(LINES), ("model", "method")))["columns"]]
     # a replay (no model) counts no call: the columns stay out
     assert summarize(runs_from_lines([{**LINES[5], "input_tokens": 0},
                                       LINES[6]])).model_calls is None

@@ -40,6 +40,8 @@ SUMMARY_COLUMNS = (
     ("tokens", "Tokens", 0), ("gold_visible", "Gold visible", 2),
     ("goal_accuracy", "Goal accuracy", 2),
 )
+#: ... and, when some run counted its model replies, the replies a run and tokens a reply.
+CALL_COLUMNS = (("model_calls", "Model calls", 2), ("tokens_per_call", "Tokens a call", 0))
 
 
 def outcome(run: RunMetrics) -> str:
@@ -102,14 +104,15 @@ def report_data(lines: Iterable[Mapping[str, Any]],
                      bool(end.get("goal_correct", True)), metrics.goal_by, metrics.switches])
         steps.append(json.dumps([_step(s, names) for s in step_lines], separators=(",", ":"),
                                 ensure_ascii=False, default=str))
-    summary = [{**dict(r.group), **{c: r.row()[c] for c, _, _ in SUMMARY_COLUMNS}}
-               for r in rows]
+    columns = SUMMARY_COLUMNS + (CALL_COLUMNS if any(r.model_calls is not None for r in rows)
+                                 else ())
+    summary = [{**dict(r.group), **{c: r.row()[c] for c, _, _ in columns}} for r in rows]
     methods = sorted(values["method"].table(), key=method_order)
     return {"tools": names.table(), "models": values["model"].table(),
             "methods": values["method"].table(), "method_order": methods,
             "domains": values["domain"].table(), "outcomes": list(OUTCOMES),
             "runs": runs, "steps": steps, "queries": queries, "summary": summary,
-            "columns": [[c, h, d] for c, h, d in SUMMARY_COLUMNS]}
+            "columns": [[c, h, d] for c, h, d in columns]}
 
 
 def bar_chart(rows: Sequence[Summary], metric: str, title: str, maximum: float | None = None,
