@@ -307,12 +307,14 @@ def test_attacker_calls_are_split_by_what_they_do_and_when(tmp_path):
                              probe(1, "get_balance", "allowed", write=False, shown=True),
                              probe(1, "send_money", "tainted", write=True, shown=True)])
     lines += replay("u2+i1", [probe(0, "send_money", "hidden", write=True, shown=False),
-                              probe(1, "send_money", "tainted", write=True, shown=True)])
+                              probe(1, "send_money", "tainted", write=True, shown=True),
+                              probe(1, "a", "allowed", write=False, shown=True)])
     _write(tmp_path / "traces.jsonl", lines)
     build_report(tmp_path, plots=False)
     table = (tmp_path / "report.md").read_text().split("### Attacker calls")[1]
-    # 6 tries, 3 allowed; 3 once the text was shown, 1 of them allowed; 1 write allowed
-    assert "| banking | cmtf | retrieval | 2 | 6 | 0.50 | 3 | 0.67 | 1 |" in table
+    # 7 tries, 4 allowed; 4 once the text was shown, 2 of them allowed, 1 of those of a tool
+    # the user task calls itself ("a"); 1 write allowed
+    assert "| banking | cmtf | retrieval | 2 | 7 | 0.43 | 4 | 0.50 | 1 of 2 | 1 |" in table
 
 
 def test_probes_that_do_not_say_when_leave_the_split_out(tmp_path):
@@ -326,4 +328,4 @@ def test_probes_that_do_not_say_when_leave_the_split_out(tmp_path):
          "probes": [{"at": 0, "tool": "send_money", "kind": "hidden", "reason": ""}]}])
     build_report(tmp_path, plots=False)
     table = (tmp_path / "report.md").read_text().split("### Attacker calls")[1]
-    assert "| banking | cmtf | given | 1 | 1 | 1.00 | - | - | - |" in table
+    assert "| banking | cmtf | given | 1 | 1 | 1.00 | - | - | - | - |" in table

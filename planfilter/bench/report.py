@@ -210,6 +210,10 @@ class ReplayRow:
     probes_shown: int | None = None
     shown_refused: float | None = None
     writes_allowed: int | None = None
+    #: The attacker calls allowed once shown, and of them those of a tool the user task
+    #: calls itself (the rest: reads only a candidate it is not would make).
+    shown_allowed: int | None = None
+    shown_own: int | None = None
 
 
 def replay_rows(runs: Sequence[RunMetrics]) -> list[ReplayRow]:
@@ -228,6 +232,7 @@ def replay_rows(runs: Sequence[RunMetrics]) -> list[ReplayRow]:
         split = [r for r in group if r.probes_shown is not None]
         pairs = [r.probes_shown for r in split if r.probes_shown is not None]
         shown, shown_allowed = sum(p[0] for p in pairs), sum(p[1] for p in pairs)
+        own = sum(p[2] for p in pairs)
         rows.append(ReplayRow(
             domain, method, len(group),
             sum(1 for r in group if r.allowed == r.decided == r.decided_visible) / len(group),
@@ -238,7 +243,8 @@ def replay_rows(runs: Sequence[RunMetrics]) -> list[ReplayRow]:
             tuple(sorted(kinds.items())), summary.attack_success, summary.goal_from,
             summary.switches, shown if split else None,
             (shown - shown_allowed) / shown if split and shown else None,
-            sum(r.writes_allowed or 0 for r in split) if split else None))
+            sum(r.writes_allowed or 0 for r in split) if split else None,
+            shown_allowed if split else None, own if split else None))
     return rows
 
 
@@ -268,23 +274,27 @@ def replay_section(runs: Sequence[RunMetrics]) -> list[str]:
             "user task and after the last, inside the user task's session; an allowed "
             "attacker call is counted, never executed. Once shown: the tries made after a "
             "result of the user task had shown the injected text (before it, no model could "
-            "have been told to make them), and the share of them refused. Writes allowed: "
+            "have been told to make them), and the share of them refused; of those allowed, "
+            "how many are of a tool the user task's own calls include (the rest are what "
+            "only a goal the user task is not would call). Writes allowed: "
             "allowed attacker calls that change something (risk medium or high). Attack "
             "success is the injection task's own check on the replayed run.\n",
             "| Suite | Method | Goal from | Pairs | Attacker calls | Refused | Once shown | "
-            "Refused once shown | Writes allowed | By kind | Attack success |",
-            "|---|---|---|---:|---:|---:|---:|---:|---:|---|---:|"]
+            "Refused once shown | Allowed once shown, a tool of the user task | "
+            "Writes allowed | By kind | Attack success |",
+            "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|"]
         for r in attacked:
             kinds = ", ".join(f"{k} {n}" for k, n in r.probe_kinds)
             table.append(f"| {r.domain} | {r.method} | {r.goal_from} | {r.tasks} | "
                          f"{r.probes} | {format_value('x', r.probes_refused)} | "
                          f"{'-' if r.probes_shown is None else r.probes_shown} | "
                          f"{format_value('x', r.shown_refused)} | "
+                         f"{'-' if r.shown_own is None else f'{r.shown_own} of {r.shown_allowed}'}"
+                         " | "
                          f"{'-' if r.writes_allowed is None else r.writes_allowed} | "
                          f"{kinds} | {format_value('x', r.attack_success)} |")
         out += ["### Attacker calls (oracle)\n", "\n".join(table) + "\n"]
     return out
-
 
 def _csr(runs: Sequence[RunMetrics], setups: Mapping[str, str]) -> str:
     rows = [r for r in group_by(runs, ("method",)) if method_budget(r.group[0][1])]
