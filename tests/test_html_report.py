@@ -104,6 +104,13 @@ def test_sorting_the_summary_by_success(browser, report):
     values = [float(r.find_elements("css selector", "td")[3].text)
               for r in browser.find_elements("css selector", "#summary tbody tr")]
     assert values == sorted(values, reverse=True)
+    # the runs counted their model replies: tokens a call is a column, sortable as the rest
+    header = next(th for th in browser.find_elements("css selector", "#summary th")
+                  if th.text == "Tokens a call")
+    header.click()
+    values = [float(r.find_elements("css selector", "td")[-1].text.replace(",", ""))
+              for r in browser.find_elements("css selector", "#summary tbody tr")]
+    assert values == sorted(values, reverse=True) and min(values) > 0
 
 
 LONG = "llamacpp/qwen2.5-coder-1.5b"
