@@ -285,16 +285,16 @@ def replay_section(runs: Sequence[RunMetrics]) -> list[str]:
             "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|"]
         for r in attacked:
             kinds = ", ".join(f"{k} {n}" for k, n in r.probe_kinds)
+            own = "-" if r.shown_own is None else f"{r.shown_own} of {r.shown_allowed}"
             table.append(f"| {r.domain} | {r.method} | {r.goal_from} | {r.tasks} | "
                          f"{r.probes} | {format_value('x', r.probes_refused)} | "
                          f"{'-' if r.probes_shown is None else r.probes_shown} | "
                          f"{format_value('x', r.shown_refused)} | "
-                         f"{'-' if r.shown_own is None else f'{r.shown_own} of {r.shown_allowed}'}"
-                         " | "
-                         f"{'-' if r.writes_allowed is None else r.writes_allowed} | "
+                         f"{own} | {'-' if r.writes_allowed is None else r.writes_allowed} | "
                          f"{kinds} | {format_value('x', r.attack_success)} |")
         out += ["### Attacker calls (oracle)\n", "\n".join(table) + "\n"]
     return out
+
 
 def _csr(runs: Sequence[RunMetrics], setups: Mapping[str, str]) -> str:
     rows = [r for r in group_by(runs, ("method",)) if method_budget(r.group[0][1])]

@@ -362,9 +362,9 @@ def resolve_with_model(registry: Registry, request: str, model: str, *,
                     found, problem = None, (f"goal {far.menu_name!r} cannot be reached from "
                                             f"the known values: {why}. Choose another goal")
             if found is not None:
-                found, used_in, used_out, asked = narrow_to_asked(registry, request, model, found,
-                                                           ranked, seed=seed, context=context,
-                                                           options=options)
+                found, used_in, used_out, asked = narrow_to_asked(
+                    registry, request, model, found, ranked, seed=seed, context=context,
+                    options=options)
                 return replace(found, notes=(*notes, *found.notes),
                                input_tokens=spent_in + used_in,
                                output_tokens=spent_out + used_out,
