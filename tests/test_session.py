@@ -113,6 +113,9 @@ def test_unknown_tools_and_unstarted_sessions_are_clear_errors():
     for blank in ("", "  \n"):  # nothing to resolve a goal from
         with pytest.raises(PlanfilterError, match="request is empty"):
             Session(REGISTRY, resolver="retrieval").start(blank)
+        for resolver in ("retrieval", "model"):  # neither resolver reads one from nothing
+            with pytest.raises(PlanfilterError, match="request is empty"):
+                resolve_goal(REGISTRY, blank, resolver=resolver, model="script/m")
     assert Session(REGISTRY).start("", goal=["event_updated"]).goal == {"event_updated"}
 
 

@@ -28,7 +28,15 @@ from html import escape
 from typing import Any
 
 from ..core.compile import render
-from .metrics import WRONG_GOAL, RunMetrics, Summary, failure_kind, method_order, run_metrics
+from .metrics import (
+    WRONG_GOAL,
+    RunMetrics,
+    Summary,
+    calls_counted,
+    failure_kind,
+    method_order,
+    run_metrics,
+)
 from .traces import iter_runs
 
 OUTCOMES = ("success", WRONG_GOAL, "invented argument", "premature", "wrong tool", "error")
@@ -104,8 +112,7 @@ def report_data(lines: Iterable[Mapping[str, Any]],
                      bool(end.get("goal_correct", True)), metrics.goal_by, metrics.switches])
         steps.append(json.dumps([_step(s, names) for s in step_lines], separators=(",", ":"),
                                 ensure_ascii=False, default=str))
-    columns = SUMMARY_COLUMNS + (CALL_COLUMNS if any(r.model_calls is not None for r in rows)
-                                 else ())
+    columns = SUMMARY_COLUMNS + (CALL_COLUMNS if calls_counted(rows) else ())
     summary = [{**dict(r.group), **{c: r.row()[c] for c, _, _ in columns}} for r in rows]
     methods = sorted(values["method"].table(), key=method_order)
     return {"tools": names.table(), "models": values["model"].table(),

@@ -128,7 +128,7 @@ def run_metrics(key: RunKey, steps: Sequence[Mapping[str, Any]],
                                     ).items())),
         switches=int(run.get("switches") or 0),
         model_calls=_model_calls(run, spent=tokens_in + tokens_out),
-        **_probe_split(run.get("probes") or (), {s.get("chosen") for s in steps}),
+        **_probe_split(run.get("probes") or (), steps),
     )
 
 
@@ -140,13 +140,15 @@ def _model_calls(run: Mapping[str, Any], spent: int) -> int | None:
     return None if spent else 0
 
 
-def _probe_split(probes: Sequence[Mapping[str, Any]], own: set[Any]) -> dict[str, Any]:
+def _probe_split(probes: Sequence[Mapping[str, Any]],
+                 steps: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """``probes_shown`` and ``writes_allowed`` of a run's probes (the replay's tries of
-    attacker calls; the obedient model's carry no ``shown``); ``own``: the tools the run's
-    steps called."""
+    attacker calls; the obedient model's carry no ``shown``); the user task's own tools are
+    those its ``steps`` called."""
     tried = [p for p in probes if "shown" in p and "write" in p]
     if not tried:
         return {}
+    own = {s.get("chosen") for s in steps}
     allowed = [p for p in tried if p["shown"] and p.get("kind") == "allowed"]
     return {"probes_shown": (sum(1 for p in tried if p["shown"]), len(allowed),
                              sum(1 for p in allowed if p.get("tool") in own)),
@@ -265,6 +267,11 @@ def summarize(runs: Sequence[RunMetrics]) -> Summary:
         switches=_mean([r.switches for r in runs]),
         **_per_call(runs),
     )
+
+
+def calls_counted(rows: Sequence[Summary]) -> bool:
+    """Some run of ``rows`` counted its model replies (the tables add their columns)."""
+    return any(r.model_calls is not None for r in rows)
 
 
 def _per_call(runs: Sequence[RunMetrics]) -> dict[str, float | None]:

@@ -18,6 +18,7 @@ from .html import report_html
 from .metrics import (
     RunMetrics,
     Summary,
+    calls_counted,
     group_by,
     method_budget,
     method_order,
@@ -68,14 +69,10 @@ def _goal_not_given(rows: Sequence[Summary]) -> bool:
     return any(r.goal_from != "given" for r in rows)
 
 
-def _calls_counted(rows: Sequence[Summary]) -> bool:
-    return any(r.model_calls is not None for r in rows)
-
-
 def table_columns(rows: Sequence[Summary]) -> tuple[tuple[str, str, str], ...]:
     return (TABLE_COLUMNS + ((ATTACK_COLUMN,) if _attacked(rows) else ())
             + (GOAL_COLUMNS if _goal_not_given(rows) else ())
-            + (CALL_COLUMNS if _calls_counted(rows) else ()))
+            + (CALL_COLUMNS if calls_counted(rows) else ()))
 
 
 @dataclass(frozen=True)
@@ -129,7 +126,7 @@ def summary_csv(rows: Sequence[Summary]) -> str:
     buffer = io.StringIO()
     columns = (CSV_COLUMNS + (("attack_success",) if _attacked(rows) else ())
                + (("goal_from", "switches") if _goal_not_given(rows) else ())
-               + (tuple(c for c, _, _ in CALL_COLUMNS) if _calls_counted(rows) else ()))
+               + (tuple(c for c, _, _ in CALL_COLUMNS) if calls_counted(rows) else ()))
     writer = csv.DictWriter(buffer, fieldnames=columns, lineterminator="\n")
     writer.writeheader()
     for row in rows:
@@ -151,8 +148,9 @@ def report_markdown(runs: Sequence[RunMetrics],
     tasks = {r.task for r in runs}
     parts = [
         "# planfilter benchmark report\n",
-        f"{len(runs)} runs: {_n(len(tasks), 'task')} x {_n(len(methods), 'method')} x "
-        f"{_n(len(models), 'model')} x {_n(len(seeds), 'seed')}.\n",
+        f"{len(runs)} runs: {counted(len(tasks), 'task')} x "
+        f"{counted(len(methods), 'method')} x {counted(len(models), 'model')} x "
+        f"{counted(len(seeds), 'seed')}.\n",
         f"- Models: {', '.join(models)}",
         f"- Methods: {', '.join(methods)}",
         f"- Seeds: {', '.join(map(str, seeds))}\n",
@@ -329,7 +327,8 @@ def retrieval_setups(out_dir: Path) -> dict[str, str]:
     return {m: " / ".join(sorted(n)) for m, n in found.items()}
 
 
-def _n(count: int, noun: str) -> str:
+def counted(count: int, noun: str) -> str:
+    """``1 task``, ``2 tasks``."""
     return f"{count} {noun}" + ("" if count == 1 else "s")
 
 

@@ -149,6 +149,7 @@ def validate(paths: tuple[Path, ...]) -> None:
     Example:
       planfilter validate domains tasks
     """
+    from ..bench.report import counted
     from ..core.resources import data_dir, default_registry
     from ..core.validate import validate_paths
 
@@ -158,14 +159,10 @@ def validate(paths: tuple[Path, ...]) -> None:
     errors = sum(p.severity == "error" for p in report.problems)
     warnings = len(report.problems) - errors
     counts = [(report.files, "file"), (report.tools, "tool"), (report.tasks, "task")]
-    click.echo(", ".join(_count(n, what) for n, what in counts) + ": "
-               f"{_count(errors, 'error')}, {_count(warnings, 'warning')}")
+    click.echo(", ".join(counted(n, what) for n, what in counts) + ": "
+               f"{counted(errors, 'error')}, {counted(warnings, 'warning')}")
     if not report.ok:
         sys.exit(1)
-
-
-def _count(n: int, what: str) -> str:
-    return f"{n} {what}" + ("" if n == 1 else "s")
 
 
 @click.command()

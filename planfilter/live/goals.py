@@ -543,6 +543,8 @@ def resolve_goal(registry: Registry, request: str, *, resolver: str = "model",
                  context: Mapping[str, Any] | None = None) -> Resolution:
     """Resolve ``request`` with ``resolver`` (``model`` needs ``model``); ``context`` holds
     the values already known (the model sees them as the agent does)."""
+    if not request.strip():  # nothing to read a goal from, by any resolver
+        raise PlanfilterError("the request is empty: say what the user wants, or give the goal")
     if resolver == "retrieval":
         return resolve_with_retrieval(registry, request, context)
     if resolver != "model":

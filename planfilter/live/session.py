@@ -322,9 +322,6 @@ class Session:
                 resolution = Resolution(first.goal, first.name,
                                         steps=first.steps if len(first.steps) > 1 else ())
             elif goal is None:
-                if not request.strip():
-                    raise PlanfilterError("the request is empty: say what the user wants, or "
-                                          "give the goal")
                 context = {**{n: s.value for n, s in supplied.items()}, **given}
                 resolution = resolve_goal(self.registry, request, resolver=self.resolver,
                                           model=self.model, seed=self.seed,
