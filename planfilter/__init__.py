@@ -21,11 +21,12 @@ from .core.frontier import FrontierResult, compute_frontier, executable
 from .core.loading import load_registry, load_suite
 from .core.planners import PLANNERS, Status, get_planner
 from .core.tasks import Suite, Task
-from .filters import FILTERS, ToolGuard, Visible, get_filter
+from .filters import FILTERS, Decision, ToolGuard, Visible, get_filter
 from .live import Resolution, Session
 
 __all__ = [
-    "FILTERS", "PLANNERS", "CompileError", "ContractError", "FrontierResult", "PlanfilterError",
+    "FILTERS", "PLANNERS", "CompileError", "ContractError", "Decision", "FrontierResult",
+    "PlanfilterError",
     "PlannerError", "Registry", "Resolution", "Session", "Status", "Suite", "Task", "Tool",
     "ToolGuard", "Visible",
     "compile_domain", "compile_problem", "compute_frontier", "executable", "get_filter",

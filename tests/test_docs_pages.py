@@ -33,3 +33,16 @@ def test_the_quick_start_holds_the_two_commands_ci_runs():
     assert len(block) == 2 and block[0].endswith("pip install . && planfilter run")
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
     assert block[1] in ci, ".ci/run does not run the Quick start's test command"
+
+
+def test_everything_the_api_page_shows_is_importable_from_planfilter():
+    import importlib
+
+    import planfilter
+
+    page = (ROOT / "docs" / "reference" / "api.md").read_text(encoding="utf-8")
+    for dotted in re.findall(r"^::: (planfilter[\w.]*)$", page, re.M):
+        module, _, name = dotted.rpartition(".")
+        target = getattr(importlib.import_module(module), name)
+        if not hasattr(target, "__path__") and not isinstance(target, type(planfilter)):
+            assert getattr(planfilter, name, None) is target, f"planfilter.{name} is missing"

@@ -160,6 +160,17 @@ def test_serve_errors_are_messages_not_tracebacks(tmp_path: Path) -> None:
                                       str(EXAMPLE / "contracts.yaml")])
     assert failed.exit_code == 1 and "upstream 'x': cannot start" in failed.output
     assert "Traceback" not in failed.output
+    import socket
+
+    with socket.socket() as held:  # another process listens on the port
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        port = held.getsockname()[1]
+        taken = CliRunner().invoke(cli, ["serve", "--config", str(broken), "--contracts",
+                                         str(EXAMPLE / "contracts.yaml"), "--http",
+                                         f"127.0.0.1:{port}"])
+    assert taken.exit_code == 1 and "Traceback" not in taken.output
+    assert f"Error: --http 127.0.0.1:{port}: cannot listen there: " in taken.output
 
 
 @pytest.mark.parametrize("policy, outside, concerns, runs", [

@@ -155,3 +155,10 @@ def test_text_that_is_not_a_plain_numeral_is_still_refused(field, text):
     result, run = _pay(arguments)
     assert not result.decision.allowed and result.decision.kind == "arguments"
     assert f"argument '{field}'" in result.decision.reason and run.calls == []
+
+
+def test_a_goal_given_as_one_name_is_that_variable_not_its_letters():
+    by_name = ToolGuard(REGISTRY, "event_updated")  # type: ignore[arg-type]
+    assert by_name.goal == frozenset({"event_updated"})
+    assert by_name.visible(MOVE.state).tools == ToolGuard(REGISTRY, MOVE.goal).visible(
+        MOVE.state).tools == ("search_events",)

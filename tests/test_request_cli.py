@@ -149,3 +149,17 @@ def test_bad_input_is_named_never_a_traceback(registry_path, args, message):
     result = CliRunner().invoke(cli, ["frontier", "--registry", registry_path, *args])
     assert result.exit_code in (1, 2) and isinstance(result.exception, SystemExit | None)
     assert "Traceback" not in result.output and message in result.output
+
+
+def test_a_value_of_digits_stays_text_where_every_tool_wants_text():
+    from planfilter.cli.recognize import parse_values
+    from planfilter.core.resources import default_registry
+
+    registry = load_registry(default_registry())
+    assert parse_values(registry, ("event_id=123", "new_time=16:00")) == {
+        "event_id": "123", "new_time": "16:00"}
+    assert parse_values(registry, ("reminder_minutes=15",)) == {"reminder_minutes": 15}
+    result = CliRunner().invoke(cli, ["frontier", "--request", "Move the event to 4pm",
+                                      "--state", "event_id=123", "--state", "new_time=16:00"])
+    assert result.exit_code == 0, result.output
+    assert 'event_id = "123" (user)' in result.output

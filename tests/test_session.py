@@ -447,3 +447,127 @@ def test_a_call_the_user_declined_is_refused_from_then_on_without_asking(method)
     session.start("Write it down", goal=["written"])  # a new task asks afresh
     session.record("read", {}, {"text": "hello"})
     assert session.declined == {} and session.check("write", {"text": "hello"}).allowed
+
+
+# -- approval in a session: the default, and the user's "no" -------------------------------
+
+def test_an_approvers_no_ends_that_action_and_is_not_asked_again():
+    asked: list[str] = []
+
+    def no(request):
+        asked.append(request.tool)
+        return False
+
+    session = Session(DECLINING, policy="ask", approver=no)
+    session.start("Write it down", goal=["written"])
+    session.record("read", {}, {"text": "hello"})
+    first = session.check("write", {"text": "hello"})
+    assert (first.allowed, first.kind) == (False, "declined")
+    assert first.reason == "the user declined write; the action is ended"
+    again = session.check("write", {"text": "hello"})
+    assert (again.kind, asked) == ("declined", ["write"])  # not put to the user twice
+    assert again.reason == "the user declined write; it is not asked again in this task; refused"
+    visible = session.visible()
+    assert visible.tools == () and visible.declined == ("write",)
+    assert visible.info.startswith("the user declined write, and nothing else moves")
+    call = session.record("write", {"text": "hello"}, error=first.reason)
+    assert call.refused and not call.ok
+
+    # the benchmark's stand-in reviewer judges each state anew
+    fresh = Session(DECLINING, policy="ask", approver=no, remember_declines=False)
+    fresh.start("Write it down", goal=["written"])
+    fresh.record("read", {}, {"text": "hello"})
+    assert [fresh.check("write", {"text": "hello"}).kind for _ in range(2)] == ["approval"] * 2
+    assert asked == ["write"] * 3 and fresh.visible().tools == ("write",)
+
+
+def test_by_default_a_value_read_from_outside_content_does_not_reach_a_sensitive_argument():
+    registry = load_registry(README.parent / "domains" / "agentdojo" / "banking.yaml")
+    session = Session(registry)
+    session.start("Pay the bill in bill.txt", goal=[["file_content"], ["send_money_done"]])
+    session.record("read_file", {"file_path": "bill.txt"},
+                   "Car rental 98.70, to UK12345678901234567890")
+    call = {"recipient": "UK12345678901234567890", "amount": 98.7, "subject": "Car rental",
+            "date": "2022-04-01"}
+    decision = session.check("send_money", call)
+    assert (decision.allowed, decision.kind) == (False, "tainted")
+    assert "policy untainted" in decision.reason
+    trusting = Session(registry, policy="always")
+    trusting.start("Pay the bill in bill.txt", goal=[["file_content"], ["send_money_done"]])
+    trusting.record("read_file", {"file_path": "bill.txt"},
+                    "Car rental 98.70, to UK12345678901234567890")
+    assert trusting.check("send_money", call).allowed
+
+
+def test_a_refused_call_recorded_with_its_reason_is_no_failure_of_the_tool():
+    task = load_suite(Path(default_suite()).parent / "recovery.yaml").tasks[0]
+    session = Session(REGISTRY, method="cmtf-recover")
+    session.start(task.query, goal=task.goal, known=dict(task.state))
+    first = session.visible().tools
+    decision = session.check(first[0], {"no_such_argument": 1})
+    assert not decision.allowed
+    call = session.record(first[0], {"no_such_argument": 1}, error=decision.reason)
+    assert call.refused and session.visible().tools == first  # it never ran
+    assert not session.record(first[0], {}, error="service unavailable").refused
+    assert first[0] not in session.visible().tools
+
+
+def test_bad_settings_and_goals_are_named_when_given():
+    for settings, match in (({"policy": "sometimes"}, "approval policy 'sometimes'"),
+                            ({"method": "cmft"}, "unknown filter method 'cmft'"),
+                            ({"policy": "ask"}, "needs an approver"),
+                            ({"resolver": "guess"}, "goal resolver 'guess'")):
+        with pytest.raises(PlanfilterError, match=match):
+            Session(REGISTRY, **settings)
+    session = Session(REGISTRY)
+    for blank in ("", " "):
+        with pytest.raises(PlanfilterError, match="names no variable"):
+            session.start("Move it", goal=blank)
+    with pytest.raises(PlanfilterError, match="candidates: a list of goals"):
+        session.start("Move it", candidates="event_updated")
+    session.start("Move it", goal="event_updated")
+    with pytest.raises(PlanfilterError, match="no other candidate goal.*its goal was given"):
+        session.switch("not this")
+    assert session.goal == {"event_updated"} and not session.switches  # the goal stands
+
+
+def test_an_unknown_tool_is_unknown_before_and_after_the_goal():
+    session = Session(DECLINING)
+    session.start("Write it down", goal=["text"])
+    assert session.check("nope", {}).kind == "unknown"
+    session.record("read", {}, {"text": "hello"})
+    assert session.done and session.check("nope", {}).kind == "unknown"
+    assert session.check("write", {"text": "hello"}).kind == "hidden"
+
+
+@pytest.mark.parametrize("task_id", ["calendar-delete-017", "email-send-021"])
+def test_the_readme_agent_stops_when_the_user_declines(script, task_id):  # noqa: F811
+    task = SUITE.task(task_id)
+    script.call(SET_GOAL, goal=_option(task.goal))
+    if parts_of(REGISTRY, _option(task.goal)):
+        script.call(SET_GOAL, goal=_option(task.goal))
+    state = dict(task.state)
+    for name in task.gold:
+        params = REGISTRY.tool(name).parameters.get("properties", {})
+        script.call(name, **{k: v for k, v in state.items() if k in params})
+        state.update(task.mocks.get(name, {}))
+    ran: list[str] = []
+    asked: list[str] = []
+
+    def ask_user(request):
+        asked.append(request.tool)
+        return False
+
+    def run_tool(name, arguments):
+        ran.append(name)
+        return json.dumps(dict(task.mocks[name]))
+
+    namespace: dict = {}
+    exec(compile(readme_agent_code(), str(AGENT_EXAMPLE), "exec"), namespace)
+    session = namespace["run_agent"]("script/m", task.query, dict(task.state), run_tool,
+                                     REGISTRY, ask_user=ask_user)
+    declined = task.gold[-1]
+    assert ran == list(task.gold[:-1]) and asked == [declined] and not session.done
+    assert session.declined == {declined: f"the user declined {declined}; it is not asked "
+                                           "again in this task; refused"}
+    assert session.visible().info.startswith(f"the user declined {declined}, and nothing")

@@ -69,7 +69,8 @@ def start_session(suite: BenchSuite, case: Case, *, method: str, model: str | No
                       resolver=resolver or options.resolver,
                       options=filter_options, policy=options.approve_risky,  # type: ignore[arg-type]
                       approver=approver, provenance=provenance, call_options=options.call,
-                      seed=seed, recognition=options.recognition)
+                      seed=seed, recognition=options.recognition,
+                      remember_declines=False)  # the stand-in judges each state anew
     task = case.task
     if options.goal == "resolve":
         # a suite's oracle state was read from its ground truth: the user gives only words

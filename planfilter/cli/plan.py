@@ -65,7 +65,7 @@ def frontier(registry_path: tuple[Path, ...], task_id: str | None, tasks_path: t
         from .recognize import echo_report, parse_calls, parse_values, request_session
 
         session = request_session(registry, request, resolver=resolver, model=model,
-                                  known=parse_values(state),
+                                  known=parse_values(registry, state),
                                   calls=parse_calls(registry, called))
         echo_report(session, as_json)
         return

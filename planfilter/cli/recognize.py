@@ -18,9 +18,13 @@ if TYPE_CHECKING:
     from ..live import Belief, Session
 
 
-def parse_values(items: tuple[str, ...]) -> dict[str, Any]:
+def parse_values(registry: Registry, items: tuple[str, ...]) -> dict[str, Any]:
     """``NAME=VALUE`` items as the user's values: VALUE as JSON when it is JSON (``100``,
-    ``["a", "b"]``), else as text."""
+    ``["a", "b"]``), else as text; as text, too, when every tool that takes the variable
+    wants text there (an id of digits, ``event_id=123``)."""
+    from ..core.schemas import value_errors
+    from ..live.session import carriers
+
     values: dict[str, Any] = {}
     for item in items:
         name, sep, text = item.partition("=")
@@ -30,6 +34,12 @@ def parse_values(items: tuple[str, ...]) -> dict[str, Any]:
         try:
             values[name] = json.loads(text)
         except ValueError:
+            values[name] = text
+            continue
+        taking = carriers(registry).get(name, ())
+        if taking and not isinstance(values[name], str) and all(
+                value_errors(t, p, values[name]) and not value_errors(t, p, text)
+                for t, p in taking):
             values[name] = text
     return values
 

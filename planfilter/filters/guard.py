@@ -80,7 +80,9 @@ class ToolGuard:
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def __post_init__(self) -> None:
-        self.goal = frozenset(self.goal)
+        # one variable's name is that variable, not the set of its letters
+        self.goal = frozenset({self.goal}) if isinstance(self.goal, str) else \
+            frozenset(self.goal)
         self._filter = get_filter(self.method)
         check_policy(self.policy)
         if self.policy == "ask" and self.approver is None:

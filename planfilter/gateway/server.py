@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import logging
+import socket
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -333,12 +334,30 @@ async def serve_stdio(server: GatewayServer) -> None:
         await server.run(read, write, server.create_initialization_options())
 
 
+def check_free(host: str, port: int) -> None:
+    """Raise, naming the address, when nothing can listen on ``host:port`` (a port another
+    process holds, a host that is not this machine's)."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except OSError as exc:
+        raise PlanfilterError(f"--http {host}:{port}: {exc.strerror or exc}") from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            raise PlanfilterError(f"--http {host}:{port}: cannot listen there: "
+                                  f"{exc.strerror or exc}") from None
+
+
 async def serve_http(server: GatewayServer, host: str, port: int,
                      started: Any = None) -> None:
     """Serve streamable HTTP at ``http://host:port/mcp`` (DNS-rebinding protection on for a
     loopback host); ``started`` (an anyio Event) is set once it listens."""
     import uvicorn
 
+    check_free(host, port)
     app = server.streamable_http_app(streamable_http_path="/mcp", host=host)
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
     http = uvicorn.Server(config)

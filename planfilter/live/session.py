@@ -40,7 +40,12 @@ one of them offered for the others, as names the request lists do.
 A call the user was asked about and declined (:meth:`Session.decline`, from whoever asked:
 the gateway asks through MCP elicitation) ends that action: the tool leaves the frontier and
 a later call of it is refused as ``declined`` without asking again, so an agent that retries
-does not put the same question to the user twice. A new session asks afresh.
+does not put the same question to the user twice. A "no" from the session's own ``approver``
+(policy ``ask``) is such a decline. A new session asks afresh.
+
+A call :meth:`Session.check` refused, recorded with the refusal as its error (as above), is
+kept in the history but is no failure of the tool: it never ran, so ``cmtf-recover`` does
+not route around the tool.
 """
 
 from __future__ import annotations
@@ -74,11 +79,12 @@ from ..filters import (
     FilterOptions,
     ToolGuard,
     Visible,
+    get_filter,
 )
-from ..filters.risk import ApprovalPolicy, Approver
+from ..filters.risk import ApprovalPolicy, ApprovalRequest, Approver, check_policy
 from ..models import CallOptions
 from .delegation import Delegation, delegation, document_reads, document_text
-from .goals import GoalOption, Resolution, resolve_goal
+from .goals import RESOLVERS, GoalOption, Resolution, resolve_goal
 from .hypotheses import (
     candidate_goals,
     kin_of_variables,
@@ -149,6 +155,8 @@ class Call:
     #: Values found inside the result under a key that is (or maps to) a variable: each
     #: counts as obtained for that variable (planfilter.core.provenance.found_under_keys).
     found: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
+    #: It never ran: :meth:`Session.check` refused it, and ``error`` is the refusal.
+    refused: bool = False
 
     @property
     def unfilled(self) -> bool:
@@ -227,7 +235,10 @@ class Session:
 
     ``method`` is any filter method (``cmtf`` by default); ``model`` resolves the goal when
     :meth:`start` is not given one (``resolver="retrieval"`` needs no model). ``policy`` and
-    ``approver`` decide high-risk calls as in :class:`~planfilter.filters.ToolGuard`;
+    ``approver`` decide high-risk calls as in :class:`~planfilter.filters.ToolGuard`
+    (default ``untainted``: approved unless a sensitive argument carries a value read from
+    outside content; ``ask`` asks ``approver``, and its "no" ends that action as
+    :meth:`decline` does unless ``remember_declines=False``);
     ``provenance=False`` turns off the refusal of invented argument values. A resolved goal
     is a ranked set of candidates weighed by the calls made (``recognition``; see
     planfilter.live.recognition); a goal given to :meth:`start` is the only candidate.
@@ -235,10 +246,19 @@ class Session:
 
     def __init__(self, registry: Registry, *, method: str = "cmtf", model: str | None = None,
                  resolver: str = "model", options: FilterOptions = DEFAULT_OPTIONS,
-                 policy: ApprovalPolicy = "always", approver: Approver | None = None,
+                 policy: ApprovalPolicy = "untainted", approver: Approver | None = None,
                  provenance: bool = True, call_options: CallOptions | None = None,
                  seed: int | None = None,
-                 recognition: RecognitionOptions = DEFAULT_RECOGNITION):
+                 recognition: RecognitionOptions = DEFAULT_RECOGNITION,
+                 remember_declines: bool = True):
+        get_filter(method)  # an unknown method or policy is named now, not at the first call
+        check_policy(policy)
+        if policy == "ask" and approver is None:
+            raise PlanfilterError("Session: policy 'ask' needs an approver callback that asks "
+                                  "the user (it returns True to approve)")
+        if resolver not in RESOLVERS:
+            raise PlanfilterError(f"Session: goal resolver {resolver!r}: choose "
+                                  f"{' or '.join(RESOLVERS)}")
         self.registry = registry
         self.method = method
         self.model = model
@@ -246,6 +266,9 @@ class Session:
         self.options = options
         self.policy: ApprovalPolicy = policy
         self.approver = approver
+        #: A "no" from ``approver`` ends that action for the task (:meth:`decline`); the
+        #: benchmark's stand-in reviewer, which judges each state anew, turns this off.
+        self.remember_declines = remember_declines
         self.provenance = provenance
         self.call_options = call_options or CallOptions()
         self.seed = seed
@@ -259,6 +282,10 @@ class Session:
         self._guards: dict[tuple[Steps, int], ToolGuard] = {}
         #: Tool -> why it is refused from now on: the user declined it (see ``decline``).
         self._declined: dict[str, str] = {}
+        #: Tools the approver said no to during the check under way.
+        self._said_no: set[str] = set()
+        #: (tool, reason) of each refusal :meth:`check` gave.
+        self._refusals: set[tuple[str, str]] = set()
         self._environment: dict[str, Supplied] = {}
         #: The request's later parts, weighed once the leading candidate is reached.
         self._parts: tuple[GoalOption, ...] = ()
@@ -311,6 +338,9 @@ class Session:
             delegated: Delegation | None = None
             pointed: frozenset[str] = frozenset()
             if candidates is not None:
+                if isinstance(candidates, str | Mapping):
+                    raise PlanfilterError("candidates: a list of goals, best first (each a "
+                                          "goal's name, variables, or steps)")
                 if goal is not None or not candidates:
                     raise PlanfilterError("give either a goal or a non-empty list of candidate "
                                           "goals")
@@ -346,6 +376,8 @@ class Session:
             self._switches = []
             self._guards = {}
             self._declined = {}
+            self._said_no = set()
+            self._refusals = set()
             for name, value in given.items():
                 self._facts[name] = [Fact(v, "user") for v in self._values(name, value)]
             for name, value in resolution.known.items():
@@ -392,6 +424,8 @@ class Session:
         the frontier is then empty and says why, as for any unreachable goal."""
         named = {g.name: g.goal_steps for g in self.registry.goals}
         if isinstance(goal, str):
+            if not goal.strip():
+                raise PlanfilterError("the goal names no variable")
             return named.get(goal, (frozenset({goal}),))
         items = list(goal) if isinstance(goal, Iterable) else None
         if not items:
@@ -620,6 +654,20 @@ class Session:
         approval for a high-risk tool. Nothing runs; the decision is logged. Which candidate
         goals are plausible changes only what is visible, never the other checks."""
         with self._lock:
+            decision = self._check(tool, arguments)
+            if self._said_no:  # the user said no: that action ends, not asked again
+                self._said_no.clear()
+                self._declined[tool] = declined_refusal(tool)
+                decision = replace(decision, reason=declined_error(tool), kind="declined")
+            if not decision.allowed:
+                self._refusals.add((tool, decision.reason))
+            return decision
+
+    def _check(self, tool: str, arguments: Any) -> Decision:
+        with self._lock:
+            if not isinstance(tool, str) or tool not in self.registry:
+                return Decision(False, f"{tool!r} does not exist; refused", str(tool),
+                                kind="unknown")
             frontiers = self._frontiers()
             again = self._writes_again()
             if self.done and not frontiers and tool not in again:
@@ -644,7 +692,8 @@ class Session:
     def record(self, tool: str, arguments: Mapping[str, Any] | None, result: Any = None, *,
                error: str | None = None) -> Call:
         """Take a call's result into the state. ``error`` (or an unknown tool) marks a failed
-        call: the state is unchanged and the failure is remembered for recovery."""
+        call: the state is unchanged and the failure is remembered for recovery, unless
+        ``error`` is the reason :meth:`check` refused the call with (it never ran)."""
         with self._lock:
             self._started()
             index = len(self._calls) + 1
@@ -652,7 +701,8 @@ class Session:
             if error is None and tool not in self.registry:
                 error = f"unknown tool {tool!r}"
             if error is not None:
-                call = Call(index, tool, args, ok=False, error=error)
+                refused = (tool, error) in self._refusals
+                call = Call(index, tool, args, ok=False, error=error, refused=refused)
             else:
                 contract = self.registry.tool(tool)
                 got = extract(contract, result)
@@ -702,9 +752,17 @@ class Session:
     def switch(self, reason: str = "") -> Visible:
         """The model (or client) says the tools shown do not fit: every plausible candidate
         that offers nothing but those tools is set aside, and the next candidates are shown.
-        Counted in :attr:`switches`."""
+        Counted in :attr:`switches`. A session that weighs no candidates (its goal was
+        given, or its method follows one goal) has none to switch to: an error says so."""
         with self._lock:
             self._started()
+            if not self.weighing:
+                why = f"method {self.method} follows one goal" \
+                    if self.method not in GOAL_DIRECTED_METHODS else "its goal was given" \
+                    if all(b.candidate.origin == "given" for b in self._beliefs) else \
+                    "the request allows one candidate goal"
+                raise PlanfilterError(f"no other candidate goal to switch to: {why}; start "
+                                      "a new task for another goal")
             offers = self._offers(self._frontiers())
             away = switch_away(offers, self._shown(offers))
             why = f"the model set it aside: {reason}" if reason else "the model set it aside"
@@ -905,7 +963,8 @@ class Session:
         return not fact.source.startswith("authored")
 
     def _attempts(self) -> tuple[Attempt, ...]:
-        return tuple(c.attempt for c in self._calls)
+        """The calls that ran or failed (a refused one never ran: no failure of its tool)."""
+        return tuple(c.attempt for c in self._calls if not c.refused)
 
     def _exposed(self) -> bool:
         return any(f.untrusted and f.call is not None and not f.source.startswith("authored")
@@ -1065,7 +1124,16 @@ class Session:
             options = self.options if len(self._beliefs) < 2 else \
                 replace(self.options, ties="all")
             self._guards[key] = ToolGuard(self.registry, steps[k], method=self.method,
-                                          policy=self.policy, approver=self.approver,
+                                          policy=self.policy,
+                                          approver=self._ask if self.approver else None,
                                           query=self.request, options=options,
                                           provenance=self.provenance)
         return self._guards[key]
+
+    def _ask(self, request: ApprovalRequest) -> bool:
+        """The session's approver, asked about one call; its "no" is remembered."""
+        assert self.approver is not None
+        approved = bool(self.approver(request))
+        if not approved and self.remember_declines:
+            self._said_no.add(request.tool)
+        return approved
