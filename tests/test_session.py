@@ -352,11 +352,9 @@ def readme_agent_code() -> str:
     return code
 
 
-@pytest.mark.parametrize("task_id", ["calendar-move-001", "calendar-invite-030",
-                                     "email-draft-003", "files-section-004"])
-def test_the_readme_agent_reaches_the_goal_with_a_scripted_model(script, task_id):  # noqa: F811
-    task = SUITE.task(task_id)
-    # The script: set_goal with the task's goal, then the gold chain, arguments from state.
+def _run_readme_agent(script, task, ran: list[str], **options):  # noqa: F811
+    """The README's agent on ``task``, its model scripted: set_goal with the task's goal, then
+    the gold chain, arguments from the state; ``ran`` gathers the tools run."""
     script.call(SET_GOAL, goal=_option(task.goal))
     if parts_of(REGISTRY, _option(task.goal)):  # put again beside its parts: kept
         script.call(SET_GOAL, goal=_option(task.goal))
@@ -366,7 +364,6 @@ def test_the_readme_agent_reaches_the_goal_with_a_scripted_model(script, task_id
         script.call(name, **{k: v for k, v in state.items() if k in params})
         state.update({v: True for v in REGISTRY.tool(name).produces})
         state.update(task.mocks.get(name, {}))
-    ran: list[str] = []
 
     def run_tool(name, arguments):
         ran.append(name)
@@ -374,8 +371,16 @@ def test_the_readme_agent_reaches_the_goal_with_a_scripted_model(script, task_id
 
     namespace: dict = {}
     exec(compile(readme_agent_code(), str(AGENT_EXAMPLE), "exec"), namespace)
-    session = namespace["run_agent"]("script/m", task.query, dict(task.state), run_tool,
-                                     REGISTRY)
+    return namespace["run_agent"]("script/m", task.query, dict(task.state), run_tool,
+                                  REGISTRY, **options)
+
+
+@pytest.mark.parametrize("task_id", ["calendar-move-001", "calendar-invite-030",
+                                     "email-draft-003", "files-section-004"])
+def test_the_readme_agent_reaches_the_goal_with_a_scripted_model(script, task_id):  # noqa: F811
+    task = SUITE.task(task_id)
+    ran: list[str] = []
+    session = _run_readme_agent(script, task, ran)
     assert session.done and ran == list(task.gold)
     assert session.goal == task.goal
 
@@ -543,14 +548,6 @@ def test_an_unknown_tool_is_unknown_before_and_after_the_goal():
 @pytest.mark.parametrize("task_id", ["calendar-delete-017", "email-send-021"])
 def test_the_readme_agent_stops_when_the_user_declines(script, task_id):  # noqa: F811
     task = SUITE.task(task_id)
-    script.call(SET_GOAL, goal=_option(task.goal))
-    if parts_of(REGISTRY, _option(task.goal)):
-        script.call(SET_GOAL, goal=_option(task.goal))
-    state = dict(task.state)
-    for name in task.gold:
-        params = REGISTRY.tool(name).parameters.get("properties", {})
-        script.call(name, **{k: v for k, v in state.items() if k in params})
-        state.update(task.mocks.get(name, {}))
     ran: list[str] = []
     asked: list[str] = []
 
@@ -558,14 +555,7 @@ def test_the_readme_agent_stops_when_the_user_declines(script, task_id):  # noqa
         asked.append(request.tool)
         return False
 
-    def run_tool(name, arguments):
-        ran.append(name)
-        return json.dumps(dict(task.mocks[name]))
-
-    namespace: dict = {}
-    exec(compile(readme_agent_code(), str(AGENT_EXAMPLE), "exec"), namespace)
-    session = namespace["run_agent"]("script/m", task.query, dict(task.state), run_tool,
-                                     REGISTRY, ask_user=ask_user)
+    session = _run_readme_agent(script, task, ran, ask_user=ask_user)
     declined = task.gold[-1]
     assert ran == list(task.gold[:-1]) and asked == [declined] and not session.done
     assert session.declined == {declined: f"the user declined {declined}; it is not asked "
