@@ -251,7 +251,7 @@ class Session:
                  seed: int | None = None,
                  recognition: RecognitionOptions = DEFAULT_RECOGNITION,
                  remember_declines: bool = True):
-        get_filter(method)  # an unknown method or policy is named now, not at the first call
+        get_filter(method)  # a bad method, policy or resolver is named now, not at first use
         check_policy(policy)
         if policy == "ask" and approver is None:
             raise PlanfilterError("Session: policy 'ask' needs an approver callback that asks "
@@ -282,8 +282,8 @@ class Session:
         self._guards: dict[tuple[Steps, int], ToolGuard] = {}
         #: Tool -> why it is refused from now on: the user declined it (see ``decline``).
         self._declined: dict[str, str] = {}
-        #: Tools the approver said no to during the check under way.
-        self._said_no: set[str] = set()
+        #: The approver said no during the check under way.
+        self._said_no = False
         #: (tool, reason) of each refusal :meth:`check` gave.
         self._refusals: set[tuple[str, str]] = set()
         self._environment: dict[str, Supplied] = {}
@@ -376,7 +376,6 @@ class Session:
             self._switches = []
             self._guards = {}
             self._declined = {}
-            self._said_no = set()
             self._refusals = set()
             for name, value in given.items():
                 self._facts[name] = [Fact(v, "user") for v in self._values(name, value)]
@@ -654,9 +653,9 @@ class Session:
         approval for a high-risk tool. Nothing runs; the decision is logged. Which candidate
         goals are plausible changes only what is visible, never the other checks."""
         with self._lock:
+            self._said_no = False
             decision = self._check(tool, arguments)
             if self._said_no:  # the user said no: that action ends, not asked again
-                self._said_no.clear()
                 self._declined[tool] = declined_refusal(tool)
                 decision = replace(decision, reason=declined_error(tool), kind="declined")
             if not decision.allowed:
@@ -664,30 +663,31 @@ class Session:
             return decision
 
     def _check(self, tool: str, arguments: Any) -> Decision:
-        with self._lock:
-            if not isinstance(tool, str) or tool not in self.registry:
-                return Decision(False, f"{tool!r} does not exist; refused", str(tool),
-                                kind="unknown")
-            frontiers = self._frontiers()
-            again = self._writes_again()
-            if self.done and not frontiers and tool not in again:
-                return Decision(False, f"the goal is reached; {tool!r} refused", tool,
-                                kind="hidden")
-            if tool in self._declined:
-                return Decision(False, self._declined[tool], tool, kind="declined")
-            if isinstance(arguments, Mapping):
-                for name, value in arguments.items():
-                    try:
-                        check_size(f"argument '{name}' of {tool}", value, MAX_VALUE_CHARS)
-                    except PlanfilterError as exc:
-                        return Decision(False, f"{exc}; refused", tool, kind="arguments")
-            offers = self._offers(frontiers)
-            shown = tuple(dict.fromkeys((*self._shown(offers), *again))) if frontiers \
-                else again
-            belief = next((b for b, offered in offers if tool in offered), self._lead())
-            return self._guard(belief).check_call(self._planning_state(belief), tool,
-                                                  arguments, self._attempts(),
-                                                  flow=self.flow(), shown=shown)
+        """:meth:`check`'s decision, before a "no" of the user's is remembered (under the
+        lock)."""
+        if not isinstance(tool, str) or tool not in self.registry:
+            return Decision(False, f"{tool!r} does not exist; refused", str(tool),
+                            kind="unknown")
+        frontiers = self._frontiers()
+        again = self._writes_again()
+        if self.done and not frontiers and tool not in again:
+            return Decision(False, f"the goal is reached; {tool!r} refused", tool,
+                            kind="hidden")
+        if tool in self._declined:
+            return Decision(False, self._declined[tool], tool, kind="declined")
+        if isinstance(arguments, Mapping):
+            for name, value in arguments.items():
+                try:
+                    check_size(f"argument '{name}' of {tool}", value, MAX_VALUE_CHARS)
+                except PlanfilterError as exc:
+                    return Decision(False, f"{exc}; refused", tool, kind="arguments")
+        offers = self._offers(frontiers)
+        shown = tuple(dict.fromkeys((*self._shown(offers), *again))) if frontiers \
+            else again
+        belief = next((b for b, offered in offers if tool in offered), self._lead())
+        return self._guard(belief).check_call(self._planning_state(belief), tool,
+                                              arguments, self._attempts(),
+                                              flow=self.flow(), shown=shown)
 
     def record(self, tool: str, arguments: Mapping[str, Any] | None, result: Any = None, *,
                error: str | None = None) -> Call:
@@ -1135,5 +1135,5 @@ class Session:
         assert self.approver is not None
         approved = bool(self.approver(request))
         if not approved and self.remember_declines:
-            self._said_no.add(request.tool)
+            self._said_no = True
         return approved
