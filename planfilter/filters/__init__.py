@@ -19,7 +19,7 @@ from .base import (
     tokens,
     tool_metadata,
 )
-from .guard import Decision, GuardedCall, ToolGuard, parse_arguments
+from .guard import Decision, DecisionKind, GuardedCall, ToolGuard, parse_arguments
 from .registry import (
     FILTERS,
     GOAL_DIRECTED_METHODS,
@@ -33,7 +33,8 @@ from .relevance import keyword_scores
 __all__ = [
     "DEFAULT_OPTIONS", "FILTERS", "GOAL_DIRECTED_METHODS", "PAPER_METHODS",
     "PRESELECTING_METHODS", "RECOVERING_METHODS",
-    "Attempt", "Decision", "FilterFn", "FilterOptions", "GuardedCall", "ToolGuard", "Visible",
+    "Attempt", "Decision", "DecisionKind", "FilterFn", "FilterOptions", "GuardedCall",
+    "ToolGuard", "Visible",
     "frontier_for", "get_filter", "keyword_scores", "parse_arguments", "task_context", "tokens",
     "tool_metadata",
 ]

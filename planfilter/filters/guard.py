@@ -20,6 +20,7 @@ import json
 import threading
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from typing import Any
 
 from ..core.contracts import Registry
@@ -31,10 +32,33 @@ from .base import DEFAULT_OPTIONS, Attempt, FilterOptions, Visible
 from .registry import get_filter
 from .risk import ApprovalPolicy, ApprovalRequest, Approver, approve, check_policy, needs_approval
 
-#: Why a call was refused (``Decision.kind``), in the order the checks run; ``declined``: the
-#: user declined the tool earlier in the session (planfilter.live.Session.decline).
-REFUSALS = ("unknown", "hidden", "arguments", "invented", "substituted", "tainted", "approval",
-            "declined")
+
+class DecisionKind(StrEnum):
+    """What the guard decided on a call (``Decision.kind``): allowed, or the check that
+    refused it, in the order the checks run. The values are the words traces and reports
+    carry."""
+
+    ALLOWED = "allowed"
+    #: No such tool.
+    UNKNOWN = "unknown"
+    #: The tool is not visible now.
+    HIDDEN = "hidden"
+    #: The arguments are not a JSON object, are too long, or do not validate.
+    ARGUMENTS = "arguments"
+    #: An argument carries a value the run never saw.
+    INVENTED = "invented"
+    #: An argument replaces a value the user gave.
+    SUBSTITUTED = "substituted"
+    #: A sensitive argument carries outside content and the policy refuses it.
+    TAINTED = "tainted"
+    #: The approval policy refused a high-risk call.
+    APPROVAL = "approval"
+    #: The user declined the tool earlier in the session (planfilter.live.Session.decline).
+    DECLINED = "declined"
+
+
+#: Every refusal kind, in the order the checks run.
+REFUSALS = tuple(k for k in DecisionKind if k is not DecisionKind.ALLOWED)
 
 
 @dataclass(frozen=True)
@@ -46,10 +70,13 @@ class Decision:
     arguments: Mapping[str, Any] | None = None
     #: The approval decision, for high-risk tools.
     approval: str | None = None
-    #: "allowed", or which check refused the call (one of REFUSALS).
-    kind: str = "allowed"
+    #: Allowed, or which check refused the call (a plain word is taken as its kind).
+    kind: DecisionKind = DecisionKind.ALLOWED
     #: Why the call needed approval: the tool's risk, tainted arguments (empty: it did not).
     concerns: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "kind", DecisionKind(self.kind))
 
     @property
     def tainted(self) -> bool:
