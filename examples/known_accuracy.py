@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from planfilter.live.stated import stated_values
+from planfilter.live.request_values import stated_values
 from planfilter.suites.agentdojo import SUITES, load_agentdojo_suite
 from planfilter.suites.base import SuiteOptions
 

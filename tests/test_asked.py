@@ -11,7 +11,7 @@ from test_agent import script  # noqa: F401  (the scripted litellm provider fixt
 from planfilter.core.loading import load_registry
 from planfilter.core.resources import default_registry
 from planfilter.live import resolve_goal
-from planfilter.live.asked import (
+from planfilter.live.goal_parts import (
     named,
     only_part_asked,
     side_effect,

@@ -10,9 +10,11 @@ from planfilter.core.loading import load_registry
 from planfilter.core.resources import domains_file
 from planfilter.core.sentences import sentences
 from planfilter.live import Session
+from planfilter.live.candidates import directed_reads as pointed_reads
+from planfilter.live.candidates import is_read, request_parts
+from planfilter.live.directions import direction_sentences as pointer_sentences
+from planfilter.live.directions import without_directions as without_pointers
 from planfilter.live.goals import goal_vocabulary, resolve_with_retrieval
-from planfilter.live.hypotheses import is_read, pointed_reads, request_parts
-from planfilter.live.pointers import pointer_sentences, without_pointers
 
 INVITE = "Invite our new colleague to Slack and add her to the necessary channels."
 INBOX = "You can find details in the message from Bob to Alice in Alice's inbox."

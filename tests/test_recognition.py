@@ -25,7 +25,7 @@ from planfilter.core.resources import domains_file
 from planfilter.core.sentences import sentences
 from planfilter.live import SWITCH_TOOL, Session
 from planfilter.live.goals import Resolution, goal_vocabulary
-from planfilter.live.hypotheses import (
+from planfilter.live.candidates import (
     candidate_goals,
     informs,
     kin_reads,
@@ -43,7 +43,7 @@ from planfilter.live.recognition import (
     shared_priors,
     union,
 )
-from planfilter.live.stated import named_with, spans, stated_for, stated_values
+from planfilter.live.request_values import named_with, spans, stated_for, stated_values
 
 SETTINGS = settings(max_examples=150, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])

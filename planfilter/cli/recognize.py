@@ -23,7 +23,7 @@ def parse_values(registry: Registry, items: tuple[str, ...]) -> dict[str, Any]:
     ``["a", "b"]``), else as text; as text, too, when every tool that takes the variable
     wants text there (an id of digits, ``event_id=123``)."""
     from ..core.schemas import value_errors
-    from ..live.session import carriers
+    from ..live.records import carriers
 
     values: dict[str, Any] = {}
     for item in items:

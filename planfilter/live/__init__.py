@@ -9,9 +9,11 @@ and the CLI build on it.
 from __future__ import annotations
 
 from .goals import GoalOption, Resolution, goal_vocabulary, input_variables, resolve_goal
-from .recognition import Belief, Candidate, RecognitionOptions
-from .session import SWITCH_TOOL, Call, Fact, Session, switch_tool_schema
+from .recognition import Belief, Candidate, Origin, RecognitionOptions
+from .records import Call, Fact, Source
+from .session import Session
+from .switching import SWITCH_TOOL, switch_tool_schema
 
-__all__ = ["SWITCH_TOOL", "Belief", "Call", "Candidate", "Fact", "GoalOption",
-           "RecognitionOptions", "Resolution", "Session", "goal_vocabulary", "input_variables",
-           "resolve_goal", "switch_tool_schema"]
+__all__ = ["SWITCH_TOOL", "Belief", "Call", "Candidate", "Fact", "GoalOption", "Origin",
+           "RecognitionOptions", "Resolution", "Session", "Source", "goal_vocabulary",
+           "input_variables", "resolve_goal", "switch_tool_schema"]

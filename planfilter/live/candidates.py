@@ -16,11 +16,11 @@ reads those are, and when a read is likely needed:
   can hold any value); the reads that inform it most come first, retrieval's order breaking
   ties;
 - when a ``sensitive`` parameter of the tools that reach the action (a recipient, an amount)
-  has no value the request states (planfilter.live.stated), the read-then-act candidates rank
-  ahead of the action alone; when the request states them all ("send 10 to GB29..."), the
+  has no value the request states (planfilter.live.request_values), the read-then-act
+  candidates rank ahead of the action alone; when the request states them all ("send 10 to GB29..."), the
   action alone ranks ahead;
 - a read a sentence of the request points at ("you can find details in the message ... in
-  Alice's inbox", planfilter.live.pointers) is the first read paired with every action, and
+  Alice's inbox", planfilter.live.directions) is the first read paired with every action, and
   that pair ranks ahead of the action alone: the user has said where the values are.
 
 A read that takes names the model writes (``get_hotels_prices(hotel_names)``) needs those
@@ -60,10 +60,10 @@ from ..core.contracts import Registry, Steps, Tool
 from ..core.planners.index import index_for, reduce_problem
 from ..core.schemas import schema_kind
 from ..core.sentences import sentences
+from .directions import direction_sentences
 from .goals import GoalOption, Resolution, goal_vocabulary, rank_goals
-from .pointers import pointer_sentences
-from .recognition import Candidate, RecognitionOptions, candidates_from
-from .stated import states_parameter
+from .recognition import Candidate, Origin, RecognitionOptions, candidates_from
+from .request_values import states_parameter
 
 #: Options of the ranking that candidates are drawn from (the best ones).
 OPTIONS = 6
@@ -264,9 +264,9 @@ def _stated_inputs(tool: Tool, request: str, known: Mapping[str, Any]) -> bool:
                                   or states_parameter(tool, p, request) for p in required)
 
 
-def pointed_reads(registry: Registry, request: str,
+def directed_reads(registry: Registry, request: str,
                   every_read: Sequence[GoalOption] | None = None) -> tuple[GoalOption, ...]:
-    """The reads a sentence of the request points at (planfilter.live.pointers: "you can
+    """The reads a sentence of the request points at (planfilter.live.directions: "you can
     find details in the message ... in Alice's inbox"), in ``every_read``'s order: every
     kind of thing a tool that reaches it is named by (its name's words, less how it looks)
     is a word of the sentence (the inbox), or the sentence states a value one of its
@@ -275,7 +275,7 @@ def pointed_reads(registry: Registry, request: str,
     if every_read is None:
         every_read = [o for o in goal_vocabulary(registry) if is_read(registry, o)]
     out: list[GoalOption] = []
-    for sentence in pointer_sentences(request):
+    for sentence in direction_sentences(request):
         said = said_kinds(sentence)
         out += [read for read in every_read if read not in out and any(
             _points_at(t, sentence, said) for t in registry.producers(read.variables))]
@@ -338,7 +338,8 @@ def together(reads: list[GoalOption]) -> list[GoalOption]:
     for size in range(2, min(TOGETHER, len(reads)) + 1):
         chosen = reads[:size]
         out.append(GoalOption(" + ".join(o.name for o in chosen),
-                              frozenset().union(*(o.variables for o in chosen)), "reads together"))
+                              frozenset().union(*(o.variables for o in chosen)),
+                              Origin.READS_TOGETHER))
     return out
 
 
@@ -363,7 +364,7 @@ def listed_first(registry: Registry, option: GoalOption, origin: str,
         written_kinds(t, request, known) & kinds for t in registry.producers(o.variables))]
     use = frozenset().union(option.variables, *(o.variables for o in siblings))
     name = " + ".join([option.name, *(o.name for o in siblings)])
-    listed = (f"{lister.name} -> {name}", (*lister.goal_steps, use), "list then use")
+    listed = (f"{lister.name} -> {name}", (*lister.goal_steps, use), Origin.LIST_THEN_USE)
     act = next((a for a in actions if any(written_kinds(t, request, known) & kinds
                                           for t in registry.producers(a.variables))), None)
     if act is None:
@@ -442,7 +443,7 @@ def kinds_named(registry: Registry, asked: Sequence[GoalOption],
     if looked_up < 2:
         return None
     goal = frozenset().union(*(p.variables for p in parts))
-    return (" + ".join(p.name for p in parts), (goal,), "kinds named")
+    return (" + ".join(p.name for p in parts), (goal,), Origin.KINDS_NAMED)
 
 
 def candidate_goals(registry: Registry, resolution: Resolution, request: str,
@@ -451,7 +452,7 @@ def candidate_goals(registry: Registry, resolution: Resolution, request: str,
     """The candidates of a resolved request, best first (see the module docstring); the
     resolver's goal alone when ``options.candidates`` is 1."""
     first: tuple[str, Steps, str] = (resolution.name, resolution.goal_steps,
-                                     resolution.resolver)
+                                     Origin(resolution.resolver))
     if options.candidates == 1:
         return candidates_from([first], options)
     by_name = {o.name: o for o in goal_vocabulary(registry)}
@@ -466,9 +467,10 @@ def candidate_goals(registry: Registry, resolution: Resolution, request: str,
     siblings = [o for o in (by_name[n] for n in resolution.ranked[:NAMED] if n in by_name)
                 if is_read(registry, o)]
     actions = [o for o in ranked if not is_read(registry, o)]
-    pointed = pointed_reads(registry, request, every_read)
+    pointed = directed_reads(registry, request, every_read)
     for option in ranked:
-        origin = resolution.resolver if option.name == resolution.name else "retrieval"
+        origin = Origin(resolution.resolver) if option.name == resolution.name \
+            else Origin.RETRIEVAL
         alone = (option.name, option.goal_steps, origin)
         if option.name == resolution.name and len(resolution.goal_steps) > 1:
             goals.append(first)  # a goal in steps the resolver chose stands as it is
@@ -477,7 +479,8 @@ def candidate_goals(registry: Registry, resolution: Resolution, request: str,
             goals += listed_first(registry, option, origin, every_read, siblings, request,
                                   given, actions)
             if option is (asked_reads[0] if asked_reads else None):
-                goals += [(o.name, o.goal_steps, "reads together") for o in together(asked_reads)]
+                goals += [(o.name, o.goal_steps, Origin.READS_TOGETHER)
+                          for o in together(asked_reads)]
             continue
         scored = sorted(((informs(registry, r, option, request, given),
                           order.get(r.name, len(order)), r) for r in every_read),
@@ -489,7 +492,7 @@ def candidate_goals(registry: Registry, resolution: Resolution, request: str,
         listing = [r for r in listing_reads(registry, option, every_read, request, given)
                    if r not in reads and not r.variables & needed][:1]
         pairs = [(f"{r.name} -> {option.name}", (*r.goal_steps, *option.goal_steps),
-                  "read then act") for r in (*told[:READS], *listing, *reads[len(told):])]
+                  Origin.READ_THEN_ACT) for r in (*told[:READS], *listing, *reads[len(told):])]
         if stated_enough(registry, option, request, given) and not told:
             goals += [alone, *pairs]
         else:
@@ -497,7 +500,7 @@ def candidate_goals(registry: Registry, resolution: Resolution, request: str,
     several = kinds_named(registry, siblings, every_read, request, given)
     if several:  # several kinds named: looking each of them up leads
         goals.insert(0, several)
-    modelled = resolution.resolver not in ("retrieval", "given")
+    modelled = resolution.resolver not in (Origin.RETRIEVAL, Origin.GIVEN)
     if modelled:  # the model's own goal leads; the rest wait for the calls to speak
         named = first
         if len(first[1]) == 1 and any(g[1] == first[1] for g in goals):
@@ -521,7 +524,7 @@ def request_parts(registry: Registry, request: str) -> tuple[GoalOption, ...]:
     The whole request's ranking favours its first part, and the calls that serve it are off
     every plan of the later ones; so the session weighs a later part from the moment the
     leading candidate is reached (planfilter.live.session)."""
-    pointing = pointer_sentences(request)  # where to read, not what to do
+    pointing = direction_sentences(request)  # where to read, not what to do
     parts = [s for s in sentences(request) if s not in pointing]
     if len(parts) < 2:
         return ()

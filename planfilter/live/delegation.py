@@ -35,7 +35,7 @@ from typing import Any
 from ..core.contracts import Registry
 from ..core.sentences import sentences
 from .goals import GoalOption, goal_vocabulary
-from .stated import spans, states_parameter, strings_in
+from .request_values import spans, states_parameter, strings_in
 
 #: Asking to carry out what a document lists: a verb, then (within the sentence, 40
 #: characters at most) what it lists. "The following tasks" are the request's own.
@@ -44,7 +44,7 @@ _DELEGATES = re.compile(
     r"(?<!following )\b(?:instructions?|tasks?|actions?|steps|to-?dos?)\b", re.IGNORECASE)
 #: A web address's scheme, which a request may leave out.
 _SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*://")
-#: Kinds of value (planfilter.live.stated) that name a document.
+#: Kinds of value (planfilter.live.request_values) that name a document.
 NAMING = frozenset({"quoted", "file", "url", "email"})
 #: Characters of a document ranked, at most (a long result is ranked by its start).
 MAX_DOCUMENT_CHARS = 4000

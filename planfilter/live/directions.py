@@ -5,8 +5,8 @@ details in the message from Bob to Alice in Alice's inbox.": the second sentence
 read that informs the action (the inbox), and nothing to do. Ranked with the rest of the
 request, its words ("message", "inbox") draw the actions named like them (send a message)
 above the one asked for (invite). So a sentence that *points* is left out of the ranking of
-what to do (:func:`without_pointers`) and kept for what to read first
-(planfilter.live.hypotheses.pointed_reads: the read it names leads the reads paired with
+what to do (:func:`without_directions`) and kept for what to read first
+(planfilter.live.candidates.directed_reads: the read it names leads the reads paired with
 every action).
 
 A sentence points when it tells the reader where they will find something: "you can find",
@@ -27,12 +27,12 @@ _POINTS = re.compile(
     r"(?:find|see|get|look\s+up|read)\b", re.IGNORECASE)
 
 
-def pointer_sentences(request: str) -> tuple[str, ...]:
+def direction_sentences(request: str) -> tuple[str, ...]:
     """The sentences of ``request`` that say where something is to be found, in order."""
     return tuple(s for s in sentences(request) if _POINTS.search(s))
 
 
-def without_pointers(request: str) -> str:
+def without_directions(request: str) -> str:
     """``request`` less its pointing sentences, the request itself when every sentence
     points (then they say what to do, too) or none does."""
     parts = sentences(request)

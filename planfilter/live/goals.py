@@ -26,8 +26,8 @@ requires (an end result, such as ``event_updated``), plus the registry's ``goals
 - ``retrieval``: BM25 (and, when installed, the dense embedder, mixed as ToolScope mixes
   them) over each option's name and description and the descriptions of the tools that
   produce it, less the sentences that only say where something is to be found
-  (planfilter.live.pointers). The values the request states it reads by rule
-  (planfilter.live.stated).
+  (planfilter.live.directions). The values the request states it reads by rule
+  (planfilter.live.request_values).
 
 When the caller gives known values, they describe the state, and a goal they cannot reach is
 most likely the wrong one of two near names (``event_rescheduled`` needs a ``new_date``;
@@ -59,9 +59,9 @@ from ..core.errors import PlanfilterError
 from ..core.planners.index import index_for, reachable, unreachable_reason
 from ..core.sentences import NOT_AN_ABBREVIATION
 from ..models import CallOptions, ModelError, complete
-from .asked import only_part_asked
-from .pointers import without_pointers
-from .stated import stated_values
+from .directions import without_directions
+from .goal_parts import only_part_asked
+from .request_values import stated_values
 
 SET_GOAL = "set_goal"
 Resolver = Literal["model", "retrieval"]
@@ -508,8 +508,8 @@ def resolve_with_retrieval(registry: Registry, request: str,
     """The ``retrieval`` resolver: the best-scoring vocabulary option for the request; with
     known values in ``context``, the best-scoring one they can reach (when one can). The
     sentences that only say where something is to be found are left out of the ranking
-    (planfilter.live.pointers); the values are read from the whole request."""
-    order, scores, note = rank_goals(registry, without_pointers(request), context)
+    (planfilter.live.directions); the values are read from the whole request."""
+    order, scores, note = rank_goals(registry, without_directions(request), context)
     options = goal_vocabulary(registry)
     best = reachable_first(registry, order, context)[0] if context else order[0]
     if best != order[0]:

@@ -39,6 +39,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from functools import lru_cache
 
 from ..core.contracts import Registry, Steps, show_steps
@@ -81,20 +82,51 @@ DEFAULT_RECOGNITION = RecognitionOptions()
 SINGLE = RecognitionOptions(candidates=1, tools=1)
 
 
+class Origin(StrEnum):
+    """Where a candidate goal came from (``Candidate.origin``). The values are the words
+    traces and reports carry."""
+
+    #: Given to the session (a goal or a list of candidates).
+    GIVEN = "given"
+    #: The model resolver's answer.
+    MODEL = "model"
+    #: Ranked by retrieval (the retrieval resolver's answer, or an option ranked next).
+    RETRIEVAL = "retrieval"
+    #: A read that can inform an action, then the action, as a goal in two steps.
+    READ_THEN_ACT = "read then act"
+    #: The listing of a kind of thing, then the read that takes one of the names it lists.
+    LIST_THEN_USE = "list then use"
+    #: Several reads the request asks for, as one goal.
+    READS_TOGETHER = "reads together"
+    #: The lookups of several kinds of thing the request names, as one goal.
+    KINDS_NAMED = "kinds named"
+    #: The read of the document the request hands what to do to.
+    DELEGATED = "delegated"
+    #: A later sentence's action, weighed once the leading candidate is reached.
+    LATER_PART = "later part"
+    #: A goal the text of that document gave (``Candidate.call``: the call that read it).
+    DOCUMENT = "document"
+
+
 @dataclass(frozen=True)
 class Candidate:
-    """A goal the request may ask for, with its prior and where it came from."""
+    """A candidate goal: a goal the request may ask for, with its prior and its origin."""
 
     name: str
     steps: Steps
     prior: float = 1.0
-    #: given, oracle, model (the resolver's answer), retrieval (ranked next), or
-    #: "read then act" (a read the request names before an action it asks for).
-    origin: str = "given"
+    origin: Origin = Origin.GIVEN
+    #: For a goal a document gave: the call that read the document.
+    call: int | None = None
 
     @property
     def goal(self) -> frozenset[str]:
         return frozenset().union(*self.steps)
+
+    @property
+    def label(self) -> str:
+        """The origin as traces show it ("document (call 3)" for a document's goal)."""
+        return f"{self.origin} (call {self.call})" if self.call is not None else self.origin
 
 
 @dataclass(frozen=True)
@@ -143,7 +175,7 @@ class Belief:
 
     def describe(self, options: RecognitionOptions = DEFAULT_RECOGNITION) -> str:
         delta = self.difference
-        return (f"{self.candidate.name} [{self.candidate.origin}] weight "
+        return (f"{self.candidate.name} [{self.candidate.label}] weight "
                 f"{self.weight(options):.3g}, off-plan calls {'-' if delta is None else delta}"
                 f", {self.state}")
 

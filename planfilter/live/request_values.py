@@ -112,7 +112,7 @@ _NAME_CUES: Mapping[str, frozenset[str]] = {
     "last_name": frozenset({"last", "family", "surname"}),
 }
 #: Kinds of value that point to one thing a read fetches: a web address, a file name.
-POINTERS = frozenset({"url", "file"})
+LINKS = frozenset({"url", "file"})
 #: Spans that are never an identifier of something (an e-mail's id is not its sender).
 _NOT_AN_ID = frozenset({"email", "url", "iban", "date", "time"})
 #: Words of a parameter that say it takes a value of a specific kind.
@@ -257,19 +257,19 @@ def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
     return bool(cue & _CUES.get(span.kind, frozenset()))
 
 
-def pointers_in(value: Any) -> tuple[tuple[str, str], ...]:
+def links_in(value: Any) -> tuple[tuple[str, str], ...]:
     """The web addresses and file names a value states (in its text, or in any string it
     holds), each as (kind, value), in order, once each."""
     return tuple(dict.fromkeys((s.kind, s.value) for text in strings_in(value)
-                               for s in spans(text) if s.kind in POINTERS))
+                               for s in spans(text) if s.kind in LINKS))
 
 
-def pointed_by(tool: Tool, parameter: str, pointers: Iterable[tuple[str, str]]
-               ) -> tuple[str, ...]:
-    """The pointers (see :func:`pointers_in`) the tool's ``parameter`` takes: of a kind its
+def linked_by(tool: Tool, parameter: str, links: Iterable[tuple[str, str]]
+              ) -> tuple[str, ...]:
+    """The links (see :func:`links_in`) the tool's ``parameter`` takes: of a kind its
     words name ("url", "file"), valid for its schema."""
-    kinds = {k for k in POINTERS if fits(tool, parameter, Span(k, "", 0, 0), "")}
-    return tuple(v for k, v in pointers if k in kinds and (
+    kinds = {k for k in LINKS if fits(tool, parameter, Span(k, "", 0, 0), "")}
+    return tuple(v for k, v in links if k in kinds and (
         not value_errors(tool, parameter, v) or (
             accepts_list(tool, parameter) and not value_errors(tool, parameter, [v]))))
 
