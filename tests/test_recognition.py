@@ -24,7 +24,6 @@ from planfilter.core.loading import load_registry
 from planfilter.core.resources import domains_file
 from planfilter.core.sentences import sentences
 from planfilter.live import SWITCH_TOOL, Session
-from planfilter.live.goals import Resolution, goal_vocabulary
 from planfilter.live.candidates import (
     candidate_goals,
     informs,
@@ -32,6 +31,7 @@ from planfilter.live.candidates import (
     listed_kinds,
     request_parts,
 )
+from planfilter.live.goals import Resolution, goal_vocabulary
 from planfilter.live.recognition import (
     SINGLE,
     Belief,

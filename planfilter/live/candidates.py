@@ -17,8 +17,8 @@ reads those are, and when a read is likely needed:
   ties;
 - when a ``sensitive`` parameter of the tools that reach the action (a recipient, an amount)
   has no value the request states (planfilter.live.request_values), the read-then-act
-  candidates rank ahead of the action alone; when the request states them all ("send 10 to GB29..."), the
-  action alone ranks ahead;
+  candidates rank ahead of the action alone; when the request states them all ("send 10 to
+  GB29..."), the action alone ranks ahead;
 - a read a sentence of the request points at ("you can find details in the message ... in
   Alice's inbox", planfilter.live.directions) is the first read paired with every action, and
   that pair ranks ahead of the action alone: the user has said where the values are.
