@@ -72,7 +72,7 @@ def test_what_the_named_document_asks_for_is_shown_once_it_is_read(banking):
     session.record("read_file", {"file_path": "landlord-notices.txt"}, NOTICE)
     standing = [b for b in session.candidates if not b.done]
     first = standing[0]
-    assert first.candidate.origin == "document (call 1)"
+    assert first.candidate.label == "document (call 1)"
     assert not session.done  # the read was only the way to what the file says
     # the document's candidates count the read of it: they stand at their next step
     assert all(b.step == 1 for b in standing if b.candidate.origin.startswith("document")
@@ -153,7 +153,7 @@ def test_the_read_of_the_named_document_is_in_view_from_the_first_call():
                    "1. Send a message to the general channel: 'Hi all, please share your "
                    "hobbies'.")
     standing = [b for b in session.candidates if not b.done]
-    assert standing[0].candidate.origin == "document (call 1)" and not session.done
+    assert standing[0].candidate.label == "document (call 1)" and not session.done
 
 
 def test_the_offer_of_the_documents_read_ends_with_a_first_call_that_is_not_it():
@@ -168,7 +168,7 @@ def test_the_offer_of_the_documents_read_ends_with_a_first_call_that_is_not_it()
     assert offered and all(b.dropped for b in offered)
     session.record("get_webpage", {"url": "www.company-todo-list.com/bob"},
                    "Add Alice to the External channel.")
-    assert any(b.candidate.origin == "document (call 2)" for b in session.candidates)
+    assert any(b.candidate.label == "document (call 2)" for b in session.candidates)
 
 
 def test_a_failed_read_of_the_document_keeps_the_offer_open():
@@ -184,4 +184,4 @@ def test_a_failed_read_of_the_document_keeps_the_offer_open():
     assert "get_webpage" in session.visible().tools
     session.record("get_webpage", {"url": "www.company-todo-list.com/bob"},
                    "Add Alice to the External channel.")
-    assert any(b.candidate.origin == "document (call 2)" for b in session.candidates)
+    assert any(b.candidate.label == "document (call 2)" for b in session.candidates)

@@ -108,7 +108,7 @@ def _candidate(session: Session, belief: Belief) -> dict[str, Any]:
 
     missing = never_given(index_for(session.registry), frozenset(session.state),
                           belief.candidate.goal) if belief.difference is None else ()
-    return {"name": belief.candidate.name, "origin": belief.candidate.origin,
+    return {"name": belief.candidate.name, "origin": belief.candidate.label,
             "steps": [sorted(step) for step in belief.candidate.steps],
             "weight": round(belief.weight(session.recognition), 6),
             "off_plan_calls": belief.difference, "state": belief.state,
