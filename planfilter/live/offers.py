@@ -12,6 +12,7 @@ from .records import json_key
 from .repeats import again
 from .request_values import linked_by
 from .snapshot import Snapshot
+from .switching import without_risky
 
 #: (candidate, its next tools) for each candidate planned for, leading first.
 Frontier = tuple[Belief, Visible]
@@ -119,11 +120,12 @@ def offered(now: Snapshot, belief: Belief, visible: Visible, reads: tuple[str, .
     """The candidate's next tools (:func:`after_listings`), then of ``reads`` (reads to make
     again for another listed value, planfilter.live.repeats.again) those that reached one of
     its steps already or its current one (or a kin of such a read, made in its place) while
-    several candidates are weighed, all of them otherwise. A method that is not
-    goal-directed offers what it chose, nothing more."""
+    several candidates are weighed, all of them otherwise. After a switch, a candidate the
+    request barely supports offers no high-risk tool (planfilter.live.switching). A method
+    that is not goal-directed offers what it chose, nothing more."""
     if not visible.tools or not now.goal_directed:
         return visible.tools
-    tools = after_listings(now, belief, visible.tools)
+    tools = without_risky(now, belief, after_listings(now, belief, visible.tools))
     if len(now.beliefs) > 1:
         kin = kin_of_variables(now.registry)
         steps = belief.candidate.steps[:belief.step + 1]

@@ -113,7 +113,14 @@ from .records import (
 )
 from .request_values import links_in
 from .snapshot import Snapshot, lead_of
-from .switching import SWITCH_TOOL, no_switch, switch_text, switch_tool_schema, switched
+from .switching import (
+    SWITCH_TOOL,
+    best_weight,
+    no_switch,
+    switch_text,
+    switch_tool_schema,
+    switched,
+)
 
 __all__ = ["SWITCH_TOOL", "Call", "Fact", "Session", "Source", "declined_error",
            "declined_refusal", "switch_tool_schema"]
@@ -196,6 +203,9 @@ class Session:
         self._results: list[tuple[dict[str, Any], Any]] = []
         #: The state's version, and what was worked out for it (see :meth:`_snapshot`).
         self._version = 0
+        #: The best weight at the first switch, and the goal the last switch left.
+        self._switched_from = 0.0
+        self._left: tuple[str, tuple[str, ...]] | None = None
         self._cache: tuple[int, Snapshot, Showing | None] | None = None
 
     # -- starting ---------------------------------------------------------------------------
@@ -339,8 +349,10 @@ class Session:
             return self._snapshot().weighing
 
     def switch_text(self, visible: Visible) -> str:
-        """What the model is told after a switch (planfilter.live.switching.switch_text)."""
-        return switch_text(visible)
+        """What the model is told after a switch: the goal the last switch left and its next
+        tools, when it left the leading one, then the tools shown now."""
+        with self._lock:
+            return switch_text(visible, self._left)
 
     def describe_candidates(self) -> tuple[str, ...]:
         """One line per candidate goal, by weight (for traces and reports)."""
@@ -555,8 +567,12 @@ class Session:
             if why is not None:
                 raise PlanfilterError(f"no other candidate goal to switch to: {why}; start "
                                       "a new task for another goal")
+            lead = now.lead
+            self._switched_from = self._switched_from or best_weight(now)
             self._set_beliefs(switched(now, shown.offers, shown.union, reason))
             self._switches.append(reason)
+            self._left = None if self._lead().candidate == lead.candidate else (
+                lead.candidate.name, next((t for b, t in shown.offers if b == lead), ()))
             return self.visible()
 
     # -- internals -------------------------------------------------------------------------
@@ -567,7 +583,7 @@ class Session:
             now = Snapshot(self.registry, self.method, self.recognition, self.request,
                            {n: tuple(f) for n, f in self._facts.items()}, tuple(self._calls),
                            self._beliefs, frozenset(self._declined),
-                           tuple(self._directed_texts))
+                           tuple(self._directed_texts), self._switched_from)
             self._cache = (self._version, now, None)
         return self._cache[1]
 

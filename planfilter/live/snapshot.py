@@ -30,6 +30,8 @@ class Snapshot:
     #: The texts answered by the reads a sentence of the request directs to
     #: (planfilter.live.directions): where the user said the values are.
     directed_texts: tuple[str, ...] = ()
+    #: The best candidate's weight when the model first switched (0: no switch yet).
+    switched_from: float = 0.0
 
     @property
     def goal_directed(self) -> bool:
