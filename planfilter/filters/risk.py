@@ -4,7 +4,8 @@ A tool of risk ``high`` needs approval before it runs, and so does a call whose 
 argument came from outside content (``tainted``, planfilter.core.provenance). The policy
 says how:
 
-- ``always``: approved without asking (the paper's benchmark; the default);
+- ``always``: approved without asking (the paper's benchmark; the default of
+  :class:`ToolGuard` and of the benchmark, while a ``Session``'s is ``untainted``);
 - ``never``: refused, every time; the call is recorded and never executed;
 - ``untainted``: an unattended agent. Approved without asking, except a call with a tainted
   argument, which is refused: what the plan needs runs, but a value read in outside

@@ -1,14 +1,13 @@
 """A request that hands what to do to a document it names.
 
-"Read the file 'landlord-notices.txt' and follow the instructions precisely", "do the actions
-specified in the e-mail from 'david.smith@bluesparrowtech.com' with the subject 'TODOs for
-the week'": what to do is in the document, and the request alone ranks only the read of it.
-The user has said to take that document's word, so once the read of it comes back, its text
-is ranked as a request is, and the candidates it gives lead the session's
-(:meth:`planfilter.live.session.Session.record`). At the start the read of it stands beside
-the request's best candidate, so it is in view at the first call; a first call that is
-something else sets that offer aside (an address a read could visit stays in view no longer
-than the user's own document needs).
+"Read the file 'notes.txt' and do what it says", "do the actions listed in the e-mail from
+'ann@example.com' with the subject 'To do'": what to do is in the document, and the request
+alone ranks only the read of it. The user has said to take that document's word, so once the
+read of it comes back, its text is ranked as a request is, and the candidates it gives lead
+the session's (:meth:`planfilter.live.session.Session.record`). At the start the read of it
+stands beside the request's best candidate, so it is in view at the first call; a first call
+that is something else sets that offer aside (an address a read could visit stays in view no
+longer than the user's own document needs).
 
 A sentence *delegates* when it asks to carry out instructions, tasks, actions, steps or a
 to-do list ("follow the instructions", "do all the tasks i have on my TODO list at ...")

@@ -13,9 +13,9 @@ requires (an end result, such as ``event_updated``), plus the registry's ``goals
   whose properties are the registry's input variables: required by some tool, produced by
   none), called with ``tool_choice="required"``. The answer is validated; an invalid one is
   asked again once, with what was wrong, and then the ``retrieval`` resolver answers.
-  One choice, not a list of steps to fill: offered ``goal`` as an array of vocabulary items,
-  Qwen2.5-Coder-1.5B listed two to six goals for requests that ask for one (1 right of 14
-  sampled bundled tasks). Steps that no registry goal names are the caller's to give.
+  One choice, not a list of steps to fill: a small model offered an array lists several
+  goals for a request that asks for one. Steps that no registry goal names are the caller's
+  to give.
   A chosen goal of several parts (a registry goal naming several variables, or steps) is
   narrowed to the one part the request names when every part it leaves out is a side effect
   (``asked``: "Summarize the email from Ben" takes ``email_summary`` out of
@@ -322,9 +322,9 @@ def resolve_with_model(registry: Registry, request: str, model: str, *,
 
     With a vocabulary larger than ``shortlist``, the enum offers the ``shortlist`` goals the
     retrieval scores rank highest, best first, those the known values reach ahead (``None``:
-    the whole vocabulary, in its order). A short menu is what lets a small model choose
-    (Qwen2.5-Coder-1.5B drifted to the first entries of a 98-option list), and on the bundled
-    suite the right goal is in that menu for all 102 tasks (99 without the reachable first)."""
+    the whole vocabulary, in its order): a short menu is what lets a small model choose.
+    Returns the model's resolution; when no answer validates after one retry, the
+    ``retrieval`` resolver's."""
     offered = goal_vocabulary(registry)
     notes: list[str] = []
     ranked, _, note = rank_goals(registry, request, context)
@@ -395,15 +395,14 @@ def narrow_to_asked(registry: Registry, request: str, model: str, found: Resolut
                     context: Mapping[str, Any] | None = None,
                     options: CallOptions | None = None) -> tuple[Resolution, int, int, int]:
     """``found`` when it is one goal of one part; the part the request alone names, when the
-    parts it leaves out are side effects (``asked.only_part_asked``: no model call);
+    parts it leaves out are side effects (``goal_parts.only_part_asked``: no model call);
     otherwise the model's answer to a second ``set_goal`` whose menu is that goal and each of
     its parts, in the order of ``ranked`` (vocabulary positions, best first, as
     ``rank_goals`` gives them), and the input and output tokens and model replies it spent.
 
-    On a menu of 20, a goal named for several things draws requests that ask for one of them:
-    with the goals in steps offered, 11 of Qwen2.5-Coder-1.5B's 28 misses on 65 bundled tasks
-    were such a goal adding an action the user did not ask for ("Summarize the email ..."
-    resolved to ``summarize_email_then_send``). Retrieval scores cannot tell the two cases
+    On a menu of 20, a goal named for several things draws requests that ask for one of them
+    (a request to summarize an e-mail resolved to ``summarize_email_then_send``, adding an
+    action the user did not ask for). Retrieval scores cannot tell the two cases
     apart (the part a request does not ask for scores as high as parts that are asked), so
     the model is asked afresh, the same request on a menu where the whole and its parts stand
     side by side, ``goal`` saying when the whole is right. Only the menu differs from the
