@@ -1,4 +1,5 @@
-"""One conversation of a live agent: :class:`Session`.
+"""One conversation of a live agent: :class:`Session`, the state machine of start, visible,
+check, record, switch and decline.
 
 ::
 
@@ -12,46 +13,20 @@
         session.record(name, arguments, result, error=None if decision.allowed else
                        decision.reason)
 
-The state holds every known variable with its value and where it came from: the user (given
-to :meth:`Session.start`), the request (read out by the goal resolver) or tool call N.
-Results enter the state through the contract (planfilter.core.results); a failed call
-changes nothing and is remembered, so ``cmtf-recover`` can route around it. Values the model
-wrote for a tool's *authored* parameters are recorded too, as ``authored (call N)``.
+The state holds every value of every variable with its source (planfilter.live.records):
+the user, the request, the environment, call N, or what the model wrote for call N. Results
+enter through the contract (planfilter.core.results); a failed call changes nothing and is
+remembered, so ``cmtf-recover`` can route around it; a call :meth:`Session.check` refused
+is kept but is no failure (it never ran). A goal in steps is planned to its first step not
+reached (planfilter.core.steps). A declined call (:meth:`Session.decline`, or a "no" from the
+session's ``approver`` unless ``remember_declines=False``) ends that action: the tool is
+refused from then on without asking again. Every call is checked for data flow
+(planfilter.core.provenance).
 
-A goal may be an ordered list of steps (``[[current_time], [file_written]]``). The session
-plans to the first step not yet reached, and :meth:`visible` is that step's frontier. A step
-is reached when each of its variables was given by the user or produced after the step
-before it was reached: effects are events, so a tool whose effect one step needed may be
-shown again for a later step that needs it again (two messages, two bookings), and the
-state keeps every value a variable took.
-
-Every call is checked for data flow (planfilter.core.provenance): no invented value, no
-substitute for a value the user gave, and no sensitive argument taken from an untrusted
-result without approval.
-
-A request that hands what to do to a document it names ("read the file 'notice.txt' and
-follow the instructions") is followed there: once the read of that document comes back, the
-goals its text gives join the candidates (planfilter.live.delegation). No other result
-sets a goal. A request that says where the values are ("the details are in the message from
-the manager", planfilter.live.directions) has that read first on the way to each action, and the
-names its text lists together ("the 'general' and 'random' channels") keep a write made for
-one of them offered for the others, as names the request lists do.
-
-A call the user was asked about and declined (:meth:`Session.decline`, from whoever asked:
-the gateway asks through MCP elicitation) ends that action: the tool leaves the frontier and
-a later call of it is refused as ``declined`` without asking again, so an agent that retries
-does not put the same question to the user twice. A "no" from the session's own ``approver``
-(policy ``ask``) is such a decline unless ``remember_declines=False``. A new session asks
-afresh.
-
-The session holds the state machine (start, visible, check, record, switch, decline); what
-to show and how the candidates move are pure functions of a :class:`Snapshot` of its state
-(planfilter.live.offers, .progress, .repeats, .joining, .switching), worked out once per
-state.
-
-A call :meth:`Session.check` refused, recorded with the refusal as its error (as above), is
-kept in the history but is no failure of the tool: it never ran, so ``cmtf-recover`` does
-not route around the tool.
+What to show and how the candidate goals move are pure functions of a
+:class:`~planfilter.live.snapshot.Snapshot` of the state (planfilter.live.offers, .progress,
+.repeats, .joining, .switching), worked out once per state; the session calls them and
+holds what they return.
 """
 
 from __future__ import annotations
@@ -62,7 +37,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..core.contracts import Registry, Steps
-from ..core.environment import Supplied, supply, tool_sources
+from ..core.environment import Supplied
 from ..core.errors import PlanfilterError
 from ..core.provenance import Flow, accepted, found_under_keys
 from ..core.results import extract, parse_result
@@ -90,6 +65,7 @@ from .joining import (
     without_delegated,
 )
 from .offers import Showing, planned_for, showing
+from .opening import starting_facts, supplied_values
 from .progress import advanced, planning_state, stale_variables
 from .recognition import (
     DEFAULT_RECOGNITION,
@@ -109,7 +85,6 @@ from .records import (
     declined_error,
     declined_refusal,
     result_keys,
-    values_of,
 )
 from .request_values import links_in
 from .snapshot import Snapshot, lead_of
@@ -231,7 +206,7 @@ class Session:
             check_size("the request", request, MAX_REQUEST_CHARS)
             given = dict(known or {})
             check_known(self.registry, given)
-            supplied = self._supplied(given, environment)
+            supplied = supplied_values(self.registry, given, environment)
             parts: tuple[GoalOption, ...] = ()
             delegated: Delegation | None = None
             directed: frozenset[str] = frozenset()
@@ -256,7 +231,8 @@ class Session:
             beliefs = [Belief(c) for c in found]
             if delegated is not None:  # the read of the document stands beside the first
                 beliefs[1:1] = delegated_reads(self.registry, delegated, found)
-            self._reset(beliefs, self._given_facts(given, resolution, supplied))
+            self._reset(beliefs, starting_facts(self.registry, given, resolution.known,
+                                                supplied))
             self._environment = {n: s for n, s in supplied.items() if n not in given
                                  and n not in resolution.known}
             self.resolution = resolution
@@ -265,40 +241,6 @@ class Session:
             self._directed = directed
             self._advance(ran=False)
             return resolution
-
-    def _supplied(self, given: Mapping[str, Any],
-                  environment: Mapping[str, Supplied] | None) -> dict[str, Supplied]:
-        """The environment's values the user did not give, checked as known values are."""
-        if environment is None:
-            unread = sorted(f"'{n}' (tool {t})" for n, t in
-                            tool_sources(self.registry).items() if n not in given)
-            if unread:
-                raise PlanfilterError(
-                    f"{self.registry.source or '<registry>'}: the environment supplies "
-                    f"{', '.join(unread)} by a tool call: pass what it returned "
-                    "(Session.start(environment=planfilter.core.environment.supply("
-                    "registry, run=...))), as the gateway does")
-            environment = supply(self.registry, skip=frozenset(given))
-        supplied = {n: s for n, s in environment.items() if n not in given}
-        check_known(self.registry, {n: s.value for n, s in supplied.items()},
-                    "environment value")
-        return supplied
-
-    def _given_facts(self, given: Mapping[str, Any], resolution: Resolution,
-                     supplied: Mapping[str, Supplied]) -> dict[str, list[Fact]]:
-        """The user's values, then the request's, then the environment's: each outranks the
-        next for a variable."""
-        facts = {name: [Fact(v, Source.USER) for v in values_of(self.registry, name, value)]
-                 for name, value in given.items()}
-        for name, value in resolution.known.items():
-            if name not in facts:
-                facts[name] = [Fact(v, Source.REQUEST)
-                               for v in values_of(self.registry, name, value)]
-        for name, item in supplied.items():
-            if name not in facts:
-                facts[name] = [Fact(v, Source.ENVIRONMENT, via=item.source)
-                               for v in values_of(self.registry, name, item.value)]
-        return facts
 
     # -- what the session knows ------------------------------------------------------------
 
