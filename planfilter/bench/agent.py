@@ -3,9 +3,9 @@
 At each step (at most ``max_steps``) the filter picks the visible tools; the model is shown
 the request, the current symbolic state and those tools' schemas only, and must call exactly
 one of them. A call to a tool that was not shown is refused and never executed, and so is a
-high-risk call the approval policy refuses (planfilter.risk). The run ends when the goal
+high-risk call the approval policy refuses (planfilter.filters.risk). The run ends when the goal
 variables are known (success if none of them is false), on the first failure, or at the step
-limit. Every step yields a :class:`~planfilter.traces.StepRecord`.
+limit. Every step yields a :class:`~planfilter.bench.traces.StepRecord`.
 
 The loop runs on a :class:`planfilter.live.Session`, as any agent would: the session gives the
 visible tools and takes each result into its state. With ``goal="resolve"`` the session also
@@ -16,7 +16,7 @@ handed the task's goal. The mocked environment refuses invented argument values 
 
 One exception to "the first failure ends the run", so that the paper's six methods keep the
 paper's semantics exactly: for a recovering method (``cmtf-recover``, see
-planfilter.recovery) a failure of the environment (a tool that fails, arguments that do not
+planfilter.filters.recovery) a failure of the environment (a tool that fails, arguments that do not
 validate, a tool without a mock) is recorded on its step and the run goes on, within the step
 limit, with the filter told what failed. Refusals and model failures still end every run.
 """
@@ -66,7 +66,7 @@ class AgentOptions:
     call: CallOptions = field(default_factory=CallOptions)
     #: Approval of high-risk tools: always (the paper), never, or ask ``approver``.
     approve_risky: ApprovalPolicy = "always"
-    #: Asked under ``ask``; None: the on-path stand-in of planfilter.risk.on_path_approver.
+    #: Asked under ``ask``; None: the on-path stand-in of planfilter.filters.risk.on_path_approver.
     approver: Approver | None = field(default=None, compare=False)
     #: given: the task's goal (the paper); resolve: the run's model resolves it; oracle: the
     #: goal and known values an outside suite's ground truth gives (an upper bound).

@@ -59,7 +59,7 @@ class RunConfig:
     max_steps: int | None = None
     call: CallOptions = field(default_factory=CallOptions)
     plots: bool = True
-    #: Approval of high-risk tools (planfilter.risk): always, never, or ask the on-path
+    #: Approval of high-risk tools (planfilter.filters.risk): always, never, or ask the on-path
     #: stand-in reviewer.
     approve_risky: str = "always"
     #: given: the task's goal (the paper); resolve: each run's model resolves it first;

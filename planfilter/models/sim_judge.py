@@ -1,8 +1,8 @@
 """``sim/judge``: the simulated model's answer to the merge judge's question.
 
 ToolScopeMerger asks a model whether two tools are interchangeable (see
-:mod:`planfilter.merge`). Offline, ``sim/judge`` answers. Like the simulated agent it is
-honest: it reads only the prompt, which holds the two tools' names, descriptions and JSON
+:mod:`planfilter.retrieval.merge`). Offline, ``sim/judge`` answers. Like the simulated agent
+it is honest: it reads only the prompt, which holds the two tools' names, descriptions and JSON
 Schemas, never their contracts (requires/produces) or any task. Its documented rule:
 
     yes  when both tools have the same required arguments (by name, at least one) and their
@@ -24,7 +24,7 @@ from .sim import words
 
 JUDGE_NAME = "judge"
 MIN_DICE = 0.2
-#: The prompt marks each tool's JSON with these lines (see planfilter.merge.judge_messages).
+#: The prompt marks each tool's JSON with these lines (see planfilter.retrieval.merge.judge_messages).
 _BLOCK = re.compile(r"^Tool ([AB]):\s*\n(.*?)(?=^Tool [AB]:|^Answer|\Z)", re.S | re.M)
 
 
