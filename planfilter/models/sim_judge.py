@@ -2,8 +2,8 @@
 
 ToolScopeMerger asks a model whether two tools are interchangeable (see
 :mod:`planfilter.retrieval.merge`). Offline, ``sim/judge`` answers. Like the simulated agent
-it is honest: it reads only the prompt, which holds the two tools' names, descriptions and JSON
-Schemas, never their contracts (requires/produces) or any task. Its documented rule:
+it is honest: it reads only the prompt, which holds the two tools' names, descriptions and
+JSON Schemas, never their contracts (requires/produces) or any task. Its documented rule:
 
     yes  when both tools have the same required arguments (by name, at least one) and their
          words overlap: Dice(W_a, W_b) >= 0.2, where W are the words of a tool's name,
