@@ -38,11 +38,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import lru_cache
 
-from ..core.contracts import Registry, Steps, show_steps
+from ..core.contracts import Registry, Steps
 from ..core.planners.base import Deadline
 from ..core.planners.index import index_for
 from ..core.planners.native import NativePlanner
@@ -297,15 +297,6 @@ def union(frontiers: Sequence[tuple[Belief, Sequence[str]]], limit: int) -> tupl
     return tuple(shown)
 
 
-@dataclass(frozen=True)
-class Switch:
-    """The model (or client) said the tools shown do not fit: the candidates it dropped."""
-
-    shown: tuple[str, ...]
-    dropped: tuple[str, ...] = ()
-    reason: str = ""
-
-
 def switch_away(frontiers: Sequence[tuple[Belief, Sequence[str]]],
                 shown: Iterable[str]) -> frozenset[str]:
     """Names of the candidates to drop when the tools ``shown`` do not fit: every plausible
@@ -325,23 +316,3 @@ def describe_candidates(beliefs: Sequence[Belief],
                         options: RecognitionOptions = DEFAULT_RECOGNITION) -> tuple[str, ...]:
     """One line per candidate, by weight: name, origin, weight, off-plan calls, progress."""
     return tuple(b.describe(options) for b in by_weight(beliefs, options))
-
-
-def steps_text(steps: Steps) -> str:
-    return show_steps(steps)
-
-
-@dataclass(frozen=True)
-class Recognition:
-    """A session's candidates at one point, for traces and reports."""
-
-    beliefs: tuple[Belief, ...] = ()
-    options: RecognitionOptions = field(default=DEFAULT_RECOGNITION)
-    switches: int = 0
-
-    @property
-    def leading(self) -> Belief | None:
-        return leading(self.beliefs, self.options)
-
-    def lines(self) -> tuple[str, ...]:
-        return describe_candidates(self.beliefs, self.options)

@@ -53,27 +53,13 @@ from ..filters import (
 )
 from ..filters.risk import ApprovalPolicy, ApprovalRequest, Approver, check_policy
 from ..models import CallOptions
+from . import joining, offers, progress, recognition, switching
 from .candidates import candidate_goals, directed_reads, request_parts
 from .delegation import Delegation, delegation, document_text
 from .goal_input import given_candidates, given_goal
 from .goals import RESOLVERS, GoalOption, Resolution, resolve_goal
-from .joining import (
-    delegated_reads,
-    reads_document,
-    with_document_goals,
-    with_later_parts,
-    without_delegated,
-)
-from .offers import Showing, planned_for, showing
 from .opening import starting_facts, supplied_values
-from .progress import advanced, planning_state, stale_variables
-from .recognition import (
-    DEFAULT_RECOGNITION,
-    Belief,
-    Origin,
-    RecognitionOptions,
-    describe_candidates,
-)
+from .recognition import DEFAULT_RECOGNITION, Belief, Origin, RecognitionOptions
 from .records import (
     MAX_REQUEST_CHARS,
     MAX_VALUE_CHARS,
@@ -88,17 +74,8 @@ from .records import (
 )
 from .request_values import links_in
 from .snapshot import Snapshot, lead_of
-from .switching import (
-    SWITCH_TOOL,
-    best_weight,
-    no_switch,
-    switch_text,
-    switch_tool_schema,
-    switched,
-)
 
-__all__ = ["SWITCH_TOOL", "Call", "Fact", "Session", "Source", "declined_error",
-           "declined_refusal", "switch_tool_schema"]
+__all__ = ["Call", "Fact", "Session", "Source", "declined_error", "declined_refusal"]
 
 
 class Session:
@@ -181,7 +158,7 @@ class Session:
         #: The best weight at the first switch, and the goal the last switch left.
         self._switched_from = 0.0
         self._left: tuple[str, tuple[str, ...]] | None = None
-        self._cache: tuple[int, Snapshot, Showing | None] | None = None
+        self._cache: tuple[int, Snapshot, offers.Showing | None] | None = None
 
     # -- starting ---------------------------------------------------------------------------
 
@@ -230,7 +207,7 @@ class Session:
             self.request = request
             beliefs = [Belief(c) for c in found]
             if delegated is not None:  # the read of the document stands beside the first
-                beliefs[1:1] = delegated_reads(self.registry, delegated, found)
+                beliefs[1:1] = joining.delegated_reads(self.registry, delegated, found)
             self._reset(beliefs, starting_facts(self.registry, given, resolution.known,
                                                 supplied))
             self._environment = {n: s for n, s in supplied.items() if n not in given
@@ -294,12 +271,12 @@ class Session:
         """What the model is told after a switch: the goal the last switch left and its next
         tools, when it left the leading one, then the tools shown now."""
         with self._lock:
-            return switch_text(visible, self._left)
+            return switching.switch_text(visible, self._left)
 
     def describe_candidates(self) -> tuple[str, ...]:
         """One line per candidate goal, by weight (for traces and reports)."""
         with self._lock:
-            return describe_candidates(self._beliefs, self.recognition)
+            return recognition.describe_candidates(self._beliefs, self.recognition)
 
     @property
     def state(self) -> dict[str, Any]:
@@ -378,7 +355,7 @@ class Session:
         """The state the planner sees for the leading candidate's current step: that step's
         variables that were not produced since the step before it count as not known yet."""
         with self._lock:
-            return planning_state(self._snapshot(), self._lead())
+            return progress.planning_state(self._snapshot(), self._lead())
 
     # -- the calls of an agent step --------------------------------------------------------
 
@@ -434,8 +411,8 @@ class Session:
                                     kind=DecisionKind.ARGUMENTS)
         now = self._snapshot()
         belief = next((b for b, offered in shown.offers if tool in offered), now.lead)
-        return self._guard(belief).check_call(planning_state(now, belief), tool, arguments,
-                                              now.attempts, flow=self.flow(),
+        return self._guard(belief).check_call(progress.planning_state(now, belief), tool,
+                                              arguments, now.attempts, flow=self.flow(),
                                               shown=shown.tools)
 
     def record(self, tool: str, arguments: Mapping[str, Any] | None, result: Any = None, *,
@@ -505,13 +482,13 @@ class Session:
         with self._lock:
             self._started()
             now, shown = self._snapshot(), self._showing()
-            why = no_switch(now)
+            why = switching.no_switch(now)
             if why is not None:
                 raise PlanfilterError(f"no other candidate goal to switch to: {why}; start "
                                       "a new task for another goal")
             lead = now.lead
-            self._switched_from = self._switched_from or best_weight(now)
-            self._set_beliefs(switched(now, shown.offers, shown.union, reason))
+            self._switched_from = self._switched_from or switching.best_weight(now)
+            self._set_beliefs(switching.switched(now, shown.offers, shown.union, reason))
             self._switches.append(reason)
             self._left = None if self._lead().candidate == lead.candidate else (
                 lead.candidate.name, next((t for b, t in shown.offers if b == lead), ()))
@@ -529,18 +506,18 @@ class Session:
             self._cache = (self._version, now, None)
         return self._cache[1]
 
-    def _showing(self) -> Showing:
+    def _showing(self) -> offers.Showing:
         """What to show in the state now, worked out once per version."""
         self._lead()  # an unstarted session says so
         now = self._snapshot()
         assert self._cache is not None
         if self._cache[2] is None:
             frontiers = []
-            for belief in planned_for(now):
+            for belief in offers.planned_for(now):
                 guard = self._guard(belief)
-                frontiers.append((belief, guard.visible(planning_state(now, belief),
+                frontiers.append((belief, guard.visible(progress.planning_state(now, belief),
                                                         now.attempts)))
-            self._cache = (self._version, now, showing(now, frontiers, done=self.done))
+            self._cache = (self._version, now, offers.showing(now, frontiers, done=self.done))
         assert self._cache[2] is not None
         return self._cache[2]
 
@@ -557,16 +534,16 @@ class Session:
                    for facts in self._facts.values() for f in facts)
 
     def _stale(self, belief: Belief) -> frozenset[str]:
-        return stale_variables(self._snapshot(), belief)
+        return progress.stale_variables(self._snapshot(), belief)
 
     def _advance(self, *, ran: bool) -> None:
         """Mark every candidate's steps reached and weigh each anew (one more observation
         if a call ran); once the leading one is reached, the request's later parts join."""
         self._version += 1
-        self._set_beliefs(advanced(self._snapshot(), ran=ran))
+        self._set_beliefs(progress.advanced(self._snapshot(), ran=ran))
         if self._parts and self._lead().done:
             parts, self._parts = self._parts, ()
-            self._set_beliefs(with_later_parts(self._snapshot(), parts))
+            self._set_beliefs(joining.with_later_parts(self._snapshot(), parts))
 
     def _after_delegating(self, call: Call, result: Any) -> None:
         """A call while the document the request delegates to is unread: its read (whose
@@ -574,16 +551,16 @@ class Session:
         (nothing changes), or another call, which sets the offer of the document's read
         aside (a read the request's own candidates make still counts when it comes)."""
         assert self._delegation is not None
-        if reads_document(self.registry, self._delegation, call):
+        if joining.reads_document(self.registry, self._delegation, call):
             if call.ok:
                 self._delegation = None
-                beliefs = with_document_goals(self._snapshot(), result)
+                beliefs = joining.with_document_goals(self._snapshot(), result)
                 if beliefs is not None:
                     self._document = len(self._calls)
                     self._set_beliefs(beliefs)
                     self._advance(ran=False)
             return
-        self._set_beliefs(without_delegated(self._beliefs))
+        self._set_beliefs(joining.without_delegated(self._beliefs))
 
     def _lead(self) -> Belief:
         """The leading candidate (when none is reachable, the first one not set aside)."""

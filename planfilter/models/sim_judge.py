@@ -24,7 +24,8 @@ from .sim import words
 
 JUDGE_NAME = "judge"
 MIN_DICE = 0.2
-#: The prompt marks each tool's JSON with these lines (see planfilter.retrieval.merge.judge_messages).
+#: The prompt marks each tool's JSON with these lines (see
+#: planfilter.retrieval.merge.judge_messages).
 _BLOCK = re.compile(r"^Tool ([AB]):\s*\n(.*?)(?=^Tool [AB]:|^Answer|\Z)", re.S | re.M)
 
 
