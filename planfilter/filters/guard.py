@@ -161,27 +161,28 @@ class ToolGuard:
                 history: tuple[Attempt, ...], flow: Flow,
                 shown: tuple[str, ...] | None) -> Decision:
         if name not in self.registry:
-            return Decision(False, f"{name!r} does not exist; refused", name, kind="unknown")
+            return Decision(False, f"{name!r} does not exist; refused", name,
+                            kind=DecisionKind.UNKNOWN)
         if shown is None:
             shown = self.visible(state, history).tools
         if name not in shown:
             unmet = unmet_facts(self.registry, name, state)
             return Decision(False, f"{name!r} is not visible in this state{unmet}; refused",
-                            name, kind="hidden")
+                            name, kind=DecisionKind.HIDDEN)
         parsed = parse_arguments(arguments)
         if isinstance(parsed, str):
             return Decision(False, f"arguments of {name}: {parsed}; refused", name,
-                            kind="arguments")
+                            kind=DecisionKind.ARGUMENTS)
         tool = self.registry.tool(name)
         parsed = coerce_numbers(tool, parsed)
         invalid = argument_errors(tool, parsed)
         if invalid:
             return Decision(False, f"invalid arguments for {name}: " + "; ".join(invalid),
-                            name, parsed, kind="arguments")
+                            name, parsed, kind=DecisionKind.ARGUMENTS)
         problems = check_flow(self.registry, tool, parsed, flow) if self.provenance else []
         hard = [p for p in problems if p.kind != "tainted"]
         if hard:
-            kind = hard[0].kind
+            kind = DecisionKind(hard[0].kind)
             return Decision(False, f"{kind} argument for {name}: "
                             + "; ".join(p.message for p in hard) + "; refused",
                             name, parsed, kind=kind)
@@ -193,9 +194,10 @@ class ToolGuard:
         request = ApprovalRequest(name, parsed, dict(state), self.goal, tuple(concerns),
                                   tainted=tuple(p.message for p in problems))
         approval = approve(self.policy, request, self.approver)
-        refused = "tainted" if problems else "approval"
+        refused = DecisionKind.TAINTED if problems else DecisionKind.APPROVAL
         return Decision(approval.approved, f"visible, arguments valid, {approval}", name,
-                        parsed, str(approval), kind="allowed" if approval.approved else refused,
+                        parsed, str(approval), kind=DecisionKind.ALLOWED if approval.approved
+                        else refused,
                         concerns=tuple(concerns))
 
 

@@ -343,10 +343,10 @@ def together(reads: list[GoalOption]) -> list[GoalOption]:
     return out
 
 
-def listed_first(registry: Registry, option: GoalOption, origin: str,
+def listed_first(registry: Registry, option: GoalOption, origin: Origin,
                  every_read: Sequence[GoalOption], asked: Sequence[GoalOption], request: str,
                  known: Mapping[str, Any], actions: Sequence[GoalOption] = ()
-                 ) -> list[tuple[str, Steps, str]]:
+                 ) -> list[tuple[str, Steps, Origin]]:
     """The option, and before it the option preceded by the read that lists the names it
     writes, when the request gives none (see the module docstring); the reads the request
     asks for (``asked``: those its ranking puts among the first ``NAMED`` options) that take
@@ -372,7 +372,7 @@ def listed_first(registry: Registry, option: GoalOption, origin: str,
     # the read singles one thing out for the action: the option alone (a sibling is another
     # way to single it out, with a candidate of its own), not every read asked
     return [(f"{lister.name} -> {option.name} -> {act.name}",
-             (*lister.goal_steps, option.variables, *act.goal_steps), "list, read, act"),
+             (*lister.goal_steps, option.variables, *act.goal_steps), Origin.LIST_READ_ACT),
             listed, alone]
 
 
@@ -401,7 +401,7 @@ def named_listings(registry: Registry, request: str, every_read: Sequence[GoalOp
 
 def kinds_named(registry: Registry, asked: Sequence[GoalOption],
                 every_read: Sequence[GoalOption], request: str, known: Mapping[str, Any]
-                ) -> tuple[str, Steps, str] | None:
+                ) -> tuple[str, Steps, Origin] | None:
     """One goal for a request that names several kinds of thing to look up ("suggest a
     hotel, a car rental company, and a restaurant with the best ratings"): each kind's
     listing and its reads, in one step, in any order. A kind's reads are those the request
@@ -451,7 +451,7 @@ def candidate_goals(registry: Registry, resolution: Resolution, request: str,
                     options: RecognitionOptions) -> tuple[Candidate, ...]:
     """The candidates of a resolved request, best first (see the module docstring); the
     resolver's goal alone when ``options.candidates`` is 1."""
-    first: tuple[str, Steps, str] = (resolution.name, resolution.goal_steps,
+    first: tuple[str, Steps, Origin] = (resolution.name, resolution.goal_steps,
                                      Origin(resolution.resolver))
     if options.candidates == 1:
         return candidates_from([first], options)
@@ -462,7 +462,7 @@ def candidate_goals(registry: Registry, resolution: Resolution, request: str,
     given = {**resolution.known, **known}
     order = {n: i for i, n in enumerate(resolution.ranked)}
     every_read = [o for o in goal_vocabulary(registry) if is_read(registry, o)]
-    goals: list[tuple[str, Steps, str]] = []
+    goals: list[tuple[str, Steps, Origin]] = []
     asked_reads = [o for o in ranked if is_read(registry, o)]
     siblings = [o for o in (by_name[n] for n in resolution.ranked[:NAMED] if n in by_name)
                 if is_read(registry, o)]
@@ -482,37 +482,52 @@ def candidate_goals(registry: Registry, resolution: Resolution, request: str,
                 goals += [(o.name, o.goal_steps, Origin.READS_TOGETHER)
                           for o in together(asked_reads)]
             continue
-        scored = sorted(((informs(registry, r, option, request, given),
-                          order.get(r.name, len(order)), r) for r in every_read),
-                        key=lambda item: (-item[0], item[1]))
-        needed = needs(registry, option.variables)
-        told = [r for r in pointed if not r.variables & needed]  # where the request says
-        reads = [*told, *(r for score, _, r in scored
-                          if score > 0 and r not in told and not r.variables & needed)][:READS]
-        listing = [r for r in listing_reads(registry, option, every_read, request, given)
-                   if r not in reads and not r.variables & needed][:1]
-        pairs = [(f"{r.name} -> {option.name}", (*r.goal_steps, *option.goal_steps),
-                  Origin.READ_THEN_ACT) for r in (*told[:READS], *listing, *reads[len(told):])]
-        if stated_enough(registry, option, request, given) and not told:
-            goals += [alone, *pairs]
-        else:
-            goals += [*pairs, alone]
+        goals += action_goals(registry, option, alone, every_read, pointed, order, request,
+                              given)
     several = kinds_named(registry, siblings, every_read, request, given)
     if several:  # several kinds named: looking each of them up leads
         goals.insert(0, several)
     modelled = resolution.resolver not in (Origin.RETRIEVAL, Origin.GIVEN)
-    if modelled:  # the model's own goal leads; the rest wait for the calls to speak
-        named = first
-        if len(first[1]) == 1 and any(g[1] == first[1] for g in goals):
-            # a model that named one step named where the task ends; the contracts give
-            # the way there: the first of the ways the loop ordered (a read first when the
-            # request states no value for the action's sensitive parameters)
-            named = next(g for g in goals if g[1][-1] == first[1][-1])
-        # a goal in steps the model named names the way too: it stands as it is
-        goals = [named, *(g for g in goals if g[1] != named[1])]
-    elif not any(g[1] == first[1] for g in goals):
-        goals.insert(0, first)
+    goals = model_first(goals, first) if modelled else \
+        goals if any(g[1] == first[1] for g in goals) else [first, *goals]
     return candidates_from(goals, options, modelled)
+
+
+def action_goals(registry: Registry, option: GoalOption, alone: tuple[str, Steps, Origin],
+                 every_read: Sequence[GoalOption], pointed: Sequence[GoalOption],
+                 order: Mapping[str, int], request: str,
+                 given: Mapping[str, Any]) -> list[tuple[str, Steps, Origin]]:
+    """An action's candidates as ``(name, steps, origin)``: the action ``alone`` and the
+    read-then-act pairs of the reads that inform it (the reads the request directs to
+    first, then one listing, then the best-informing reads, ``READS`` at most); the action
+    alone first when the request states enough for it and directs to no read."""
+    scored = sorted(((informs(registry, r, option, request, given),
+                      order.get(r.name, len(order)), r) for r in every_read),
+                    key=lambda item: (-item[0], item[1]))
+    needed = needs(registry, option.variables)
+    told = [r for r in pointed if not r.variables & needed]  # where the request says
+    reads = [*told, *(r for score, _, r in scored
+                      if score > 0 and r not in told and not r.variables & needed)][:READS]
+    listing = [r for r in listing_reads(registry, option, every_read, request, given)
+               if r not in reads and not r.variables & needed][:1]
+    pairs = [(f"{r.name} -> {option.name}", (*r.goal_steps, *option.goal_steps),
+              Origin.READ_THEN_ACT) for r in (*told[:READS], *listing, *reads[len(told):])]
+    if stated_enough(registry, option, request, given) and not told:
+        return [alone, *pairs]
+    return [*pairs, alone]
+
+
+def model_first(goals: list[tuple[str, Steps, Origin]], first: tuple[str, Steps, Origin]
+                ) -> list[tuple[str, Steps, Origin]]:
+    """``goals`` led by the goal a model named (``first``): the model's own goal leads, the
+    rest wait for the calls to speak. A model that named one step named where the task
+    ends, and the contracts give the way there: the first of ``goals`` that ends there (a
+    read first when the request states no value for the action's sensitive parameters). A
+    goal in steps the model named names the way too: it stands as it is."""
+    named = first
+    if len(first[1]) == 1 and any(g[1] == first[1] for g in goals):
+        named = next(g for g in goals if g[1][-1] == first[1][-1])
+    return [named, *(g for g in goals if g[1] != named[1])]
 
 
 @lru_cache(maxsize=256)

@@ -311,6 +311,23 @@ def check_answer(registry: Registry, arguments: Any) -> tuple[Resolution | None,
                       steps=steps if len(steps) > 1 else ()), ""
 
 
+def _menu(registry: Registry, request: str, context: Mapping[str, Any] | None,
+          shortlist: int | None) -> tuple[tuple[GoalOption, ...], Sequence[int], list[str]]:
+    """The goals offered to the model (the vocabulary, or its ``shortlist`` best ranked,
+    those the known values reach first), retrieval's ranking, and a note on the menu."""
+    offered = goal_vocabulary(registry)
+    notes: list[str] = []
+    ranked, _, note = rank_goals(registry, request, context)
+    if shortlist is not None and len(offered) > shortlist:
+        order = reachable_first(registry, ranked, context) if context else ranked
+        if context:
+            note += "; goals the known values reach first"
+        offered = tuple(offered[i] for i in order[:shortlist])
+        notes.append(f"offered the {shortlist} of {len(order)} goals retrieval ranks highest "
+                     f"({note})")
+    return offered, ranked, notes
+
+
 def resolve_with_model(registry: Registry, request: str, model: str, *,
                        seed: int | None = None, context: Mapping[str, Any] | None = None,
                        options: CallOptions | None = None,
@@ -325,16 +342,7 @@ def resolve_with_model(registry: Registry, request: str, model: str, *,
     the whole vocabulary, in its order): a short menu is what lets a small model choose.
     Returns the model's resolution; when no answer validates after one retry, the
     ``retrieval`` resolver's."""
-    offered = goal_vocabulary(registry)
-    notes: list[str] = []
-    ranked, _, note = rank_goals(registry, request, context)
-    if shortlist is not None and len(offered) > shortlist:
-        order = reachable_first(registry, ranked, context) if context else ranked
-        if context:
-            note += "; goals the known values reach first"
-        offered = tuple(offered[i] for i in order[:shortlist])
-        notes.append(f"offered the {shortlist} of {len(order)} goals retrieval ranks highest "
-                     f"({note})")
+    offered, ranked, notes = _menu(registry, request, context, shortlist)
     tool = set_goal_tool(registry, offered)
     problem: str | None = None
     spent_in = spent_out = replies = 0

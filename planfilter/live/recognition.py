@@ -96,6 +96,8 @@ class Origin(StrEnum):
     READ_THEN_ACT = "read then act"
     #: The listing of a kind of thing, then the read that takes one of the names it lists.
     LIST_THEN_USE = "list then use"
+    #: That listing, the read, then an action on the one thing the read singles out.
+    LIST_READ_ACT = "list, read, act"
     #: Several reads the request asks for, as one goal.
     READS_TOGETHER = "reads together"
     #: The lookups of several kinds of thing the request names, as one goal.
@@ -196,7 +198,7 @@ def shared_priors(ends: Sequence[frozenset[str]], decay: float) -> tuple[float, 
     return tuple(out)
 
 
-def candidates_from(goals: Sequence[tuple[str, Steps, str]],
+def candidates_from(goals: Sequence[tuple[str, Steps, Origin]],
                     options: RecognitionOptions = DEFAULT_RECOGNITION,
                     modelled: bool = False) -> tuple[Candidate, ...]:
     """Candidates from ``(name, steps, origin)`` best first, duplicates (same steps) dropped,
@@ -204,7 +206,7 @@ def candidates_from(goals: Sequence[tuple[str, Steps, str]],
     is the goal a model named, or the way to it the contracts give), the others' priors
     times ``options.after_model``."""
     seen: set[Steps] = set()
-    kept: list[tuple[str, Steps, str]] = []
+    kept: list[tuple[str, Steps, Origin]] = []
     for name, steps, origin in goals:
         if steps and steps not in seen:
             seen.add(steps)
