@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import re
 import threading
 from collections.abc import Callable, Sequence
 from functools import cache
@@ -26,8 +25,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from ..core.errors import PlanfilterError
-
-_WORD = re.compile(r"[a-z0-9]+")
+from ..core.text import words
 
 
 class Embedder(Protocol):
@@ -62,7 +60,7 @@ class HashingEmbedder:
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         out = np.zeros((len(texts), self.dim), dtype=np.float64)
         for row, text in enumerate(texts):
-            for word in _WORD.findall(text.lower()):
+            for word in words(text):
                 col, sign = self._bin("w:" + word)
                 out[row, col] += sign
                 padded = f"#{word}#"
