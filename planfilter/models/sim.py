@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from ..core.errors import PlanfilterError
+from ..core.errors import lookup
 from ..core.text import CHANGE_VERBS, QUESTION_STOP_WORDS, singular
 from ..core.text import words as split
 
@@ -174,13 +174,7 @@ class Decision:
 
 
 def get_profile(name: str) -> Profile:
-    try:
-        return PROFILES[name]
-    except KeyError:
-        raise PlanfilterError(
-            f"unknown simulated model 'sim/{name}'; choose from "
-            + ", ".join(f"sim/{p}" for p in PROFILES)
-        ) from None
+    return lookup(PROFILES, name, "simulated model", prefix="sim/")
 
 
 def decide(messages: Sequence[Mapping[str, Any]], tools: Sequence[Mapping[str, Any]],

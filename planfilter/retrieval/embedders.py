@@ -24,7 +24,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from ..core.errors import PlanfilterError
+from ..core.errors import PlanfilterError, lookup
 from ..core.text import words
 
 
@@ -126,8 +126,7 @@ def _load(name: str) -> Embedder:
 
 def get_embedder(name: str) -> Embedder:
     """The embedder called ``name``, built once per process; raises naming why it cannot load."""
-    if name not in EMBEDDERS:
-        raise PlanfilterError(f"unknown embedder {name!r}; choose from {', '.join(EMBEDDERS)}")
+    lookup(EMBEDDERS, name, "embedder")
     with _LOCK:
         return _load(name)
 
