@@ -8,8 +8,8 @@ argument came from outside content (``tainted``, planfilter.core.provenance). Th
   unattended agent. Approved without asking, except a call with a tainted argument, which
   is refused: what the plan needs runs, but a value read in outside content and not given
   by the user never reaches a sensitive argument;
-- ``always``: approved without asking. The paper's benchmark runs with it (its tasks hold no
-  outside content), and says so where it sets it;
+- ``always``: approved without asking. The paper's benchmark runs with it (its figures were
+  measured so), and says so where it sets it (``planfilter run --approve-risky``);
 - ``never``: refused, every time; the call is recorded and never executed;
 - ``ask``: a callback decides. A deployed agent passes one that asks a person. The
   benchmark has no person, so it uses :func:`on_path_approver`, a deterministic stand-in
