@@ -14,6 +14,7 @@ from planfilter.cli import cli
 from planfilter.core.contracts import Registry, Tool
 from planfilter.core.errors import PlanfilterError
 from planfilter.core.loading import load_registry
+from planfilter.core.servers import parse_config
 from planfilter.gateway import (
     ConfigError,
     UpstreamTool,
@@ -22,7 +23,6 @@ from planfilter.gateway import (
     load_config,
     mcp_missing,
 )
-from planfilter.gateway.config import parse_config
 from planfilter.gateway.service import Checked, GatewayOptions, unattended
 from planfilter.gateway.tasks import TaskError, TaskTable
 from planfilter.live import Session

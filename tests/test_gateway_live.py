@@ -684,7 +684,7 @@ async def test_an_http_upstream_behind_the_gateway(workspace: dict[str, str],
 
 async def test_faulty_upstream_answers_are_clear_errors_and_a_second_crash_stays_down(
         ) -> None:
-    from planfilter.gateway.config import ServerSpec
+    from planfilter.core.servers import ServerSpec
 
     faulty = ServerSpec("faulty", command=sys.executable,
                         args=(str(Path(__file__).parent / "fixtures" / "faulty_mcp_server.py"),))

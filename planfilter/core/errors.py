@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import TypeVar
+
+T = TypeVar("T")
+
 
 class PlanfilterError(Exception):
     """Base class of every error planfilter raises on purpose."""
@@ -21,3 +26,14 @@ class CompileError(PlanfilterError):
 
 class PlannerError(PlanfilterError):
     """A planner backend is unknown, unavailable or failed in a way it cannot report as a result."""
+
+
+def lookup(table: Mapping[str, T], name: str, what: str, prefix: str = "") -> T:
+    """``table[name]`` of a plug-in table; an unknown name is an error naming it and every
+    choice (``unknown filter method 'bm25'; choose from all, ...``). ``prefix``: how the user
+    spells the names (``sim/`` for the simulated models)."""
+    try:
+        return table[name]
+    except KeyError:
+        raise PlanfilterError(f"unknown {what} {prefix + name!r}; choose from "
+                              + ", ".join(prefix + k for k in table)) from None

@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any, Literal
 
 from .compile import Objective, tool_cost
@@ -33,6 +34,7 @@ from .planners import (
     get_planner,
     resolve_auto,
 )
+from .planners.base import Deadline
 from .planners.index import index_for, reduce_problem
 from .planners.native import NativePlanner
 
@@ -91,8 +93,28 @@ def plan_is_valid(registry: Registry, known: frozenset[str], goal: frozenset[str
     return ""
 
 
+@lru_cache(maxsize=65536)
+def minimal_plan(registry: Registry, known: frozenset[str], goal: frozenset[str],
+                 ) -> tuple[str, ...] | None:
+    """The canonical minimal plan from ``known`` to ``goal`` (the native planner's: fewest
+    steps, then the lexicographically smallest by registry position), or None when none
+    exists. No timeout: callers ask about registries they hold, and want the answer."""
+    index = index_for(registry)
+    plan = NativePlanner.plan_indices(index, known, goal, "length", 0.0, Deadline(None))
+    return None if plan is None else tuple(index.names[t] for t in plan)
+
+
+def plan_length(registry: Registry, known: frozenset[str], goal: frozenset[str]) -> int | None:
+    """The number of steps of a minimal plan from ``known`` to ``goal`` (0 when ``known``
+    holds the goal), or None when no plan exists: the one definition of plan length."""
+    plan = minimal_plan(registry, known, goal)
+    return None if plan is None else len(plan)
+
+
 def plan_cost(registry: Registry, plan: Iterable[str], objective: Objective,
               risk_lambda: float) -> Fraction:
+    """What ``plan`` costs under ``objective``: its number of steps (``length``), or the sum
+    of its tools' costs (``cost``, planfilter.core.compile.tool_cost)."""
     if objective == "length":
         return Fraction(len(tuple(plan)))
     return sum((tool_cost(registry.tool(n), risk_lambda) for n in plan), Fraction(0))

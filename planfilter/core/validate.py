@@ -9,11 +9,10 @@ from typing import Literal
 
 from .contracts import Registry
 from .errors import ContractError
-from .frontier import plan_is_valid
+from .frontier import minimal_plan, plan_is_valid
 from .frozen import thaw
 from .loading import PathLike, expand, load_registry, load_suite, read_document
 from .planners.index import index_for, unreachable_reason
-from .planners.native import NativePlanner
 from .resources import data_dir, default_registry
 from .schemas import result_errors
 from .steps import GIVEN, advance, stale
@@ -76,7 +75,6 @@ def check_suite(registry: Registry, suite: Suite) -> list[Problem]:
     """Every problem of a suite against a registry: unknown tools, unreachable goals, bad gold."""
     problems: list[Problem] = []
     index = index_for(registry)
-    native = NativePlanner()
     where = suite.source or "<suite>"
     for task in suite:
         at = f"{where}: task '{task.id}'"
@@ -121,12 +119,12 @@ def check_suite(registry: Registry, suite: Suite) -> list[Problem]:
         if len(task.goal_steps) > 1:
             problems.extend(_check_gold_steps(registry, working, task, at))
             continue
-        best = native.solve(working, task.known, task.goal)
-        if len(best.plan) < len(task.gold):
+        best = minimal_plan(working, task.known, task.goal) or ()
+        if len(best) < len(task.gold):
             problems.append(Problem(
                 "warning",
                 f"{at} field 'gold': {len(task.gold)} steps, but a minimal causal path has "
-                f"{len(best.plan)}: {' -> '.join(best.plan)}",
+                f"{len(best)}: {' -> '.join(best)}",
             ))
     return problems
 
@@ -192,15 +190,14 @@ def _check_gold_steps(registry: Registry, working: Registry, task: Task,
     if rest:
         problems.append(Problem("error", f"{at} field 'gold': {' -> '.join(rest)} after the "
                                          "last step is reached (the session refuses them)"))
-    native = NativePlanner()
     for segment in segments:
-        best = native.solve(working, segment.planning_state, steps[segment.step])
-        if len(best.plan) < len(segment.calls):
+        best = minimal_plan(working, segment.planning_state, steps[segment.step]) or ()
+        if len(best) < len(segment.calls):
             problems.append(Problem(
                 "warning",
                 f"{at} field 'gold': step {segment.step + 1} {sorted(steps[segment.step])} "
                 f"takes {len(segment.calls)} calls, but a minimal causal path has "
-                f"{len(best.plan)}: {' -> '.join(best.plan)}",
+                f"{len(best)}: {' -> '.join(best)}",
             ))
     return problems
 

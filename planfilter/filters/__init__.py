@@ -13,6 +13,8 @@ from .base import (
     Attempt,
     FilterFn,
     FilterOptions,
+    FilterQuery,
+    Query,
     Visible,
     frontier_for,
     task_context,
@@ -29,12 +31,13 @@ from .registry import (
     get_filter,
 )
 from .relevance import keyword_scores
+from .risk import DEFAULT_POLICY, POLICIES, ApprovalPolicy
 
 __all__ = [
-    "DEFAULT_OPTIONS", "FILTERS", "GOAL_DIRECTED_METHODS", "PAPER_METHODS",
-    "PRESELECTING_METHODS", "RECOVERING_METHODS",
-    "Attempt", "Decision", "DecisionKind", "FilterFn", "FilterOptions", "GuardedCall",
-    "ToolGuard", "Visible",
+    "DEFAULT_OPTIONS", "DEFAULT_POLICY", "FILTERS", "GOAL_DIRECTED_METHODS", "PAPER_METHODS",
+    "POLICIES", "PRESELECTING_METHODS", "RECOVERING_METHODS",
+    "ApprovalPolicy", "Attempt", "Decision", "DecisionKind", "FilterFn", "FilterOptions", "FilterQuery",
+    "GuardedCall", "Query", "ToolGuard", "Visible",
     "frontier_for", "get_filter", "keyword_scores", "parse_arguments", "task_context", "tokens",
     "tool_metadata",
 ]

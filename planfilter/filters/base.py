@@ -4,13 +4,14 @@ Every filter is a function ``(registry, task, state, options) -> Visible``. ``op
 default, so ``filter(registry, task, state)`` works; it carries the planner (and tie policy)
 the causal filters hand to :func:`planfilter.core.frontier.compute_frontier`.
 
-The filters read the task's query and goal and the current state, never its gold chain or
-mocks: what a filter shows must be computable by a deployed agent.
+The filters read the task's query and goal (:class:`FilterQuery`) and the current state,
+never its gold chain or mocks: what a filter shows must be computable by a deployed agent.
+A benchmark :class:`~planfilter.core.tasks.Task` is a ``FilterQuery``; a caller without one
+(the guard, a deployed agent) passes a :class:`Query`.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -19,9 +20,25 @@ from typing import Any, Protocol
 from ..core.contracts import Registry, Tool
 from ..core.frontier import DEFAULT_TIMEOUT, FrontierResult, Ties, compute_frontier
 from ..core.planners import DEFAULT_PLANNER
-from ..core.tasks import Task
+from ..core.text import words
 
-_TOKEN = re.compile(r"[a-z0-9]+")
+
+class FilterQuery(Protocol):
+    """What a filter reads of a task: the user's request and the goal variables."""
+
+    @property
+    def query(self) -> str: ...
+
+    @property
+    def goal(self) -> frozenset[str]: ...
+
+
+@dataclass(frozen=True)
+class Query:
+    """A :class:`FilterQuery` that is not a benchmark task: a request and its goal."""
+
+    query: str
+    goal: frozenset[str]
 
 
 @dataclass(frozen=True)
@@ -72,16 +89,16 @@ DEFAULT_OPTIONS = FilterOptions()
 
 
 class FilterFn(Protocol):
-    def __call__(self, registry: Registry, task: Task, state: Mapping[str, Any],
+    def __call__(self, registry: Registry, task: FilterQuery, state: Mapping[str, Any],
                  options: FilterOptions = DEFAULT_OPTIONS) -> Visible: ...
 
 
 def tokens(text: str) -> frozenset[str]:
     """Lowercase alphanumeric words; ``_``, ``-`` and every other non-alphanumeric split words."""
-    return frozenset(_TOKEN.findall(text.lower()))
+    return frozenset(words(text))
 
 
-def task_context(task: Task, state: Mapping[str, Any]) -> frozenset[str]:
+def task_context(task: FilterQuery, state: Mapping[str, Any]) -> frozenset[str]:
     """Tokens of the query, the state's names and values, and the goal variables."""
     parts = [task.query, *state, *(str(v) for v in state.values()), *task.goal]
     return tokens(" ".join(parts))

@@ -6,11 +6,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..core.contracts import Registry
-from ..core.tasks import Task
-from .base import DEFAULT_OPTIONS, FilterOptions, Visible, describe, frontier_for
+from .base import DEFAULT_OPTIONS, FilterOptions, FilterQuery, Visible, describe, frontier_for
 
 
-def causal_path(registry: Registry, task: Task, state: Mapping[str, Any],
+def causal_path(registry: Registry, task: FilterQuery, state: Mapping[str, Any],
                 options: FilterOptions = DEFAULT_OPTIONS) -> Visible:
     """Every tool of the minimal causal path, future steps included, in plan order."""
     result = frontier_for(registry, state, task.goal, options)
@@ -18,7 +17,7 @@ def causal_path(registry: Registry, task: Task, state: Mapping[str, Any],
                    planner=result.planner, fallbacks=result.fallbacks)
 
 
-def cmtf(registry: Registry, task: Task, state: Mapping[str, Any],
+def cmtf(registry: Registry, task: FilterQuery, state: Mapping[str, Any],
          options: FilterOptions = DEFAULT_OPTIONS) -> Visible:
     """The CMTF frontier: the first tool of the minimal causal path; empty when there is none."""
     result = frontier_for(registry, state, task.goal, options)

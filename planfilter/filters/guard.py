@@ -27,10 +27,17 @@ from ..core.contracts import Registry
 from ..core.errors import PlanfilterError
 from ..core.provenance import Flow, Held, check_flow, held_values, is_taint
 from ..core.schemas import argument_errors, coerce_numbers
-from ..core.tasks import Task
-from .base import DEFAULT_OPTIONS, Attempt, FilterOptions, Visible
+from .base import DEFAULT_OPTIONS, Attempt, FilterOptions, Query, Visible
 from .registry import get_filter
-from .risk import ApprovalPolicy, ApprovalRequest, Approver, approve, check_policy, needs_approval
+from .risk import (
+    DEFAULT_POLICY,
+    ApprovalPolicy,
+    ApprovalRequest,
+    Approver,
+    approve,
+    check_policy,
+    needs_approval,
+)
 
 
 class DecisionKind(StrEnum):
@@ -92,12 +99,17 @@ class GuardedCall:
 
 @dataclass
 class ToolGuard:
-    """Filters tools for one goal and refuses calls outside the visible set."""
+    """Filters tools for one goal and refuses calls outside the visible set.
+
+    ``policy`` decides high-risk and tainted calls (planfilter.filters.risk; default
+    :data:`~planfilter.filters.risk.DEFAULT_POLICY`, ``untainted``); ``ask`` needs an
+    ``approver``. ``query``: the user's request, for the filters that read it (default: the
+    goal's variable names)."""
 
     registry: Registry
     goal: frozenset[str]
     method: str = "cmtf"
-    policy: ApprovalPolicy = "always"
+    policy: ApprovalPolicy = DEFAULT_POLICY
     approver: Approver | None = None
     query: str = ""
     options: FilterOptions = DEFAULT_OPTIONS
@@ -115,13 +127,12 @@ class ToolGuard:
         if self.policy == "ask" and self.approver is None:
             raise PlanfilterError("ToolGuard: policy 'ask' needs an approver callback "
                                   "(e.g. planfilter.filters.risk.on_path_approver(registry))")
-        self._task = Task(id="guard", query=self.query or " ".join(sorted(self.goal)),
-                          goal=self.goal)
+        self._query = Query(self.query or " ".join(sorted(self.goal)), self.goal)
 
     def visible(self, state: Mapping[str, Any], history: Iterable[Attempt] = ()) -> Visible:
         """The tools to show in ``state`` (``history``: earlier calls, for recovering filters)."""
         options = replace(self.options, history=tuple(history))
-        return self._filter(self.registry, self._task, state, options)
+        return self._filter(self.registry, self._query, state, options)
 
     def check_call(self, state: Mapping[str, Any], name: str, arguments: Any,
                    history: Iterable[Attempt] = (), held: Held | None = None,

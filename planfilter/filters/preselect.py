@@ -14,8 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..core.contracts import Registry
-from ..core.tasks import Task
-from .base import DEFAULT_OPTIONS, FilterOptions, Visible
+from .base import DEFAULT_OPTIONS, FilterOptions, FilterQuery, Visible
 
 
 def kept_tools(names: tuple[str, ...], answer: str | None) -> tuple[str, ...]:
@@ -24,7 +23,7 @@ def kept_tools(names: tuple[str, ...], answer: str | None) -> tuple[str, ...]:
     return tuple(n for n in names if answer is not None and n in answer)
 
 
-def tool_filter(registry: Registry, task: Task, state: Mapping[str, Any],
+def tool_filter(registry: Registry, task: FilterQuery, state: Mapping[str, Any],
                 options: FilterOptions = DEFAULT_OPTIONS) -> Visible:
     if options.preselected is None:
         return Visible(registry.names, "tool_filter: no tools were chosen; every tool shown")

@@ -26,8 +26,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..core.contracts import Registry
-from ..core.tasks import Task
-from .base import DEFAULT_OPTIONS, FilterFn, FilterOptions, Visible, frontier_for
+from .base import DEFAULT_OPTIONS, FilterFn, FilterOptions, FilterQuery, Visible, frontier_for
 from .relevance import baseline_filter
 
 DEFAULT_FALLBACK = "keyword-5"
@@ -50,7 +49,7 @@ def recover_filter(fallback: str = DEFAULT_FALLBACK) -> FilterFn:
     there is no causal path)."""
     last_resort = baseline_filter(fallback)
 
-    def cmtf_recover(registry: Registry, task: Task, state: Mapping[str, Any],
+    def cmtf_recover(registry: Registry, task: FilterQuery, state: Mapping[str, Any],
                      options: FilterOptions = DEFAULT_OPTIONS) -> Visible:
         failed = failed_tools(options)
         last_failed = bool(options.history) and options.history[-1].failed
@@ -88,7 +87,7 @@ def _plan_info(result: Any) -> str:
     return f"{result.planner}: {' -> '.join(result.plan)}"
 
 
-def _fall_back(registry: Registry, task: Task, state: Mapping[str, Any],
+def _fall_back(registry: Registry, task: FilterQuery, state: Mapping[str, Any],
                options: FilterOptions, fallback: str, fallback_fn: FilterFn,
                failed: tuple[str, ...], reason: str) -> Visible:
     shown = fallback_fn(registry, task, state, options)

@@ -7,7 +7,7 @@ no filter imports it back.
 
 from __future__ import annotations
 
-from ..core.errors import PlanfilterError
+from ..core.errors import lookup
 from .base import FilterFn
 from .causal import causal_path, cmtf
 from .preselect import tool_filter
@@ -44,9 +44,4 @@ PRESELECTING_METHODS: frozenset[str] = frozenset({"tool_filter"})
 
 
 def get_filter(name: str) -> FilterFn:
-    try:
-        return FILTERS[name]
-    except KeyError:
-        raise PlanfilterError(
-            f"unknown filter method {name!r}; choose from {', '.join(FILTERS)}"
-        ) from None
+    return lookup(FILTERS, name, "filter method")

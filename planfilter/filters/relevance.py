@@ -9,8 +9,15 @@ from typing import Any
 from ..core.contracts import Registry
 from ..core.errors import PlanfilterError
 from ..core.frontier import executable
-from ..core.tasks import Task
-from .base import DEFAULT_OPTIONS, FilterFn, FilterOptions, Visible, task_context, tool_metadata
+from .base import (
+    DEFAULT_OPTIONS,
+    FilterFn,
+    FilterOptions,
+    FilterQuery,
+    Visible,
+    task_context,
+    tool_metadata,
+)
 
 
 @lru_cache(maxsize=16)
@@ -18,7 +25,7 @@ def _metadata_index(registry: Registry) -> tuple[tuple[str, frozenset[str]], ...
     return tuple((t.name, tool_metadata(t)) for t in registry)
 
 
-def keyword_scores(registry: Registry, task: Task,
+def keyword_scores(registry: Registry, task: FilterQuery,
                    state: Mapping[str, Any]) -> list[tuple[str, int]]:
     """(tool, number of distinct tokens shared with the task context), best first.
 
@@ -30,7 +37,7 @@ def keyword_scores(registry: Registry, task: Task,
 
 
 def keyword_filter(k: int) -> FilterFn:
-    def keyword(registry: Registry, task: Task, state: Mapping[str, Any],
+    def keyword(registry: Registry, task: FilterQuery, state: Mapping[str, Any],
                 options: FilterOptions = DEFAULT_OPTIONS) -> Visible:
         top = keyword_scores(registry, task, state)[:k]
         return Visible(tuple(n for n, _ in top),
@@ -41,13 +48,13 @@ def keyword_filter(k: int) -> FilterFn:
     return keyword
 
 
-def all_tools(registry: Registry, task: Task, state: Mapping[str, Any],
+def all_tools(registry: Registry, task: FilterQuery, state: Mapping[str, Any],
               options: FilterOptions = DEFAULT_OPTIONS) -> Visible:
     """Every tool of the registry (the tool-overload baseline)."""
     return Visible(registry.names)
 
 
-def state_aware(registry: Registry, task: Task, state: Mapping[str, Any],
+def state_aware(registry: Registry, task: FilterQuery, state: Mapping[str, Any],
                 options: FilterOptions = DEFAULT_OPTIONS) -> Visible:
     """Every tool whose requirements are known (the executability baseline)."""
     return Visible(executable(registry, state))

@@ -2,14 +2,15 @@
 
 A tool of risk ``high`` needs approval before it runs, and so does a call whose sensitive
 argument came from outside content (``tainted``, planfilter.core.provenance). The policy
-says how:
+(:data:`ApprovalPolicy`, the one type every layer takes) says how:
 
-- ``always``: approved without asking (the paper's benchmark; the default of
-  :class:`ToolGuard` and of the benchmark, while a ``Session``'s is ``untainted``);
+- ``untainted`` (:data:`DEFAULT_POLICY`, the safe default of the guard and the session): an
+  unattended agent. Approved without asking, except a call with a tainted argument, which
+  is refused: what the plan needs runs, but a value read in outside content and not given
+  by the user never reaches a sensitive argument;
+- ``always``: approved without asking. The paper's benchmark runs with it (its figures were
+  measured so), and says so where it sets it (``planfilter run --approve-risky``);
 - ``never``: refused, every time; the call is recorded and never executed;
-- ``untainted``: an unattended agent. Approved without asking, except a call with a tainted
-  argument, which is refused: what the plan needs runs, but a value read in outside
-  content and not given by the user never reaches a sensitive argument;
 - ``ask``: a callback decides. A deployed agent passes one that asks a person. The
   benchmark has no person, so it uses :func:`on_path_approver`, a deterministic stand-in
   that approves exactly when the tool is on the minimal causal path (the canonical plan of
@@ -30,7 +31,9 @@ from ..core.errors import PlanfilterError
 from .base import DEFAULT_OPTIONS, FilterOptions, frontier_for
 
 ApprovalPolicy = Literal["never", "ask", "untainted", "always"]
-POLICIES: tuple[str, ...] = get_args(ApprovalPolicy)
+POLICIES: tuple[ApprovalPolicy, ...] = get_args(ApprovalPolicy)
+#: The policy wherever none is given: it needs no person and lets no tainted value through.
+DEFAULT_POLICY: ApprovalPolicy = "untainted"
 RISKY = "high"
 
 
@@ -65,6 +68,7 @@ class Approval:
 
 
 def check_policy(policy: str) -> ApprovalPolicy:
+    """``policy`` as an :data:`ApprovalPolicy`; another word is an error naming the choices."""
     if policy not in POLICIES:
         raise PlanfilterError(f"approval policy {policy!r}: choose from {', '.join(POLICIES)}")
     return policy  # type: ignore[return-value]

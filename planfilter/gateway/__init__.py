@@ -1,16 +1,18 @@
 """``planfilter serve``: an MCP gateway that shows a client only the causal frontier of real
 MCP servers, and refuses calls outside it.
 
-Layout, protocol-free first: ``config`` (the ``mcpServers`` file), ``coverage`` (upstream
-tools against contracts), ``tasks`` (handles, one Session per task), ``service`` (plan,
-call, status), then the SDK side: ``upstream`` (clients of the upstream servers) and
-``server`` (the MCP server adapter). The MCP SDK is imported only by those two, so
-``import planfilter`` stays light; :func:`mcp_missing` says how to install it.
+Layout, protocol-free first: the ``mcpServers`` file is read by planfilter.core.servers
+(``contracts infer`` reads the same files); ``coverage`` (upstream tools against contracts),
+``tasks`` (handles, one Session per task), ``service`` (plan, call, status), then the SDK
+side: ``upstream`` (clients of the upstream servers) and ``server`` (the MCP server
+adapter). The MCP SDK is imported only by those two and by
+:func:`planfilter.core.servers.client_target`, so ``import planfilter`` stays light;
+:func:`mcp_missing` says how to install it.
 """
 
 from __future__ import annotations
 
-from .config import ConfigError, ServerSpec, load_config
+from ..core.servers import ConfigError, ServerSpec, load_config
 from .coverage import Coverage, UpstreamTool, check_coverage, gateway_registry
 
 INSTALL_HINT = "planfilter serve needs the MCP SDK: pip install 'planfilter[mcp]'"

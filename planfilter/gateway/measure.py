@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.contracts import Registry
-from .config import ServerSpec
+from ..core.servers import ServerSpec
 from .coverage import UpstreamTool
 
 
@@ -46,8 +46,8 @@ async def overhead(spec: ServerSpec, contracts: Registry, tool: str, arguments: 
     the task each gateway call runs in (one fresh task per call, started untimed)."""
     from mcp import Client, StdioServerParameters
 
+    from ..core.servers import resolve_command
     from .server import build_server
-    from .upstream import resolve_command
 
     direct_target = StdioServerParameters(command=resolve_command(spec.command or ""),
                                           args=list(spec.args), env=dict(spec.env) or None)

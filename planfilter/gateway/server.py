@@ -41,7 +41,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from ..core.contracts import Registry
 from ..core.errors import PlanfilterError
-from .config import ServerSpec
+from ..core.servers import ServerSpec
 from .coverage import Coverage, check_coverage, gateway_registry
 from .service import Checked, Gateway, GatewayOptions, unattended
 from .upstream import Upstreams

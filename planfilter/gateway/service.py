@@ -25,6 +25,7 @@ from ..core.provenance import is_taint
 from ..filters import Decision
 from ..filters.base import frontier_for
 from ..filters.guard import parse_arguments
+from ..filters.risk import POLICIES, ApprovalPolicy, ApprovalRequest, approve
 from ..live import Session
 from ..live.session import declined_error, declined_refusal
 from .coverage import UpstreamTool
@@ -33,7 +34,9 @@ from .upstream import Outcome
 
 Mode = Literal["meta", "dynamic"]
 MODES: tuple[str, ...] = ("meta", "dynamic")
-APPROVE_RISKY: tuple[str, ...] = ("never", "untainted", "always")
+#: The approval policies the gateway takes for a client that cannot be asked: every one but
+#: ``ask``, since asking the user is the client's job (MCP elicitation), not a callback's.
+APPROVE_RISKY: tuple[ApprovalPolicy, ...] = tuple(p for p in POLICIES if p != "ask")
 #: Characters of an upstream result's text repeated in a call's answer.
 RESULT_CHARS = 20_000
 
@@ -48,7 +51,11 @@ class GatewayOptions:
     uncontracted: str = "hide"
     #: Without a client that can be asked: approve high-risk calls ``always``, ``never``, or
     #: ``untainted`` (a contracted call without a tainted argument; never an uncontracted one).
-    approve_risky: str = "never"
+    #: ``never`` here, not the library's ``DEFAULT_POLICY``: the gateway cannot tell whether a
+    #: person stands behind a client without elicitation, and the calls it forwards act on
+    #: real servers, so a high-risk call nobody was shown does not run unless whoever starts
+    #: the gateway says so (``--approve-risky``).
+    approve_risky: ApprovalPolicy = "never"
     method: str = "cmtf"
     model: str | None = None
     resolver: str = "retrieval"
@@ -84,12 +91,16 @@ class Checked:
             else "approval"
 
 
-def unattended(policy: str, checked: Checked, why: str) -> str | None:
+def unattended(policy: ApprovalPolicy, checked: Checked, why: str) -> str | None:
     """The decision on a risky call when the client cannot be asked: None when ``policy``
-    approves it, else why not. ``untainted`` approves a contracted call whose arguments are
-    not tainted; an uncontracted tool is outside the plan, so it approves none of those."""
-    if policy == "always" or (policy == "untainted" and not checked.outside
-                              and checked.refusal_kind != "tainted"):
+    approves it (planfilter.filters.risk.approve), else why not. ``untainted`` approves a
+    contracted call whose arguments are not tainted; an uncontracted tool is outside the
+    plan and its arguments were never checked, so it approves none of those."""
+    tainted = tuple(c for c in checked.concerns if is_taint(c))
+    request = ApprovalRequest(checked.tool, checked.arguments, {}, frozenset(),
+                              checked.concerns, tainted=tainted)
+    if approve(policy, request, None).approved and not (checked.outside
+                                                       and policy == "untainted"):
         return None
     return (f"{why}; this client cannot be asked (no elicitation) and the gateway runs with "
             f"--approve-risky {policy}")
@@ -144,6 +155,8 @@ class Gateway:
                                   "of steps (each a name or a list of variables), in order")
         if goal is None and self.options.resolver == "model" and not self.options.model:
             raise PlanfilterError("give 'goal', or start the gateway with --model")
+        # The session's guard approves every call it allows ("always"): the approval of a
+        # risky call is the adapter's, asked of the user or decided by ``approve_risky``.
         session = Session(self.registry, method=self.options.method, model=self.options.model,
                           resolver=self.options.resolver, policy="always")
         resolution = session.start(request, goal=goal, known=dict(known or {}),

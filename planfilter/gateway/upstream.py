@@ -12,9 +12,6 @@ The MCP SDK is imported here, and only when a gateway starts.
 from __future__ import annotations
 
 import logging
-import os
-import shutil
-import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,7 +20,7 @@ import anyio
 from anyio.abc import TaskGroup, TaskStatus
 
 from ..core.errors import PlanfilterError
-from .config import ServerSpec
+from ..core.servers import ServerSpec, client_target
 from .coverage import UpstreamTool
 
 log = logging.getLogger("planfilter.gateway")
@@ -68,17 +65,6 @@ class Outcome:
         """The result for the state: structuredContent, else the text (JSON text is parsed
         by Session.record)."""
         return self.structured if self.structured is not None else self.text
-
-
-def resolve_command(command: str) -> str:
-    """A bare command is looked up next to this Python first (a venv's console scripts need
-    not be on PATH), then on PATH."""
-    if os.sep in command:
-        return command
-    beside = os.path.join(os.path.dirname(sys.executable), command)
-    if os.path.isfile(beside) and os.access(beside, os.X_OK):
-        return beside
-    return shutil.which(command) or command
 
 
 @dataclass
@@ -181,7 +167,7 @@ class Upstreams:
 
         started = False
         try:
-            async with _transport(up.spec) as target, Client(target, mode=self.mode) as client:
+            async with client_target(up.spec) as target, Client(target, mode=self.mode) as client:
                 listed = await client.list_tools()
                 up.tools = tuple(_tool(up.spec.name, t) for t in listed.tools)
                 up.client, up.down = client, None
@@ -212,35 +198,6 @@ class Upstreams:
                 up.down = f"restart failed: {_why(exc)}"
                 return f"the restart failed ({_why(exc)})"
             return "it was restarted; call again"
-
-
-class _transport:
-    """The Client target for a spec: stdio parameters, or an HTTP transport with headers."""
-
-    def __init__(self, spec: ServerSpec):
-        self.spec = spec
-        self._http: Any = None
-
-    async def __aenter__(self) -> Any:
-        spec = self.spec
-        if spec.command:
-            from mcp import StdioServerParameters
-
-            return StdioServerParameters(command=resolve_command(spec.command),
-                                         args=list(spec.args), env=dict(spec.env) or None,
-                                         cwd=spec.cwd)
-        assert spec.url is not None
-        if not spec.headers:
-            return spec.url
-        import httpx2
-        from mcp.client.streamable_http import streamable_http_client
-
-        self._http = httpx2.AsyncClient(headers=dict(spec.headers))
-        return streamable_http_client(spec.url, http_client=self._http)
-
-    async def __aexit__(self, *exc: object) -> None:
-        if self._http is not None:
-            await self._http.aclose()
 
 
 def _tool(server: str, tool: Any) -> UpstreamTool:

@@ -33,6 +33,7 @@ from typing import Any
 
 from ..core.schemas import schema_kind
 from ..core.sentences import NOT_AN_ABBREVIATION
+from ..core.text import words as split_words
 from .names import entity_words, local_name, singular, tokens
 from .nested import fields
 from .rules import ID_KEYS, LOOKUP_VERBS, READ_VERBS, verb_and_object
@@ -233,7 +234,7 @@ def untrusted_of(spec: ToolSpec, action: str | None) -> str | None:
              if w in OUTSIDE_WORDS]
     if named:
         return f"rule: reads outside content ({', '.join(named)} in its name)"
-    said = [w for w in re.findall(r"[a-z]+", _first_sentence(spec.description).lower())
+    said = [w for w in split_words(_first_sentence(spec.description), digits=False)
             if w in OUTSIDE_PLURALS]
     if said:
         return f"rule: reads outside content ({', '.join(dict.fromkeys(said))} in its description)"

@@ -20,6 +20,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from ..core.text import words as split_words
 from .names import local_name, normalise, tokens
 from .spec import ToolSpec
 
@@ -107,7 +108,7 @@ def _sets_up(name: str, description: str, kind: Kind) -> str | None:
     """Why the tool sets up ``kind`` (its name's words, or its description's first words),
     or None."""
     words = tokens(local_name(name))
-    said = re.findall(r"[a-z]+", description.lower())[:2]
+    said = split_words(description, digits=False)[:2]
     opening = {said[0], "".join(said)} if said else set()
     for phrase in kind.names:
         if _holds(words, phrase):

@@ -1,8 +1,14 @@
-"""Name handling shared by the rules: normalised variable names, tokens, singular nouns."""
+"""Name handling shared by the rules: normalised variable names, tokens, entity words.
+
+Singular nouns and prepositions are planfilter.core.text's, re-exported here for the rules."""
 
 from __future__ import annotations
 
 import re
+
+from ..core.text import PREPOSITIONS, singular
+
+__all__ = ["PREPOSITIONS", "entity_words", "local_name", "normalise", "singular", "tokens"]
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _SEPARATORS = re.compile(r"[^A-Za-z0-9]+")
@@ -21,23 +27,6 @@ def tokens(name: str) -> tuple[str, ...]:
 def local_name(tool_name: str) -> str:
     """A tool's name without a ``server.`` prefix."""
     return tool_name.rpartition(".")[2]
-
-
-def singular(word: str) -> str:
-    """A plain English singular, good enough for entity nouns (``emails`` -> ``email``)."""
-    if len(word) <= 3 or word.endswith(("ss", "us", "is")):
-        return word
-    if word.endswith("ies"):
-        return word[:-3] + "y"
-    if word.endswith(("sses", "shes", "ches", "xes")):
-        return word[:-2]
-    if word.endswith("s"):
-        return word[:-1]
-    return word
-
-
-#: Words that end the object of a tool's name (``files_by_filename`` is about files).
-PREPOSITIONS = frozenset({"by", "for", "in", "of", "from", "to", "with", "on", "at", "into"})
 
 
 def entity_words(words: tuple[str, ...]) -> tuple[str, ...]:

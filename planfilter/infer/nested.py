@@ -22,11 +22,11 @@ a user asks for.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..core.text import words as split_words
 from .names import entity_words, local_name, normalise, singular, tokens
 from .outputs import deref
 from .rules import ID_KEYS, verb_and_object
@@ -142,7 +142,7 @@ def reads_entity(spec: ToolSpec) -> frozenset[str]:
 
 def names_entity(description: str, entity: frozenset[str]) -> bool:
     """``description`` names one of ``entity``'s words (singular, plural or possessive)."""
-    words = {singular(w) for w in re.findall(r"[a-z]+", description.lower())}
+    words = {singular(w) for w in split_words(description, digits=False)}
     return bool(words & entity)
 
 

@@ -14,22 +14,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..core.frozen import freeze
+from ..core.text import CREATE_VERBS, LOOKUP_VERBS, READ_VERBS
+from ..core.text import words as split_words
 from .names import entity_words, local_name, normalise, singular, tokens
 from .spec import ToolSpec
 from .vocabulary import Vocabulary
 
-#: Verbs of tools that look something up among many (they return what they found).
-LOOKUP_VERBS = frozenset({"search", "find", "list", "lookup", "query", "locate", "resolve",
-                          "get", "browse", "match"})
-#: Verbs of tools that make a new thing (which then has an id).
-CREATE_VERBS = frozenset({"create", "add", "new", "make", "generate", "insert", "upload",
-                          "register", "open", "start", "run", "build", "draft", "backup"})
-#: Verbs of tools that read or compute something and return it, changing nothing.
-READ_VERBS = frozenset({"read", "get", "fetch", "open", "view", "show", "load", "cat",
-                        "retrieve", "describe", "list", "search", "find", "lookup", "query",
-                        "check", "count", "summarize", "summarise", "extract", "translate",
-                        "convert", "export", "inspect", "diff", "log", "status", "compute",
-                        "calculate", "analyze", "analyse", "parse", "preview", "download"})
 #: Last words of variables that identify one thing (what a lookup hands to the next tool).
 ID_KEYS = ("id", "ids", "key", "uuid", "email", "handle", "ref", "path", "url", "uri",
            "number", "sha", "slug", "code")
@@ -188,7 +178,7 @@ def returns_named(spec: ToolSpec, ctx: Context) -> Drafted | None:
     wanted = ctx.consumed_by_others(spec.name) - requires_of(spec, ctx.vocabulary).variables
     for match in _RETURNS.finditer(spec.description):
         phrase = match.group(1).lower().replace("'s ", " ").replace("'s", "")
-        words = [w for w in re.findall(r"[a-z]+", phrase) if w not in ("the", "a", "an")]
+        words = split_words(phrase, digits=False, stop=("the", "a", "an"))
         for start in range(len(words)):  # "the customer user id" -> user_id too
             var = normalise("_".join(words[start:]))
             var = ctx.vocabulary.of_name(var)

@@ -2,9 +2,11 @@
 
 A SOURCE is a JSON or YAML file holding one of:
 
-- an MCP config (``{"mcpServers": {name: {command, args, env} | {url}}}``): each server is
-  started (or reached) with the official ``mcp`` client and asked for ``tools/list``; its
-  tools are named ``<server>.<tool>``, as a gateway in front of several servers names them;
+- an MCP config (``{"mcpServers": {name: {command, args, env, cwd} | {url, headers}}}``,
+  read by planfilter.core.servers as ``planfilter serve`` reads it, ``${VAR}`` included):
+  each server is started (or reached) with the official ``mcp`` client and asked for
+  ``tools/list``; its tools are named ``<server>.<tool>``, as a gateway in front of several
+  servers names them;
 - a saved ``tools/list`` result (``{"tools": [{name, inputSchema, outputSchema?,
   annotations?}]}``, also nested under ``tools_list_result``);
 - an OpenAI ``tools`` array (``[{"type": "function", "function": {name, description,
@@ -19,15 +21,16 @@ A source argument ``python:package.module[:attr]`` names Python tools instead of
 
 from __future__ import annotations
 
+import os
 import tempfile
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..core.errors import PlanfilterError
 from ..core.frozen import freeze
 from ..core.loading import read_document
+from ..core.servers import ServerSpec, client_target, is_servers_document, parse_config
 from .python_tools import is_python_source, read_python_source
 from .spec import SourceError, ToolSpec, map_subschema
 
@@ -124,41 +127,7 @@ def specs_from_document(doc: Any, where: str) -> tuple[ToolSpec, ...]:
     return tuple(spec_from_item(item, f"{where}#{i + 1}") for i, item in enumerate(items))
 
 
-@dataclass(frozen=True)
-class ServerConfig:
-    """One entry of an ``mcpServers`` config: a stdio command, or a URL."""
-
-    name: str
-    command: str | None = None
-    args: tuple[str, ...] = ()
-    env: Mapping[str, str] = field(default_factory=lambda: freeze({}))
-    url: str | None = None
-
-
-def read_servers(doc: Mapping[str, Any], where: str) -> tuple[ServerConfig, ...]:
-    servers = doc.get("mcpServers")
-    if not isinstance(servers, Mapping) or not servers:
-        raise SourceError(f"{where}: field 'mcpServers' must be a non-empty object")
-    out = []
-    for name, raw in servers.items():
-        here = f"{where}: server '{name}'"
-        if not isinstance(raw, Mapping):
-            raise SourceError(f"{here}: expected an object with 'command' or 'url'")
-        command, url = raw.get("command"), raw.get("url")
-        if bool(command) == bool(url):
-            raise SourceError(f"{here}: give exactly one of 'command' and 'url'")
-        args = raw.get("args") or []
-        env = raw.get("env") or {}
-        if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
-            raise SourceError(f"{here}: field 'args' must be a list of strings")
-        if not isinstance(env, Mapping):
-            raise SourceError(f"{here}: field 'env' must be an object")
-        out.append(ServerConfig(str(name), command, tuple(args),
-                                freeze({str(k): str(v) for k, v in env.items()}), url))
-    return tuple(out)
-
-
-def list_server_tools(server: ServerConfig, timeout: float = 30.0) -> list[dict[str, Any]]:
+def list_server_tools(server: ServerSpec, timeout: float = 30.0) -> list[dict[str, Any]]:
     """``tools/list`` of one server, as plain dicts in wire (camelCase) shape.
 
     A stdio server's stderr goes to a temporary file, not to ours (the library prints
@@ -167,20 +136,15 @@ def list_server_tools(server: ServerConfig, timeout: float = 30.0) -> list[dict[
     try:
         import anyio
         from mcp import Client
-        from mcp.client.stdio import StdioServerParameters, stdio_client
     except ImportError as exc:
         raise PlanfilterError(f"server '{server.name}': reading an MCP config needs the mcp "
                               f"package (pip install 'planfilter[mcp]'): {exc}") from None
 
     with tempfile.TemporaryFile("w+", encoding="utf-8") as errlog:
         async def fetch() -> list[dict[str, Any]]:
-            target: Any = server.url
-            if server.command:
-                params = StdioServerParameters(command=server.command, args=list(server.args),
-                                               env=dict(server.env) or None)
-                target = stdio_client(params, errlog=errlog)
             with anyio.fail_after(timeout):
-                async with Client(target, mode="legacy") as client:
+                async with client_target(server, errlog=errlog) as target, \
+                        Client(target, mode="legacy") as client:
                     result = await client.list_tools()
                     tools = list(result.tools)
                     cursor = getattr(result, "next_cursor", None)
@@ -200,11 +164,13 @@ def list_server_tools(server: ServerConfig, timeout: float = 30.0) -> list[dict[
                                   f"{type(exc).__name__}: {exc}{said}") from None
 
 
-def read_source(path: Path) -> tuple[ToolSpec, ...]:
+def read_source(path: Path, environ: Mapping[str, str] | None = None) -> tuple[ToolSpec, ...]:
+    """The tools one file declares; an MCP config's servers are asked for theirs
+    (``environ``: what ``${VAR}`` reads, default ``os.environ``)."""
     doc = read_document(path)
-    if isinstance(doc, Mapping) and "mcpServers" in doc:
+    if is_servers_document(doc):
         specs: list[ToolSpec] = []
-        for server in read_servers(doc, str(path)):
+        for server in parse_config(doc, str(path), os.environ if environ is None else environ):
             items = list_server_tools(server)
             where = f"{path}#{server.name}"
             specs += [spec_from_item(item, f"{where}#{i + 1}", prefix=f"{server.name}.")

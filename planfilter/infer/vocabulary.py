@@ -26,6 +26,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from ..core.text import words as split_words
 from .names import normalise, singular, tokens
 from .spec import ToolSpec
 
@@ -144,7 +145,7 @@ def _names_itself(descriptions: Sequence[str], entity: Sequence[str]) -> bool:
     if not descriptions or not entity:
         return False
     for text in descriptions:
-        words = {singular(w) for w in re.findall(r"[a-z]+", text.lower())}
+        words = {singular(w) for w in split_words(text, digits=False)}
         if not all(singular(e) in words for e in entity):
             return False
     return True

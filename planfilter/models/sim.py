@@ -42,7 +42,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from ..core.errors import PlanfilterError
+from ..core.errors import lookup
+from ..core.text import CHANGE_VERBS, QUESTION_STOP_WORDS, singular
+from ..core.text import words as split
 
 
 @dataclass(frozen=True)
@@ -64,29 +66,14 @@ PROFILES: dict[str, Profile] = {
 FEATURES = ("lex", "fill", "new", "verb", "repeat")
 _SIGN = {"repeat": -1.0}
 
-_WORD = re.compile(r"[a-z0-9]+")
 _STATE_LINE = re.compile(r"^\s*-\s*([A-Za-z0-9_][A-Za-z0-9_.-]*):\s?(.*)$")
 _STEP_LINE = re.compile(r"^\s*\d+\.\s*([A-Za-z0-9_][A-Za-z0-9_.-]*)\s*(?:->\s*(.*))?$")
-STOP_WORDS = frozenset(
-    "a an and are as at be by for from given has have i in is it its me my of on one or our "
-    "s that the their this to was we what when which who whose will with you your".split()
-)
-#: Words of requests that ask for a change, and of tool names that make one.
-ACTION_VERBS = frozenset(
-    "update move reschedule change push edit modify rename send reply forward respond "
-    "delete remove cancel create add draft write share".split()
-)
 
 
 @lru_cache(maxsize=65536)
 def words(text: str) -> frozenset[str]:
     """Lowercase words without stop words; a trailing plural ``s`` is dropped (events=event)."""
-    out = set()
-    for word in _WORD.findall(text.lower()):
-        if word in STOP_WORDS:
-            continue
-        out.add(word[:-1] if len(word) > 3 and word.endswith("s") else word)
-    return frozenset(out)
+    return frozenset(singular(w, english=False) for w in split(text, stop=QUESTION_STOP_WORDS))
 
 
 @dataclass(frozen=True)
@@ -162,7 +149,7 @@ def features(prompt: Prompt, tool: Mapping[str, Any]) -> dict[str, float]:
         "lex": min(shared, 8) / 8,
         "fill": sum(r in prompt.state for r in required) / len(required) if required else 1.0,
         "new": float(any(r in prompt.learned for r in required)),
-        "verb": float(bool(request & ACTION_VERBS) and bool(name_words & ACTION_VERBS)),
+        "verb": float(bool(request & CHANGE_VERBS) and bool(name_words & CHANGE_VERBS)),
         "repeat": float(name in prompt.called),
     }
 
@@ -187,13 +174,7 @@ class Decision:
 
 
 def get_profile(name: str) -> Profile:
-    try:
-        return PROFILES[name]
-    except KeyError:
-        raise PlanfilterError(
-            f"unknown simulated model 'sim/{name}'; choose from "
-            + ", ".join(f"sim/{p}" for p in PROFILES)
-        ) from None
+    return lookup(PROFILES, name, "simulated model", prefix="sim/")
 
 
 def decide(messages: Sequence[Mapping[str, Any]], tools: Sequence[Mapping[str, Any]],

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import re
 import threading
 from collections.abc import Callable, Sequence
 from functools import cache
@@ -25,9 +24,8 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from ..core.errors import PlanfilterError
-
-_WORD = re.compile(r"[a-z0-9]+")
+from ..core.errors import PlanfilterError, lookup
+from ..core.text import words
 
 
 class Embedder(Protocol):
@@ -62,7 +60,7 @@ class HashingEmbedder:
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         out = np.zeros((len(texts), self.dim), dtype=np.float64)
         for row, text in enumerate(texts):
-            for word in _WORD.findall(text.lower()):
+            for word in words(text):
                 col, sign = self._bin("w:" + word)
                 out[row, col] += sign
                 padded = f"#{word}#"
@@ -128,8 +126,7 @@ def _load(name: str) -> Embedder:
 
 def get_embedder(name: str) -> Embedder:
     """The embedder called ``name``, built once per process; raises naming why it cannot load."""
-    if name not in EMBEDDERS:
-        raise PlanfilterError(f"unknown embedder {name!r}; choose from {', '.join(EMBEDDERS)}")
+    lookup(EMBEDDERS, name, "embedder")
     with _LOCK:
         return _load(name)
 

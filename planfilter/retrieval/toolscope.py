@@ -31,7 +31,7 @@ from __future__ import annotations
 import os
 import re
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Protocol, cast
@@ -40,7 +40,8 @@ import numpy as np
 
 from ..core.contracts import Registry, Tool
 from ..core.sentences import NOT_AN_ABBREVIATION
-from ..core.tasks import Task
+from ..core.text import STOP_WORDS
+from ..core.text import words as split_words
 from .embedders import Embedder, try_embedder
 
 DEFAULT_ALPHA = 0.5
@@ -48,16 +49,10 @@ DEFAULT_EMBEDDER = "minilm"
 EMBEDDER_ENV = "PLANFILTER_EMBEDDER"
 NO_RERANKER = "skipped (no cross-encoder is available offline)"
 
-_WORD = re.compile(r"[a-z0-9]+")
 _SPLIT = re.compile(
     r"\s*[,;]\s*(?:and\s+then\s+|and\s+|then\s+)?|\s+(?:and\s+then|and|then)\s+"
     r"|(?<=[.!?])" + NOT_AN_ABBREVIATION + r"\s+",
     re.IGNORECASE,
-)
-#: Words that carry no retrieval signal in requests or tool descriptions.
-STOP_WORDS = frozenset(
-    "a an and are as at be by for from has have i in is it its me my of on or our that the "
-    "their this to was we with you your".split()
 )
 
 
@@ -69,7 +64,7 @@ class Reranker(Protocol):
 
 def words(text: str) -> list[str]:
     """BM25 tokens: lowercase words without stop words, repeats kept (term frequency)."""
-    return [w for w in _WORD.findall(text.lower()) if w not in STOP_WORDS]
+    return split_words(text, stop=STOP_WORDS)
 
 
 def tool_document(tool: Tool) -> str:
@@ -204,12 +199,12 @@ def _embed_query(embedder: Embedder, query: str) -> np.ndarray:
     return _embed_query_cached(cast(Any, embedder), query)  # models hash by identity
 
 
-def context_text(task: Task, state: Mapping[str, Any], values: bool = True) -> str:
+def context_text(goal: Iterable[str], state: Mapping[str, Any], values: bool = True) -> str:
     """The step's context beside the request: state names (and values), then goal variables.
 
     The embedder reads it without values: dates and ids are noise to a sentence model (on
     the bundled suite, dense-with-values found the gold tool at fewer steps)."""
-    parts = [*state, *(str(v) for v in state.values() if values), *sorted(task.goal)]
+    parts = [*state, *(str(v) for v in state.values() if values), *sorted(goal)]
     return " ".join(parts).replace("_", " ")
 
 

@@ -1,0 +1,83 @@
+"""Words of English text, read one way everywhere: split, singular, stop words, word lists.
+
+:func:`words` splits text into lowercase words; :func:`singular` makes a plural noun
+singular; :data:`STOP_WORDS` are words that tell nothing about a tool. The lists of
+prepositions and verbs say what a word of a tool's name does there (``files_by_filename``
+is about files; ``search_`` looks things up). Nothing here knows a tool, a suite or a task.
+
+Where two readers differ on purpose (the simulated model's wider stop list, its plain
+``-s`` singular, the contract rules' letters-only words), the difference is an option or a
+named list here, not a second copy: results measured with one reading stay the same.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+_WORD = re.compile(r"[a-z0-9]+")
+_LETTERS = re.compile(r"[a-z]+")
+
+#: Words that carry no signal in a request or a tool's description (retrieval drops them).
+STOP_WORDS = frozenset(
+    "a an and are as at be by for from has have i in is it its me my of on or our that the "
+    "their this to was we with you your".split()
+)
+#: :data:`STOP_WORDS` and the words of a question ("which", "when"), the filler "given" and
+#: "one", and the ``s`` an apostrophe leaves: the simulated model's list.
+QUESTION_STOP_WORDS = STOP_WORDS | frozenset(
+    "given one s what when which who whose will".split())
+
+#: Words that end the object of a tool's name (``files_by_filename`` is about files).
+PREPOSITIONS = frozenset({"by", "for", "in", "of", "from", "to", "with", "on", "at", "into"})
+
+#: Verbs of tools that look something up among many (they return what they found).
+LOOKUP_VERBS = frozenset({"search", "find", "list", "lookup", "query", "locate", "resolve",
+                          "get", "browse", "match"})
+#: Verbs of tools that make a new thing (which then has an id).
+CREATE_VERBS = frozenset({"create", "add", "new", "make", "generate", "insert", "upload",
+                          "register", "open", "start", "run", "build", "draft", "backup"})
+#: Verbs of tools that read or compute something and return it, changing nothing.
+READ_VERBS = frozenset({"read", "get", "fetch", "open", "view", "show", "load", "cat",
+                        "retrieve", "describe", "list", "search", "find", "lookup", "query",
+                        "check", "count", "summarize", "summarise", "extract", "translate",
+                        "convert", "export", "inspect", "diff", "log", "status", "compute",
+                        "calculate", "analyze", "analyse", "parse", "preview", "download"})
+#: Verbs of requests that ask for a change, and of tool names that make one.
+CHANGE_VERBS = frozenset(
+    "update move reschedule change push edit modify rename send reply forward respond "
+    "delete remove cancel create add draft write share".split()
+)
+
+
+def words(text: str, *, digits: bool = True, stop: Iterable[str] = ()) -> list[str]:
+    """The lowercase words of ``text`` in order, repeats kept, less those in ``stop``.
+
+    A word is a run of letters and digits (``gpt4o`` is one word); with ``digits=False`` a
+    run of letters only (``gpt4o`` is ``gpt``, ``o``). Every other character, ``_`` and
+    ``-`` included, separates words."""
+    found = (_WORD if digits else _LETTERS).findall(text.lower())
+    if not stop:
+        return found
+    dropped = stop if isinstance(stop, frozenset) else frozenset(stop)
+    return [w for w in found if w not in dropped]
+
+
+def singular(word: str, *, english: bool = True) -> str:
+    """A plain English singular, good enough for entity nouns (``emails`` -> ``email``,
+    ``policies`` -> ``policy``, ``boxes`` -> ``box``; ``class``, ``status``, ``ids`` stay).
+
+    With ``english=False`` only a final ``s`` of a word over three letters goes
+    (``policies`` -> ``policie``, ``class`` -> ``clas``): the simulated model's reading,
+    kept because its figures were measured with it."""
+    if not english:
+        return word[:-1] if len(word) > 3 and word.endswith("s") else word
+    if len(word) <= 3 or word.endswith(("ss", "us", "is")):
+        return word
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    if word.endswith(("sses", "shes", "ches", "xes")):
+        return word[:-2]
+    if word.endswith("s"):
+        return word[:-1]
+    return word
