@@ -6,6 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 from itertools import permutations
 
+from hypothesis import event
 from hypothesis import strategies as st
 
 from planfilter.core.compile import tool_cost
@@ -30,6 +31,47 @@ def registries(draw, max_tools: int = 6, costs: bool = False) -> Registry:
 
 states = st.frozensets(st.sampled_from(VARIABLES), max_size=3)
 goals = st.frozensets(st.sampled_from(VARIABLES), min_size=1, max_size=3)
+
+
+#: The event a property test records once its drawn example reaches the assertions that state
+#: the definition (``--hypothesis-show-statistics`` reports its share of the examples drawn).
+REACHED = "reached the assertions"
+
+
+def reached(detail: str = "") -> None:
+    """Record that this example reached the assertions (and, if given, which case it is)."""
+    event(REACHED)
+    if detail:
+        event(detail)
+
+
+def closure(registry: Registry, known: frozenset) -> frozenset:
+    """Every variable some sequence of calls can obtain from ``known`` (``known`` included)."""
+    held = set(known)
+    grown = True
+    while grown:
+        grown = False
+        for tool in registry:
+            if tool.pre <= held and not tool.post <= held:
+                held |= tool.post
+                grown = True
+    return frozenset(held)
+
+
+def case_of(registry: Registry, known: frozenset, goal: frozenset) -> str:
+    """The kind of planning problem drawn: held already, no plan, or a plan to find."""
+    if goal <= known:
+        return "case: goal already held"
+    if not goal <= closure(registry, known):
+        return "case: no plan"
+    return "case: a plan to find"
+
+
+def note_case(registry: Registry, known: frozenset, goal: frozenset) -> str:
+    """Record the problem's kind as a hypothesis event, and return it."""
+    kind = case_of(registry, known, goal)
+    event(kind)
+    return kind
 
 
 def is_plan(registry: Registry, known: frozenset, goal: frozenset, plan) -> bool:

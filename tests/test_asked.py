@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from strategies import reached
 from test_agent import script  # noqa: F401  (the scripted litellm provider fixture)
 
 from planfilter.core.loading import load_registry
@@ -74,6 +75,7 @@ def test_a_request_naming_every_part_keeps_the_whole(pair, data):
     owned = [_own_words(parts, i) for i in range(len(parts))]
     if not all(owned):
         return  # a part no word of its own stands for is never named
+    reached()
     words = [data.draw(st.sampled_from(w)) for w in owned]
     request = " and then ".join(words)
     assert named(REGISTRY, request, parts) == (True,) * len(parts)

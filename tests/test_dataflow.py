@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from strategies import VARIABLES, goals, registries, states
+from strategies import VARIABLES, goals, note_case, reached, registries, states
 
 from planfilter import Session
 from planfilter.core.contracts import Registry, Tool
@@ -45,6 +45,7 @@ def with_authored(registry: Registry) -> Registry:
 @settings(max_examples=150, deadline=None)
 @given(registries(), states, goals)
 def test_authored_parameters_never_block_a_plan(registry, known, goal):
+    note_case(registry, known, goal)
     plain = compute_frontier(registry, known, goal, planner="native")
     written = compute_frontier(with_authored(registry), known, goal, planner="native")
     assert (written.status, written.plan, written.frontier) == \
@@ -180,6 +181,7 @@ names = st.text(alphabet="abcdefghij", min_size=4, max_size=8)
 def test_a_sensitive_value_found_only_in_an_untrusted_result_needs_approval(attacker, friend):
     if attacker in friend or friend in attacker:
         return
+    reached()
     for policy, allowed in (("never", False), ("always", True)):
         session = Session(messenger(), method="all", policy=policy)
         session.start("r", goal=["message_sent"])
@@ -199,6 +201,7 @@ def test_untainted_runs_what_the_plan_needs_and_refuses_a_tainted_argument(attac
     argument is tainted; then it is refused, as ``never`` refuses it."""
     if attacker in friend or friend in attacker:
         return
+    reached()
     risky = Registry(tools=tuple(t.model_copy(update={"risk": "high"})
                                  if t.name == "send_message" else t for t in messenger()))
     session = Session(risky, method="all", policy="untainted")
@@ -219,6 +222,7 @@ def test_a_sensitive_value_the_request_spells_out_is_the_users(named, other, tem
     when an untrusted result holds it too; a value the request does not spell out is."""
     if named in other or other in named:
         return
+    reached()
     session = Session(messenger(), method="all", policy="untainted")
     session.start(template.format(named), goal=["message_sent"])
     session.record("get_contacts", {}, [{"name": named}, {"name": other}])
@@ -296,6 +300,7 @@ def test_where_a_call_sends_is_not_made_up(friend, stranger, number):
     """A sensitive argument the model writes may carry an address, a code or an id only when
     the request, a value the user gave or some result has shown it; names it composes."""
     assume(friend not in stranger and stranger not in friend)
+    reached()
     address, unknown = f"{friend}@mail.example", f"{stranger}{number}@evil.example"
     session = Session(invitations(), method="all", policy="never")
     session.start("Invite my friend to lunch", goal=["event_created"])
@@ -335,6 +340,7 @@ def test_an_item_searched_for_by_name_is_not_swapped_for_one_found_beside_it(nam
     both ids are held, the search asked for one; the other is substituted. A search that
     names no item exactly, or names every item, lets either through."""
     assume(name != other)
+    reached()
     listing = [{"id_": "3", "filename": f"{name}.docx", "owner": other},
                {"id_": "23", "filename": f"tips-for-{name}.docx", "owner": other}]
     session = Session(drive(), method="all", policy="never")
@@ -403,6 +409,7 @@ def test_a_line_of_outside_content_sent_in_an_authored_text_needs_approval(secre
     approval, unless the request spells that line out; a body without it does not."""
     secret = secret.strip()
     assume(friend not in secret and secret not in friend)
+    reached()
     request = f"send {friend} this: {secret}" if asked else f"write to {friend}"
     session = Session(messenger(), method="all", policy="never")
     session.start(request, goal=["message_sent"], known={"recipient": friend})

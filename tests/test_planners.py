@@ -6,7 +6,16 @@ import pytest
 from conftest import FIXTURES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from strategies import brute_cheapest, brute_minimal, goals, is_plan, registries, states
+from strategies import (
+    brute_cheapest,
+    brute_minimal,
+    goals,
+    is_plan,
+    note_case,
+    reached,
+    registries,
+    states,
+)
 
 from planfilter.core.frontier import compute_frontier, plan_cost, plan_is_valid
 from planfilter.core.loading import load_registry
@@ -25,6 +34,7 @@ def planner(request):
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(registry=registries(), known=states, goal=goals)
 def test_frontier_matches_definitions(registry, known, goal):
+    note_case(registry, known, goal)
     best, firsts = brute_minimal(registry, known, goal)
     for name in FAST:
         result = compute_frontier(registry, known, goal, planner=name, fallback=None)
@@ -55,12 +65,14 @@ def test_frontier_matches_definitions(registry, known, goal):
 @given(registry=registries(costs=True), known=states, goal=goals,
        risk_lambda=st.sampled_from([0.0, 0.5, 2.0]))
 def test_cost_objective_is_cheapest(registry, known, goal, risk_lambda):
+    note_case(registry, known, goal)
     best, cost, firsts = brute_cheapest(registry, known, goal, risk_lambda)
     result = compute_frontier(registry, known, goal, planner="native", objective="cost",
                               risk_lambda=risk_lambda, fallback=None)
     if best is None:
         assert result.status == Status.UNSOLVABLE
         return
+    reached()
     assert result.plan == best
     assert plan_cost(registry, result.plan, "cost", risk_lambda) == cost
     every = compute_frontier(registry, known, goal, planner="native", objective="cost",
@@ -180,6 +192,7 @@ def _up_engines():
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(registry=registries(max_tools=5), known=states, goal=goals)
 def test_up_engines_agree_after_normalisation(registry, known, goal):
+    note_case(registry, known, goal)
     best, _ = brute_minimal(registry, known, goal)
     for engine in _up_engines():
         result = compute_frontier(registry, known, goal, planner=f"up:{engine}", fallback=None)

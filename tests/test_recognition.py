@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
-from strategies import VARIABLES, brute_minimal, goals, registries, states
+from strategies import VARIABLES, brute_minimal, goals, note_case, reached, registries, states
 
 from planfilter.core.contracts import Registry, Tool
 from planfilter.core.frontier import compute_frontier
@@ -56,6 +56,7 @@ def _known(state: frozenset[str]) -> dict[str, str]:
 @SETTINGS
 @given(registries(), states, goals)
 def test_one_candidate_shows_the_single_goals_frontier(registry, state, goal):
+    note_case(registry, state, goal)
     session = Session(registry, resolver="retrieval")
     session.start("do it", goal=sorted(goal), known=_known(state))
     expected = compute_frontier(registry, state, goal).frontier
@@ -68,9 +69,11 @@ def test_one_candidate_shows_the_single_goals_frontier(registry, state, goal):
 @SETTINGS
 @given(registries(), states, goals, st.integers(1, 4))
 def test_a_call_on_a_minimal_plan_never_lowers_the_candidate(registry, state, goal, k):
+    note_case(registry, state, goal)
     plan, firsts = brute_minimal(registry, state, goal)
     if not plan:
         return
+    reached()
     session = Session(registry, resolver="retrieval",
                       recognition=RecognitionOptions(tools=k))
     session.start("do it", candidates=[sorted(goal), ["v5"], ["v0"]], known=_known(state))
@@ -93,6 +96,7 @@ def test_the_union_shows_only_first_steps_of_some_candidates_minimal_plan(regist
         plan, firsts = brute_minimal(registry, state, goal)
         starts |= firsts
     shown = session.visible().tools
+    event(f"tools shown: {'some' if shown else 'none'}")
     kin = kin_reads(registry)
     # a tool shown starts some candidate's minimal plan, or is a low-risk read of the same
     # kind of thing as one that does (its kin)
@@ -119,6 +123,7 @@ def test_the_guard_refuses_the_same_calls_whatever_the_candidates(registry, stat
     second.start("do it", candidates=[sorted(other), sorted(one)], known=_known(state))
     a, b = first.check(tool, arguments), second.check(tool, arguments)
     if "hidden" not in (a.kind, b.kind):
+        reached(f"compared: {'allowed' if a.allowed else 'refused'}")
         assert (a.kind, a.allowed) == (b.kind, b.allowed)
 
 
