@@ -10,7 +10,7 @@ needs approval too.
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import VARIABLES, note_case, problems, reached
 
@@ -42,7 +42,7 @@ def with_authored(registry: Registry) -> Registry:
     return Registry(tools=tuple(tools))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(problems())
 def test_authored_parameters_never_block_a_plan(problem):
     registry, known, goal = problem

@@ -62,7 +62,7 @@ def test_frontier_matches_definitions(problem):
         assert list(every.frontier) == [n for n in registry.names if n in firsts]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(problems(costs=True), st.sampled_from([0.0, 0.5, 2.0]))
 def test_cost_objective_is_cheapest(problem, risk_lambda):
     registry, known, goal = problem
