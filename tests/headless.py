@@ -1,7 +1,9 @@
 """Headless Chromium for the browser tests: Debian's chromium and chromium-driver, via Selenium.
 
-`skip_without_browser` is the module-level mark of a test file that needs the browser; it
-names what is missing (.ci/run installs both). `chromium(folder)` starts one headless browser
+`skip_without_browser` is the mark of a test (or a test file) that needs the browser; it
+names what is missing (.ci/run installs both). CI promises these tests: with
+PLANFILTER_REQUIRE_BROWSER=1 (.ci/run sets it) they are not skipped, and a missing browser
+fails them, naming what is missing. `chromium(folder)` starts one headless browser
 with its profile in ``folder``; `severe` lists the page's console errors; `screenshot` saves a
 picture under $PLANFILTER_SCREENSHOT_DIR when it is set, else in the given folder.
 """
@@ -31,11 +33,19 @@ def missing() -> str | None:
     return None
 
 
-skip_without_browser = pytest.mark.skipif(missing() is not None, reason=str(missing()))
+#: Set by .ci/run: the browser tests must run, so a missing browser fails them.
+REQUIRED = os.environ.get("PLANFILTER_REQUIRE_BROWSER") == "1"
+
+skip_without_browser = pytest.mark.skipif(missing() is not None and not REQUIRED,
+                                          reason=str(missing()))
 
 
 def chromium(profile: Path, *, size: str = "1400,1800") -> Any:
-    """A headless Chromium driven by Selenium, its console log kept (see `severe`)."""
+    """A headless Chromium driven by Selenium, its console log kept (see `severe`); a test
+    failure naming what is missing when there is none (see `REQUIRED`)."""
+    if missing() is not None:
+        pytest.fail(f"{missing()}; PLANFILTER_REQUIRE_BROWSER=1 asks for the browser tests",
+                    pytrace=False)
     from selenium import webdriver
     from selenium.webdriver.chrome.options import Options
     from selenium.webdriver.chrome.service import Service

@@ -8,9 +8,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import ValidationError
+from strategies import reached
 
 from planfilter.core.contracts import Registry, Tool
-from planfilter.core.errors import ContractError
+from planfilter.core.errors import CompileError, ContractError
 from planfilter.core.loading import load_registry, load_suite
 from planfilter.core.naming import NameMap
 from planfilter.core.resources import default_registry
@@ -158,19 +159,42 @@ def test_name_collision_after_mapping_names_both():
 names = st.from_regex(r"[A-Za-z0-9_][A-Za-z0-9_-]{0,12}", fullmatch=True)
 
 
+def _spelled(name: str) -> str:
+    """The PDDL name the naming rules give ``name`` (no '.' in these): lowered, and
+    prefixed with 't-' when it does not start with a letter or is a PDDL keyword."""
+    lowered = name.lower()
+    keyword = lowered in {"and", "or", "not", "imply", "forall", "exists", "when", "either",
+                          "define", "domain", "problem", "object", "number", "increase",
+                          "decrease", "assign", "total-cost", "at", "over", "all", "start",
+                          "end", "minimize", "maximize"}
+    return f"t-{lowered}" if keyword or not lowered[0].isalpha() else lowered
+
+
 @given(st.lists(names, min_size=1, max_size=20, unique=True))
 def test_name_map_is_injective_and_round_trips(raw):
-    try:
-        mapping = NameMap.build("tool", raw, prefix="t")
-    except Exception as exc:
-        # Only a case-insensitive collision may be refused.
-        lowered = [n.lower() for n in raw]
-        assert len(set(lowered)) < len(lowered) or "both map" in str(exc)
+    seen: dict[str, str] = {}
+    clash = None
+    for name in raw:
+        if clash is None and _spelled(name) in seen:
+            clash = (seen[_spelled(name)], name, _spelled(name))
+        seen.setdefault(_spelled(name), name)
+    if clash is not None:
+        # Two names that land on one PDDL name are refused, naming both: the first such pair.
+        reached("refused: two names on one PDDL name")
+        first, second, pddl = clash
+        with pytest.raises(CompileError) as refused:
+            NameMap.build("tool", raw, prefix="t")
+        assert str(refused.value) == (
+            f"tool names {first!r} and {second!r} both map to the PDDL name {pddl!r} "
+            "(PDDL names are case-insensitive); rename one of them")
         return
+    reached("built")
+    mapping = NameMap.build("tool", raw, prefix="t")
+    assert dict(mapping.to_pddl) == {name: _spelled(name) for name in raw}
     assert len(set(mapping.to_pddl.values())) == len(raw)
     for name in raw:
         pddl = mapping.to_pddl[name]
-        assert mapping.user(pddl) == name
+        assert mapping.user(pddl) == name and mapping.user(pddl.upper()) == name
         assert pddl[0].isalpha() and pddl == pddl.lower()
 
 

@@ -10,9 +10,9 @@ needs approval too.
 from __future__ import annotations
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from strategies import VARIABLES, goals, registries, states
+from strategies import VARIABLES, note_case, problems, reached
 
 from planfilter import Session
 from planfilter.core.contracts import Registry, Tool
@@ -42,9 +42,11 @@ def with_authored(registry: Registry) -> Registry:
     return Registry(tools=tuple(tools))
 
 
-@settings(max_examples=150, deadline=None)
-@given(registries(), states, goals)
-def test_authored_parameters_never_block_a_plan(registry, known, goal):
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(problems())
+def test_authored_parameters_never_block_a_plan(problem):
+    registry, known, goal = problem
+    note_case(registry, known, goal)
     plain = compute_frontier(registry, known, goal, planner="native")
     written = compute_frontier(with_authored(registry), known, goal, planner="native")
     assert (written.status, written.plan, written.frontier) == \
@@ -166,6 +168,8 @@ def test_a_value_the_user_gave_is_bound(given_value, other):
     ok = session.check("send_message", {"recipient": given_value, "body": "x"})
     assert ok.allowed, ok.reason
     other_decision = session.check("send_message", {"recipient": other, "body": "x"})
+    reached("another value: the same" if same_value(other, given_value) else
+            "another value: a different one")
     if same_value(other, given_value):
         assert other_decision.allowed
     else:
@@ -175,11 +179,23 @@ def test_a_value_the_user_gave_is_bound(given_value, other):
 names = st.text(alphabet="abcdefghij", min_size=4, max_size=8)
 
 
+
+def _marked(mark: str):
+    """A name of 4 to 8 letters of a-h with ``mark`` somewhere in it."""
+    return st.tuples(st.text(alphabet="abcdefgh", min_size=3, max_size=7), st.integers(0, 7)) \
+        .map(lambda p: p[0][:p[1]] + mark + p[0][p[1]:])
+
+
+#: Two names neither of which holds the other: each has a letter the other lacks (and they
+#: may share the rest: "abic" and "abjc").
+apart = st.tuples(_marked("i"), _marked("j"))
+
+
 @settings(max_examples=60, deadline=None)
-@given(names, names)
-def test_a_sensitive_value_found_only_in_an_untrusted_result_needs_approval(attacker, friend):
-    if attacker in friend or friend in attacker:
-        return
+@given(apart)
+def test_a_sensitive_value_found_only_in_an_untrusted_result_needs_approval(pair):
+    attacker, friend = pair
+    reached()
     for policy, allowed in (("never", False), ("always", True)):
         session = Session(messenger(), method="all", policy=policy)
         session.start("r", goal=["message_sent"])
@@ -193,12 +209,12 @@ def test_a_sensitive_value_found_only_in_an_untrusted_result_needs_approval(atta
 
 
 @settings(max_examples=60, deadline=None)
-@given(names, names)
-def test_untainted_runs_what_the_plan_needs_and_refuses_a_tainted_argument(attacker, friend):
+@given(apart)
+def test_untainted_runs_what_the_plan_needs_and_refuses_a_tainted_argument(pair):
     """The unattended policy: a high-risk call is approved without asking, unless a sensitive
     argument is tainted; then it is refused, as ``never`` refuses it."""
-    if attacker in friend or friend in attacker:
-        return
+    attacker, friend = pair
+    reached()
     risky = Registry(tools=tuple(t.model_copy(update={"risk": "high"})
                                  if t.name == "send_message" else t for t in messenger()))
     session = Session(risky, method="all", policy="untainted")
@@ -213,12 +229,12 @@ def test_untainted_runs_what_the_plan_needs_and_refuses_a_tainted_argument(attac
 
 
 @settings(max_examples=100, deadline=None)
-@given(names, names, st.sampled_from(["Send it to {}.", "please message {} now", "{}: hi"]))
-def test_a_sensitive_value_the_request_spells_out_is_the_users(named, other, template):
+@given(apart, st.sampled_from(["Send it to {}.", "please message {} now", "{}: hi"]))
+def test_a_sensitive_value_the_request_spells_out_is_the_users(pair, template):
     """The user typed it: a recipient the request names, as whole words, is not tainted
     when an untrusted result holds it too; a value the request does not spell out is."""
-    if named in other or other in named:
-        return
+    named, other = pair
+    reached()
     session = Session(messenger(), method="all", policy="untainted")
     session.start(template.format(named), goal=["message_sent"])
     session.record("get_contacts", {}, [{"name": named}, {"name": other}])
@@ -291,11 +307,12 @@ def invitations() -> Registry:
 
 
 @settings(max_examples=60, deadline=None)
-@given(names, names, st.integers(0, 9999))
-def test_where_a_call_sends_is_not_made_up(friend, stranger, number):
+@given(apart, st.integers(0, 9999))
+def test_where_a_call_sends_is_not_made_up(pair, number):
     """A sensitive argument the model writes may carry an address, a code or an id only when
     the request, a value the user gave or some result has shown it; names it composes."""
-    assume(friend not in stranger and stranger not in friend)
+    friend, stranger = pair
+    reached()
     address, unknown = f"{friend}@mail.example", f"{stranger}{number}@evil.example"
     session = Session(invitations(), method="all", policy="never")
     session.start("Invite my friend to lunch", goal=["event_created"])
@@ -329,12 +346,13 @@ def drive() -> Registry:
 
 
 @settings(max_examples=60, deadline=None)
-@given(names, names)
-def test_an_item_searched_for_by_name_is_not_swapped_for_one_found_beside_it(name, other):
+@given(apart)
+def test_an_item_searched_for_by_name_is_not_swapped_for_one_found_beside_it(pair):
     """A search for a file by its name also returned a file whose name only contains it:
     both ids are held, the search asked for one; the other is substituted. A search that
     names no item exactly, or names every item, lets either through."""
-    assume(name != other)
+    name, other = pair
+    reached()
     listing = [{"id_": "3", "filename": f"{name}.docx", "owner": other},
                {"id_": "23", "filename": f"tips-for-{name}.docx", "owner": other}]
     session = Session(drive(), method="all", policy="never")
@@ -390,19 +408,22 @@ def test_registry_refuses_a_goal_with_an_unproduced_step():
     assert VARIABLES
 
 
-lines = st.text(alphabet="abcdefghij -", min_size=8, max_size=20).filter(
-    lambda t: len("".join(t.split())) >= 8)
+#: A line of at least 8 letters and dashes, without a 'j', with spaces between some: no name
+#: marked with a 'j' (4 to 8 letters) holds it or is part of it.
+lines = st.tuples(st.text(alphabet="abcdefghi-", min_size=8, max_size=16),
+                  st.sets(st.integers(1, 15), max_size=3)).map(
+    lambda p: "".join(c + (" " if i + 1 in p[1] and i + 1 < len(p[0]) else "")
+                      for i, c in enumerate(p[0])))
 
 
 @settings(max_examples=80, deadline=None)
-@given(lines, names, st.booleans())
+@given(lines, _marked("j"), st.booleans())
 def test_a_line_of_outside_content_sent_in_an_authored_text_needs_approval(secret, friend,
                                                                             asked):
     """Read data does not leave unasked: once untrusted content entered the state, a body
     the tool sends (the tool has a sensitive parameter) that carries a line of it needs
     approval, unless the request spells that line out; a body without it does not."""
-    secret = secret.strip()
-    assume(friend not in secret and secret not in friend)
+    reached()
     request = f"send {friend} this: {secret}" if asked else f"write to {friend}"
     session = Session(messenger(), method="all", policy="never")
     session.start(request, goal=["message_sent"], known={"recipient": friend})

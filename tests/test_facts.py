@@ -9,7 +9,7 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from strategies import goals, is_plan, registries, states
+from strategies import is_plan, note_case, problems
 
 from planfilter import Session
 from planfilter.core.compile import compile_problem
@@ -109,9 +109,11 @@ def test_the_plan_sets_up_the_fact_first():
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(registry=registries(), known=states, goal=goals)
-def test_a_fact_plans_exactly_as_the_same_name_as_a_variable(registry, known, goal):
+@given(problems())
+def test_a_fact_plans_exactly_as_the_same_name_as_a_variable(problem):
     """Declaring variables facts changes no plan: facts are state to the planner."""
+    registry, known, goal = problem
+    note_case(registry, known, goal)
     with_facts = as_facts(registry)
     for planner in ("native", "pyperplan"):
         plain = compute_frontier(registry, known, goal, planner=planner, fallback=None)

@@ -4,7 +4,9 @@ bundled shop suite runs offline."""
 
 from __future__ import annotations
 
+import copy
 import json
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -236,12 +238,39 @@ def test_the_shop_suite_has_thirty_tasks_checked_by_the_database():
 
 
 def test_a_refused_shop_call_changes_nothing():
-    data = {"users": {}, "orders": {}, "products": {}}
+    """Each refusal of the shop's tools raises ShopError saying why, and leaves the database
+    as it was, also when the refusal comes after the order and its items were checked."""
+    data = json.loads(Path(shop.__file__).with_name("database.json").read_text())
+    delivered = next(o for o in data["orders"].values() if o["status"] == "delivered")
+    pending = next(o for o in data["orders"].values() if o["status"] == "pending")
+    item = delivered["items"][0]
+    variant = next(v["item_id"] for v in data["products"][item["product_id"]]["variants"]
+                   if v["available"] and v["item_id"] != item["item_id"])
+    d_id, p_id, paid = delivered["order_id"], pending["order_id"], pending["payment_method_id"]
+    refused = [
+        (lambda: shop.get_order_details("#W0"), "order '#W0' not found"),
+        (lambda: shop.cancel_pending_order(d_id, "no longer needed"),
+         f"order '{d_id}' is delivered, not pending"),
+        (lambda: shop.return_delivered_order_items(p_id, [pending["items"][0]["item_id"]],
+                                                   paid), f"order '{p_id}' is pending, not "
+                                                          "delivered"),
+        (lambda: shop.return_delivered_order_items(d_id, ["nope"], paid),
+         f"item 'nope' is not in order '{d_id}'"),
+        (lambda: shop.exchange_delivered_order_items(d_id, [item["item_id"]], [variant],
+                                                     "gift_card_0"),
+         f"payment method 'gift_card_0' is not one of user '{delivered['user_id']}''s"),
+        (lambda: shop.modify_pending_order_payment(p_id, paid),
+         f"order '{p_id}' is already paid with '{paid}'"),
+        (lambda: shop.modify_user_address("nobody", "1 Road", "Town", "ST", "USA", "00000"),
+         "user 'nobody' not found"),
+    ]
+    before = copy.deepcopy(data)
     with shop.using(data):
-        try:
-            shop.get_order_details("#W0")
-        except shop.ShopError as exc:
-            assert "not found" in str(exc)
+        for call, message in refused:
+            with pytest.raises(shop.ShopError) as error:
+                call()
+            assert str(error.value) == message
+            assert data == before, message
 
 
 def test_a_read_stays_offered_for_each_listed_value_until_the_goal():

@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from strategies import VARIABLES, brute_minimal, goals, registries, states
+from strategies import VARIABLES, brute_minimal, goals, note_case, planted, problems, reached
 
 from planfilter.core.contracts import Registry, Tool
 from planfilter.core.frontier import compute_frontier
@@ -54,8 +54,10 @@ def _known(state: frozenset[str]) -> dict[str, str]:
 
 
 @SETTINGS
-@given(registries(), states, goals)
-def test_one_candidate_shows_the_single_goals_frontier(registry, state, goal):
+@given(problems())
+def test_one_candidate_shows_the_single_goals_frontier(problem):
+    registry, state, goal = problem
+    note_case(registry, state, goal)
     session = Session(registry, resolver="retrieval")
     session.start("do it", goal=sorted(goal), known=_known(state))
     expected = compute_frontier(registry, state, goal).frontier
@@ -66,11 +68,12 @@ def test_one_candidate_shows_the_single_goals_frontier(registry, state, goal):
 
 
 @SETTINGS
-@given(registries(), states, goals, st.integers(1, 4))
-def test_a_call_on_a_minimal_plan_never_lowers_the_candidate(registry, state, goal, k):
+@given(planted(), st.integers(1, 4))
+def test_a_call_on_a_minimal_plan_never_lowers_the_candidate(problem, k):
+    registry, state, goal = problem
     plan, firsts = brute_minimal(registry, state, goal)
-    if not plan:
-        return
+    assume(plan)
+    reached()
     session = Session(registry, resolver="retrieval",
                       recognition=RecognitionOptions(tools=k))
     session.start("do it", candidates=[sorted(goal), ["v5"], ["v0"]], known=_known(state))
@@ -82,9 +85,11 @@ def test_a_call_on_a_minimal_plan_never_lowers_the_candidate(registry, state, go
 
 
 @SETTINGS
-@given(registries(), states, st.lists(goals, min_size=1, max_size=4), st.integers(1, 4))
-def test_the_union_shows_only_first_steps_of_some_candidates_minimal_plan(registry, state,
-                                                                          candidates, k):
+@given(problems(), st.lists(goals, max_size=3), st.integers(1, 4), st.data())
+def test_the_union_shows_only_first_steps_of_some_candidates_minimal_plan(problem, others, k,
+                                                                          data):
+    registry, state, goal = problem
+    candidates = data.draw(st.permutations([goal, *others]))
     session = Session(registry, resolver="retrieval",
                       recognition=RecognitionOptions(tools=k))
     session.start("do it", candidates=[sorted(g) for g in candidates], known=_known(state))
@@ -93,12 +98,15 @@ def test_the_union_shows_only_first_steps_of_some_candidates_minimal_plan(regist
         plan, firsts = brute_minimal(registry, state, goal)
         starts |= firsts
     shown = session.visible().tools
+    several = len({frozenset(g) for g in candidates}) > 1
+    reached(f"{'several candidates' if several else 'one candidate'}, "
+            f"{'some' if shown else 'no'} tools shown")
     kin = kin_reads(registry)
     # a tool shown starts some candidate's minimal plan, or is a low-risk read of the same
     # kind of thing as one that does (its kin)
     planned = [t for t in shown if t in starts]
     assert set(shown) <= set(planned) | {k for t in planned for k in kin.get(t, ())}
-    if len({frozenset(g) for g in candidates}) > 1:
+    if several:
         # at most k planned tools, but the first candidate's next tools (the leading one's, or
         # once it is reached the first that asks for more) are shown whole: ties are not cut
         frontiers = session._frontiers()
@@ -107,19 +115,26 @@ def test_the_union_shows_only_first_steps_of_some_candidates_minimal_plan(regist
 
 
 @SETTINGS
-@given(registries(), states, goals, goals, st.sampled_from(range(6)),
-       st.dictionaries(st.sampled_from(VARIABLES), st.sampled_from(["a", "b", 1]),
-                       max_size=3))
-def test_the_guard_refuses_the_same_calls_whatever_the_candidates(registry, state, one, other,
-                                                                 tool_index, arguments):
-    tool = registry.tools[tool_index % len(registry)].name
+@given(planted(), goals, st.data())
+def test_the_guard_refuses_the_same_calls_whatever_the_candidates(problem, other, data):
+    """A call to a tool both sessions show gets the same decision: which tools are shown
+    depends on the candidates, the data-flow checks do not. The arguments name variables the
+    user gave (with their value or another), ones only a tool gives, and others."""
+    registry, state, one = problem
     first = Session(registry, resolver="retrieval")
     first.start("do it", candidates=[sorted(one)], known=_known(state))
     second = Session(registry, resolver="retrieval")
     second.start("do it", candidates=[sorted(other), sorted(one)], known=_known(state))
+    both = [t for t in first.visible().tools if t in second.visible().tools]
+    assume(both)
+    tool = data.draw(st.sampled_from(both))
+    arguments = data.draw(st.dictionaries(
+        st.sampled_from(VARIABLES),
+        st.sampled_from(["a", 1, *_known(state).values()]), max_size=3))
     a, b = first.check(tool, arguments), second.check(tool, arguments)
-    if "hidden" not in (a.kind, b.kind):
-        assert (a.kind, a.allowed) == (b.kind, b.allowed)
+    reached(f"compared: {a.kind}")
+    assert "hidden" not in (a.kind, b.kind)
+    assert (a.kind, a.allowed) == (b.kind, b.allowed)
 
 
 def test_observe_adds_what_a_call_did_not_take_off_the_plan():
