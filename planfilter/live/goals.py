@@ -50,6 +50,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from datetime import date
 from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Literal
@@ -60,6 +61,8 @@ from ..core.planners.index import index_for, reachable, unreachable_reason
 from ..core.sentences import NOT_AN_ABBREVIATION
 from ..models import CallOptions, ModelError, complete
 from .asked import only_part_asked
+from .dates import today_from
+from .explained import first_explained, read_for, request_values
 from .pointers import without_pointers
 from .stated import stated_values
 
@@ -504,7 +507,8 @@ def rank_goals(registry: Registry, request: str, context: Mapping[str, Any] | No
 
 
 def resolve_with_retrieval(registry: Registry, request: str,
-                           context: Mapping[str, Any] | None = None) -> Resolution:
+                           context: Mapping[str, Any] | None = None, *,
+                           today: date | None = None) -> Resolution:
     """The ``retrieval`` resolver: the best-scoring vocabulary option for the request; with
     known values in ``context``, the best-scoring one they can reach (when one can). The
     sentences that only say where something is to be found are left out of the ranking
@@ -515,10 +519,21 @@ def resolve_with_retrieval(registry: Registry, request: str,
     if best != order[0]:
         note += f"; {options[order[0]].name} ranked higher and the known values cannot " \
                 "reach it"
+    day = today if today is not None else today_from()
+    values = request_values(request, day)
+    by_values = first_explained(registry, [options[i].variables for i in order], values,
+                                context or {})
+    if by_values is not None and order[by_values] != best:
+        best = order[by_values]
+        note += f"; {options[best].name} takes every value the request states"
     chosen = options[best]
     known = {k: v for k, v in stated_values(registry, request).items()
              if k not in (context or {})}
-    return Resolution(chosen.variables, chosen.name, known, "retrieval",
+    read = read_for(registry, chosen.variables, values, {**(context or {}), **known},
+                    described=by_values is not None)
+    if read:
+        note += f"; read {', '.join(f'{k}={v}' for k, v in read.items())} (today {day})"
+    return Resolution(chosen.variables, chosen.name, {**known, **read}, "retrieval",
                       (f"retrieval: {note}; score {scores[best]:.2f}",),
                       steps=chosen.steps,
                       candidates=_next_best(options, order, {chosen.name}),
