@@ -494,9 +494,10 @@ def _warn_sparse_only(why: str) -> None:
     alone, why, and what it costs."""
     if not _warned:
         _warned.append(why)
-        warnings.warn(f"planfilter: goal resolution without dense retrieval ({why}): "
-                      f"{SPARSE_ONLY_COST}; install it with pip install "
-                      "'planfilter[toolscope]'", RuntimeWarning, stacklevel=3)
+        # said of planfilter, not of a line of its code: the reader can do nothing there
+        warnings.warn_explicit(f"goals are resolved by words alone, {why}: "
+                               f"{SPARSE_ONLY_COST}", RuntimeWarning, "planfilter", 0,
+                               module=__name__)
 
 
 def rank_goals(registry: Registry, request: str, context: Mapping[str, Any] | None = None,
