@@ -21,7 +21,7 @@ assigned and the goal is reachable from them and the known values.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from functools import lru_cache
 from typing import Any
@@ -136,7 +136,11 @@ def explains(registry: Registry, goal: frozenset[str], values: Values,
 
 def first_explained(registry: Registry, goals: Sequence[frozenset[str]], values: Values,
                     known: Mapping[str, Any] = {}) -> int | None:  # noqa: B006 (read only)
-    """The position in ``goals`` (best first) of the first goal ``values`` explain, or None."""
+    """The position in ``goals`` (best first) of the first goal ``values`` explain, or None.
+    A value the user gave already (equal to one in ``known``) is not the request's to
+    place."""
+    given = {str(v) for v in known.values()}
+    values = replace(values, spans=tuple(s for s in values.spans if str(s.value) not in given))
     if len(values.spans) < MIN_VALUES:
         return None
     return next((k for k, goal in enumerate(goals) if explains(registry, goal, values, known)),
