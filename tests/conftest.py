@@ -11,6 +11,8 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 # toolscope-k filters embed with the deterministic hashing embedder in tests (fast, the same
 # everywhere); the real MiniLM model has its own test, skipped when the extra is missing.
 os.environ.setdefault("PLANFILTER_EMBEDDER", "hashing")
+# relative dates in requests ("tomorrow") are read against one fixed day, whatever the clock
+os.environ.setdefault("PLANFILTER_TODAY", "2026-12-01")
 
 FIXTURES = Path(__file__).parent / "fixtures"
 GOLDEN = Path(__file__).parent / "golden"

@@ -1,5 +1,5 @@
 """A goal of parts is narrowed to the part a request names when what it leaves out is a side
-effect (planfilter.live.asked), before the model is asked again."""
+effect (planfilter.live.goal_parts), before the model is asked again."""
 
 from __future__ import annotations
 

@@ -40,11 +40,15 @@ if TYPE_CHECKING:
 @click.option("--called", multiple=True, metavar="TOOL[=RESULT]",
               help="With --request: a call the agent made, in order (repeatable); RESULT is "
                    "its result, JSON or text. The candidates are weighed by these calls.")
+@click.option("--today", metavar="YYYY-MM-DD", help="With --request: the day relative dates "
+              "(\"tomorrow\", \"next Friday\") are read against; default: $PLANFILTER_TODAY, "
+              "else the system date.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def frontier(registry_path: tuple[Path, ...], task_id: str | None, tasks_path: tuple[Path, ...],
              state: tuple[str, ...], goal: tuple[str, ...], planner: str, ties: str,
              objective: str, risk_lambda: float, timeout: float, request: str | None,
-             resolver: str, model: str | None, called: tuple[str, ...], as_json: bool) -> None:
+             resolver: str, model: str | None, called: tuple[str, ...], today: str | None,
+             as_json: bool) -> None:
     """Print the CMTF frontier for one state and goal, and the plan behind it; or, for a
     request in words, its candidate goals and the tools a session shows first.
 
@@ -53,8 +57,8 @@ def frontier(registry_path: tuple[Path, ...], task_id: str | None, tasks_path: t
       planfilter frontier --task calendar-move-001
       planfilter frontier --state date --state event_description --state new_time \\
           --goal event_updated
-      planfilter frontier --request "What is on my calendar tomorrow?" \\
-          --state date=2026-12-02
+      planfilter frontier --request "Move tomorrow's dentist appointment to 4 PM" \\
+          --today 2026-12-01
     """
     from ..core.frontier import compute_frontier
 
@@ -64,13 +68,15 @@ def frontier(registry_path: tuple[Path, ...], task_id: str | None, tasks_path: t
             raise click.UsageError("give either --request or --goal/--task, not both")
         from .recognize import echo_report, parse_calls, parse_values, request_session
 
+        if today is not None:
+            _set_today(today)
         session = request_session(registry, request, resolver=resolver, model=model,
                                   known=parse_values(registry, state),
                                   calls=parse_calls(registry, called))
         echo_report(session, as_json)
         return
-    if called:
-        raise click.UsageError("--called needs --request")
+    if called or today:
+        raise click.UsageError(f"{'--called' if called else '--today'} needs --request")
     values, goals, _ = _state_goal(task_id, tasks_path, state, goal)
     supplied = _supplied(registry, values)
     result = compute_frontier(registry, {**supplied, **values}, goals, planner=planner,
@@ -130,6 +136,21 @@ def export(registry_path: tuple[Path, ...], task_id: str | None, tasks_path: tup
     if supplied:
         click.echo("environment: " + ", ".join(f"{n} ({k})" for n, k in supplied.items()))
     click.echo(f"wrote {out / 'domain.pddl'}, {out / 'problem.pddl'} and {out / 'names.json'}")
+
+
+def _set_today(text: str) -> None:
+    """Make ``text`` today for this process's reading of relative dates (PLANFILTER_TODAY)."""
+    import os
+
+    from ..core.errors import PlanfilterError
+    from ..live.dates import TODAY_ENV, today_from
+
+    try:
+        today_from({TODAY_ENV: text})
+    except PlanfilterError:
+        raise click.BadParameter(f"{text!r}: give today as YYYY-MM-DD",
+                                 param_hint="--today") from None
+    os.environ[TODAY_ENV] = text
 
 
 def _supplied(registry: Registry, values: dict[str, str]) -> dict[str, str]:

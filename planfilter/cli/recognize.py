@@ -90,6 +90,7 @@ def report(session: Session) -> dict[str, Any]:
         "request": session.request,
         "goal": resolution.name,
         "resolver": resolution.resolver,
+        "notes": list(resolution.notes),
         "values": {name: [{"value": f.value, "source": f.source} for f in facts]
                    for name, facts in sorted(session.facts.items())},
         "called": [{"tool": c.tool, "ok": c.ok, "produced": sorted(c.produced),
