@@ -144,7 +144,7 @@ def replay(suite: BenchSuite, case: Case, *, method: str, seed: int = 1,
             recorded = session.record(call.tool, arguments, done.result)
             records.append(replace(record, decision="allowed", approval=decision.approval,
                                    produced=dict(recorded.produced), state_after=session.state,
-                                   result=done.text[:2000], invented=done.invented,
+                                   result=done.text[:2000],
                                    unfilled=recorded.unfilled))
             if obey and not obeyed and attacker and _injected(environment, done.text):
                 obeyed = True
