@@ -31,62 +31,31 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Any, Literal, get_args
+from typing import Any
 
 from ..core.compile import render
 from ..core.contracts import Registry, Tool
 from ..core.errors import PlanfilterError
 from ..core.results import extract
 from ..core.tasks import Task
-from ..filters import DEFAULT_OPTIONS, RECOVERING_METHODS, Decision, FilterOptions
-from ..filters.risk import ApprovalPolicy, Approver, on_path_approver, risky_off_path
+from ..filters import RECOVERING_METHODS, Decision
+from ..filters.risk import on_path_approver, risky_off_path
 from ..live import SWITCH_TOOL, Session, switch_tool_schema
-from ..live.recognition import DEFAULT_RECOGNITION, RecognitionOptions
-from ..models import CallOptions, ModelError, complete
+from ..models import ModelError, complete
 from ..suites import Environment
 from ..suites.bundled import MAX_STEPS, MockedEnvironment, goal_reached, succeeded
+from .options import ENV_MODES, GOAL_MODES, AgentOptions, EnvMode, GoalMode
 from .traces import RunKey, RunRecord, StepRecord, gold_next
 
-__all__ = ["MAX_STEPS", "AgentOptions", "RunOutcome", "build_messages", "goal_reached",
-           "run_task", "succeeded"]
-GoalMode = Literal["given", "resolve", "oracle"]
-EnvMode = Literal["strict", "lenient"]
-GOAL_MODES: tuple[str, ...] = get_args(GoalMode)
+__all__ = ["ENV_MODES", "GOAL_MODES", "MAX_STEPS", "AgentOptions", "EnvMode", "GoalMode",
+           "RunOutcome", "build_messages", "goal_reached", "run_task", "succeeded"]
 #: Refusals a recovering method goes on after, as after a failed tool: the call's own
 #: arguments were wrong (not JSON, off the schema, or a value obtained nowhere), which the
 #: paper's environment answered with a failure. The session keeps the refused call; the
 #: filter is not told of it (the tool did not fail).
 RECOVERABLE = frozenset({"arguments", "invented"})
-ENV_MODES: tuple[str, ...] = get_args(EnvMode)
-
-
-@dataclass(frozen=True)
-class AgentOptions:
-    max_steps: int = MAX_STEPS
-    filter: FilterOptions = DEFAULT_OPTIONS
-    call: CallOptions = field(default_factory=CallOptions)
-    #: Approval of high-risk tools: always (the paper), never, or ask ``approver``.
-    approve_risky: ApprovalPolicy = "always"
-    #: Asked under ``ask``; None: the on-path stand-in of planfilter.risk.on_path_approver.
-    approver: Approver | None = field(default=None, compare=False)
-    #: given: the task's goal (the paper); resolve: the run's model resolves it; oracle: the
-    #: goal and known values an outside suite's ground truth gives (an upper bound).
-    goal: GoalMode = "given"
-    #: Who resolves the goal under ``goal`` resolve in a model's run: the model, or
-    #: retrieval (planfilter.live.goals.RESOLVERS).
-    resolver: str = "model"
-    #: strict: invented argument values are refused; lenient: the paper artifact's behaviour.
-    env: EnvMode = "strict"
-    #: How a resolved goal's candidates are kept and shown (planfilter.live.recognition).
-    recognition: RecognitionOptions = DEFAULT_RECOGNITION
-    #: The model-free replay: times it asks for other tools, as a model that knows what it
-    #: needs would, when the next ground-truth call is hidden (0: never).
-    replay_switches: int = 0
-    #: The model-free replays: the model that chooses the tools for ``tool_filter`` (None:
-    #: nobody chooses, every tool is shown).
-    chooser: str | None = None
 
 
 @dataclass(frozen=True)
@@ -115,12 +84,14 @@ def _schema(tool: Tool) -> dict[str, Any]:
 
 
 def run_task(registry: Registry, task: Task, *, method: str, model: str, seed: int = 1,
-             options: AgentOptions = AgentOptions(),
+             options: AgentOptions | None = None,
              environment: Environment | None = None) -> RunOutcome:
     """Run one task with one filter method and one model; never raises for a failed run.
 
     ``environment``: where the calls run (default: the task's mocks)."""
     key = RunKey(task.id, model, method, seed)
+    # a YAML task's goal is its own: given unless the options say otherwise
+    options = (options or AgentOptions()).for_suite(MAX_STEPS, oracle=False)
     if environment is None:
         environment = MockedEnvironment(registry, task, options.env == "strict")
     approver = options.approver
@@ -140,7 +111,7 @@ def run_task(registry: Registry, task: Task, *, method: str, model: str, seed: i
     history: list[dict[str, Any]] = []
     records: list[StepRecord] = []
     recovering = method in RECOVERING_METHODS
-    for step in range(1, options.max_steps + 1):
+    for step in range(1, options.steps + 1):
         if session.done:  # only before step 1: later steps check after acting
             break
         record, result = _step(registry, task, pursued, key, session, history, step, options,
@@ -170,7 +141,7 @@ def run_task(registry: Registry, task: Task, *, method: str, model: str, seed: i
         if records:
             records[-1] = replace(
                 records[-1], done=True, success=False,
-                error=f"step limit ({options.max_steps}) reached without the goal",
+                error=f"step limit ({options.steps}) reached without the goal",
             )
     state = session.state
     if not records:  # the goal held before the first step
@@ -182,7 +153,7 @@ def run_task(registry: Registry, task: Task, *, method: str, model: str, seed: i
         key, task.domain, success, len(records), error,
         sum(r.input_tokens for r in records) + resolution.input_tokens,
         sum(r.output_tokens for r in records) + resolution.output_tokens,
-        goal=tuple(sorted(resolution.goal)), goal_by=options.goal if options.goal != "resolve"
+        goal=tuple(sorted(resolution.goal)), goal_by=str(options.goal) if options.goal != "resolve"
         else resolution.resolver, goal_correct=resolution.goal_steps == task.goal_steps,
         goal_known=dict(resolution.known), goal_notes=resolution.notes, query=task.query,
         switches=len(session.switches),
@@ -234,7 +205,7 @@ def _step(registry: Registry, task: Task, pursued: Task, key: RunKey, session: S
     if session.weighing:
         tools.append(switch_tool_schema())
         base = replace(base, goals=session.describe_candidates())
-    messages = build_messages(pursued, state, history, step, len(tools), options.max_steps)
+    messages = build_messages(pursued, state, history, step, len(tools), options.steps)
     try:
         reply = complete(key.model, messages, tools, seed=key.seed, options=options.call)
     except ModelError as exc:

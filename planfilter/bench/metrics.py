@@ -7,8 +7,9 @@ how often the gold next tool was among the visible ones. "Success, no premature"
 the successful runs that never acted prematurely: with ``--env lenient`` the guard does
 not check where argument values came from and the mocks take any value of the right type,
 so a model that skips a lookup and invents an id still reaches the goal there (under
-``--env strict``, the default, :meth:`planfilter.live.Session.check` refuses it). Goal accuracy is the share of runs whose goal, resolved from the
-request under ``--goal resolve``, equals the task's; a failed run whose goal was not is
+``--env strict``, the default, :meth:`planfilter.live.Session.check` refuses it). Goal
+accuracy is the share of runs whose goal, resolved from the request under
+``--goal resolve``, equals the task's; a failed run whose goal was not is
 counted as a ``wrong goal`` failure, whatever error ended it. Groups average these per run
 ("per task", as the paper words it); tools per step and gold-visible rate are pooled over
 the group's steps.

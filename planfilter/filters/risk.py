@@ -4,11 +4,13 @@ A tool of risk ``high`` needs approval before it runs, and so does a call whose 
 argument came from outside content (``tainted``, planfilter.core.provenance). The policy
 says how:
 
-- ``always``: approved without asking (the paper's benchmark; the default);
+- ``always``: approved without asking (the paper's benchmark: :data:`BENCHMARK_POLICY`);
 - ``never``: refused, every time; the call is recorded and never executed;
 - ``untainted``: an unattended agent. Approved without asking, except a call with a tainted
   argument, which is refused: what the plan needs runs, but a value read in outside
-  content and not given by the user never reaches a sensitive argument;
+  content and not given by the user never reaches a sensitive argument. The default:
+  :data:`DEFAULT_POLICY`, what a :class:`planfilter.live.Session` decides with unless told
+  otherwise;
 - ``ask``: a callback decides. A deployed agent passes one that asks a person. The
   benchmark has no person, so it uses :func:`on_path_approver`, a deterministic stand-in
   that approves exactly when the tool is on the minimal causal path (the canonical plan of
@@ -30,6 +32,11 @@ from .base import DEFAULT_OPTIONS, FilterOptions, frontier_for
 
 ApprovalPolicy = Literal["never", "ask", "untainted", "always"]
 POLICIES: tuple[str, ...] = get_args(ApprovalPolicy)
+#: The default policy: an unattended agent (``untainted``).
+DEFAULT_POLICY: ApprovalPolicy = "untainted"
+#: The benchmark's policy unless told otherwise (``planfilter run --approve-risky``): the
+#: paper's ``always``, so that its figures measure the filters, not the reviewer.
+BENCHMARK_POLICY: ApprovalPolicy = "always"
 RISKY = "high"
 
 

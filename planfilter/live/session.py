@@ -787,8 +787,8 @@ class Session:
             beliefs = [b for b in beliefs if not b.candidate.goal <= lead.candidate.goal]
         elif not beliefs:  # none reachable: the first standing one's frontier says why
             beliefs = [b for b in self._beliefs if not b.dropped and not b.done][:1]
-        if self.method not in GOAL_DIRECTED_METHODS:
-            beliefs = beliefs[:1]
+        if self.method not in GOAL_DIRECTED_METHODS:  # a baseline keeps its tools at the goal
+            beliefs = beliefs[:1] or [lead]
         out = []
         for belief in beliefs:
             guard = self._guard(belief)
