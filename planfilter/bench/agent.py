@@ -41,7 +41,7 @@ from ..core.errors import PlanfilterError
 from ..core.results import extract
 from ..core.tasks import Task
 from ..filters import RECOVERING_METHODS, Decision
-from ..filters.risk import on_path_approver, risky_off_path
+from ..filters.risk import risky_off_path
 from ..live import SWITCH_TOOL, Session, switch_tool_schema
 from ..models import ModelError, complete
 from ..suites import Environment
@@ -94,14 +94,8 @@ def run_task(registry: Registry, task: Task, *, method: str, model: str, seed: i
     options = (options or AgentOptions()).for_suite(MAX_STEPS, oracle=False)
     if environment is None:
         environment = MockedEnvironment(registry, task, options.env == "strict")
-    approver = options.approver
-    if options.approve_risky == "ask" and approver is None:
-        approver = on_path_approver(registry, options.filter)
-    session = Session(registry, method=method, model=model, resolver=options.resolver,
-                      options=options.filter, policy=options.approve_risky, approver=approver,
-                      provenance=options.env == "strict", call_options=options.call,
-                      seed=seed, recognition=options.recognition,
-                      remember_declines=False)  # the stand-in judges each state anew
+    session = options.session(registry, method=method, model=model, seed=seed,
+                              provenance=options.env == "strict")
     if options.goal == "resolve":  # the bundled tasks' state is what the user gave
         resolution = session.start(task.query, known=dict(task.state))
     else:

@@ -39,7 +39,6 @@ from ..core.errors import PlanfilterError
 from ..core.tasks import Task
 from ..filters import PRESELECTING_METHODS, FilterOptions
 from ..filters.preselect import kept_tools
-from ..filters.risk import on_path_approver
 from ..live import SWITCH_TOOL, Session, switch_tool_schema
 from ..models import ModelError, complete
 from ..suites import BenchSuite, Case
@@ -64,15 +63,9 @@ def start_session(suite: BenchSuite, case: Case, *, method: str, model: str | No
                   resolver: str | None = None) -> tuple[Session, Any]:
     """A session for the case, started on the task's goal or on the request alone;
     ``resolver`` (default ``options.resolver``) resolves a goal from the request."""
-    approver = options.approver
-    if options.approve_risky == "ask" and approver is None:
-        approver = on_path_approver(suite.registry, filter_options)
-    session = Session(suite.registry, method=method, model=model,
-                      resolver=resolver or options.resolver,
-                      options=filter_options, policy=options.approve_risky,  # type: ignore[arg-type]
-                      approver=approver, provenance=provenance, call_options=options.call,
-                      seed=seed, recognition=options.recognition,
-                      remember_declines=False)  # the stand-in judges each state anew
+    session = options.session(suite.registry, method=method, model=model, seed=seed,
+                              provenance=provenance, filter_options=filter_options,
+                              resolver=resolver)
     task = case.task
     if options.goal == "resolve":
         # a suite's oracle state was read from its ground truth: the user gives only words

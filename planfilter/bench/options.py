@@ -5,7 +5,8 @@ which runs to make: suite, methods, models, seeds), and every loop takes it: the
 (planfilter.bench.agent), the dialogue loop (planfilter.bench.dialogue) and the model-free
 replay (planfilter.bench.replay). Two fields default to the suite's own choice (None):
 ``max_steps`` and ``goal``; :meth:`AgentOptions.for_suite` fills them in. :func:`check_options`
-names a bad value before anything runs. The approval policy's default is the benchmark's,
+names a bad value before anything runs; :meth:`AgentOptions.session` makes the session that
+decides a run's calls. The approval policy's default is the benchmark's,
 :data:`planfilter.filters.risk.BENCHMARK_POLICY` (the paper's ``always``).
 """
 
@@ -14,10 +15,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Literal, get_args
 
+from ..core.contracts import Registry
 from ..core.errors import PlanfilterError
 from ..core.planners import get_planner
 from ..filters import DEFAULT_OPTIONS, FilterOptions
-from ..filters.risk import BENCHMARK_POLICY, ApprovalPolicy, Approver, check_policy
+from ..filters.risk import (
+    BENCHMARK_POLICY,
+    ApprovalPolicy,
+    Approver,
+    check_policy,
+    on_path_approver,
+)
+from ..live import Session
 from ..live.goals import RESOLVERS
 from ..live.recognition import DEFAULT_RECOGNITION, RecognitionOptions
 from ..models import CallOptions
@@ -68,6 +77,23 @@ class AgentOptions:
         and the goal mode ``resolve`` when its goals are an oracle's, else ``given``."""
         return replace(self, max_steps=max_steps if self.max_steps is None else self.max_steps,
                        goal=self.goal or ("resolve" if oracle else "given"))
+
+    def session(self, registry: Registry, *, method: str, model: str | None, seed: int,
+                provenance: bool, filter_options: FilterOptions | None = None,
+                resolver: str | None = None) -> Session:
+        """A session that decides a run's calls as these options say: the approval policy
+        (under ``ask`` with no ``approver``, the on-path stand-in, whose "no" is not
+        remembered: it judges each state anew), ``provenance`` on or off, the filter's
+        options (default ``filter``), the resolver (default ``resolver``)."""
+        filter_options = self.filter if filter_options is None else filter_options
+        approver = self.approver
+        if self.approve_risky == "ask" and approver is None:
+            approver = on_path_approver(registry, filter_options)
+        return Session(registry, method=method, model=model,
+                       resolver=resolver or self.resolver, options=filter_options,
+                       policy=self.approve_risky, approver=approver, provenance=provenance,
+                       call_options=self.call, seed=seed, recognition=self.recognition,
+                       remember_declines=False)
 
     @property
     def steps(self) -> int:
