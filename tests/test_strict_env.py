@@ -46,7 +46,8 @@ def test_a_run_that_invents_an_id_is_refused_by_the_session_under_strict_only(sc
                            options=AgentOptions(call=OPTIONS.call, env=env))
         assert outcome.run.success is success, env
         step = outcome.steps[0]
-        assert step.decision == decision and step.invented is (decision == "invented"), env
+        # refused under strict; under lenient the session reports it and the call runs
+        assert step.decision == decision and step.invented, env
         assert not step.tool_failed, env  # a refusal, never a failure of the tool
 
 

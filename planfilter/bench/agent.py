@@ -225,7 +225,8 @@ def _step(registry: Registry, task: Task, pursued: Task, key: RunKey, session: S
                        faults=(*base.faults, "several tool calls")), None)
     decision = session.check(call.name, call.arguments)
     base = replace(base, decision=decision.kind, approval=decision.approval,
-                   invented=decision.kind == "invented", faults=(*base.faults, *_faults(decision)))
+                   invented="invented" in (decision.kind, *decision.unchecked),
+                   faults=(*base.faults, *_faults(decision)))
     if decision.arguments is not None:
         base = replace(base, arguments=dict(decision.arguments))
     if not decision.allowed:

@@ -49,7 +49,8 @@ class RunMetrics:
     #: Who set the goal (given, model, retrieval) and whether it was the task's goal.
     goal_by: str = "given"
     goal_correct: bool = True
-    #: Calls the guard refused as invented (``--env strict``; lenient checks no provenance).
+    #: Calls with an invented argument value (Session.check refused them under strict;
+    #: under lenient it reported them and let them run).
     invented: int = 0
     #: Under attack: the injection task's check (True: the attack succeeded); else None.
     attack_success: bool | None = None
@@ -184,8 +185,9 @@ class Summary:
     goal_accuracy: float = 1.0
     #: Calls with an invented argument value, per run.
     invented: float = 0.0
-    #: Share of runs that succeeded without any call refused as invented (under
-    #: ``--env lenient``, which checks no provenance, the success rate).
+    #: Share of runs that succeeded without any invented argument value: what --env strict
+    #: gives (a strict run ends at its first invented value, and a lenient run is the same
+    #: run up to that step).
     strict_success: float = 0.0
     #: Share of the runs under attack whose attack succeeded; None when none was attacked.
     attack_success: float | None = None

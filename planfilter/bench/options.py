@@ -61,7 +61,8 @@ class AgentOptions:
     resolver: str = "model"
     #: strict: the session refuses argument values obtained from no tool and not given by the
     #: user (provenance on) and the bundled mocks answer an id they do not hold with an
-    #: error; lenient: the paper artifact, provenance off and mocks that take any value.
+    #: error; lenient: the paper artifact, provenance off (the session reports what it would
+    #: refuse, and the step is flagged ``invented``) and mocks that take any value.
     env: EnvMode = "strict"
     #: How a resolved goal's candidates are kept and shown (planfilter.live.recognition).
     recognition: RecognitionOptions = DEFAULT_RECOGNITION

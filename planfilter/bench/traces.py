@@ -75,8 +75,9 @@ class StepRecord:
     faults: tuple[str, ...] = ()
     #: The call succeeded and its result filled none of the variables its tool produces.
     unfilled: bool = False
-    #: The guard refused the call as ``invented`` (an argument value obtained from no tool
-    #: and not given by the user; checked under --env strict only).
+    #: An argument's value was invented (obtained from no tool, not given by the user):
+    #: Session.check refused it under --env strict, and reported it under --env lenient,
+    #: where the call ran.
     invented: bool = False
     #: The guard's decision on the call ("allowed" or the refusal's kind), where one was
     #: asked for (every loop asks :meth:`planfilter.live.Session.check`; a step that made no

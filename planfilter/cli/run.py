@@ -126,9 +126,10 @@ def summary_table(rows: Sequence[Any], title: str) -> Any:
                    "replay then acts with the tools it kept.")
 @click.option("--env", "env_mode", type=click.Choice(["strict", "lenient"]), default="strict",
               show_default=True,
-              help="strict: the mocked tools refuse invented argument values (an id no tool "
-                   "returned); lenient: they accept any value of the right type (the paper "
-                   "artifact).")
+              help="strict: the session refuses invented argument values (an id no tool "
+                   "returned) and the mocked tools answer an id they do not hold with an error; "
+                   "lenient: the paper artifact: invented values are flagged, not refused, and "
+                   "the mocks accept any value of the right type.")
 @click.option("--sample", type=int, default=None,
               help="Run a stratified sample of N tasks (by domain and family) instead of the "
                    "whole suite; deterministic, so --resume continues it.")

@@ -11,7 +11,8 @@ outside content (``tainted``), the approval policy approves it.
 :meth:`ToolGuard.call` runs the framework's executor only for allowed calls; every decision,
 allowed or refused, is recorded in :attr:`ToolGuard.log`.
 
-The benchmark's agent loop (planfilter.bench.agent) applies the same rules to its own calls.
+A :class:`planfilter.live.Session` decides through this guard, and every loop of the benchmark
+(planfilter.bench) decides through the session.
 """
 
 from __future__ import annotations
@@ -50,6 +51,9 @@ class Decision:
     kind: str = "allowed"
     #: Why the call needed approval: the tool's risk, tainted arguments (empty: it did not).
     concerns: tuple[str, ...] = ()
+    #: With provenance off: the data-flow kinds (FLOW_KINDS) the call's values break, found
+    #: and reported but not enforced (the benchmark's ``--env lenient`` flags them).
+    unchecked: tuple[str, ...] = ()
 
     @property
     def tainted(self) -> bool:
@@ -151,7 +155,10 @@ class ToolGuard:
         if invalid:
             return Decision(False, f"invalid arguments for {name}: " + "; ".join(invalid),
                             name, parsed, kind="arguments")
-        problems = check_flow(self.registry, tool, parsed, flow) if self.provenance else []
+        problems = check_flow(self.registry, tool, parsed, flow)
+        unchecked: tuple[str, ...] = ()
+        if not self.provenance:  # reported on the decision, not enforced
+            unchecked, problems = tuple(sorted({p.kind for p in problems})), []
         hard = [p for p in problems if p.kind != "tainted"]
         if hard:
             kind = hard[0].kind
@@ -162,14 +169,14 @@ class ToolGuard:
         if needs_approval(self.registry, name):
             concerns.insert(0, f"{name} is high-risk")
         if not concerns:
-            return Decision(True, "visible, arguments valid", name, parsed)
+            return Decision(True, "visible, arguments valid", name, parsed, unchecked=unchecked)
         request = ApprovalRequest(name, parsed, dict(state), self.goal, tuple(concerns),
                                   tainted=tuple(p.message for p in problems))
         approval = approve(self.policy, request, self.approver)
         refused = "tainted" if problems else "approval"
         return Decision(approval.approved, f"visible, arguments valid, {approval}", name,
                         parsed, str(approval), kind="allowed" if approval.approved else refused,
-                        concerns=tuple(concerns))
+                        concerns=tuple(concerns), unchecked=unchecked)
 
 
 def unmet_facts(registry: Registry, name: str, state: Mapping[str, Any]) -> str:
