@@ -140,7 +140,8 @@ def test_no_tool_call_fails(script, registry, suite):
 def test_hallucinated_tool_is_refused(script, registry, suite):
     script.call("teleport_event", **MOVE_ARGS)
     step = _run(registry, suite.task("move-001")).steps[0]
-    assert step.error == "model called 'teleport_event', which does not exist; refused"
+    assert step.error == "'teleport_event' does not exist; refused"
+    assert step.decision == "unknown" and step.faults == ("unknown tool",)
     assert step.produced == {} and step.state_after == step.state_before
 
 
@@ -148,7 +149,8 @@ def test_tool_not_visible_is_refused_never_executed(script, registry, suite):
     script.call("update_event", event_id="evt_guess", new_time="16:00")
     outcome = _run(registry, suite.task("move-001"), "cmtf")
     step = outcome.steps[0]
-    assert step.error == "model called 'update_event', which is not visible; refused"
+    assert step.error == "'update_event' is not visible in this state; refused"
+    assert step.decision == "hidden"
     assert "event_updated" not in step.state_after and not outcome.run.success
     # update_event is side-effecting and event_id was unknown: a premature action
     assert step.premature and step.missing == ("event_id",)
@@ -158,7 +160,8 @@ def test_tool_not_visible_is_refused_never_executed(script, registry, suite):
 def test_arguments_not_json_fail(script, registry, suite):
     script.raw("search_events", "{date: tomorrow")
     step = _run(registry, suite.task("move-001")).steps[0]
-    assert step.error.startswith("arguments of search_events are not valid JSON")
+    assert step.error.startswith("arguments of search_events: not valid JSON")
+    assert step.decision == "arguments" and step.faults == ("malformed JSON arguments",)
     assert step.arguments == "{date: tomorrow"
 
 

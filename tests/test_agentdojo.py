@@ -145,7 +145,8 @@ def test_replay_of_a_suite_is_offline(name, tmp_path):
                              SuiteOptions(registry=(FIXTURES / f"{name}.yaml",)))
     result = run_benchmark(RunConfig(registry=suite.registry, suite=suite.tasks, source=suite,
                                      methods=("all", "cmtf"), models=("oracle",),
-                                     out=tmp_path / name, plots=False, goal="oracle"))
+                                     out=tmp_path / name, plots=False,
+                                     options=AgentOptions(goal="oracle")))
     rows = {dict(r.group)["method"]: r for r in result.report.rows}
     assert rows["all"].tasks == len(suite.tasks) and rows["all"].gold_visible == 1.0
     _ground_truth_passes_when_let_through(_lines(result.traces))
@@ -205,7 +206,8 @@ def test_injection_sample_is_deterministic(banking):
 def test_goal_resolve_with_the_oracle_uses_retrieval(banking, tmp_path):
     suite = banking
     result = run_benchmark(RunConfig(registry=suite.registry, suite=suite.tasks, source=suite,
-                                     methods=("cmtf",), models=("oracle",), goal="resolve",
+                                     methods=("cmtf",), models=("oracle",),
+                                     options=AgentOptions(goal="resolve"),
                                      out=tmp_path, plots=False))
     runs = [line for line in _lines(result.traces) if line["type"] == "run"]
     assert {r["goal_by"] for r in runs} == {"retrieval"}
@@ -320,7 +322,7 @@ def test_simulated_models_run_offline(banking, tmp_path):
     result = run_benchmark(RunConfig(registry=suite.registry, suite=suite.tasks, source=suite,
                                      methods=("all", "cmtf", "tool_filter"),
                                      models=("sim/careful",), out=tmp_path, plots=False,
-                                     max_steps=4))
+                                     options=AgentOptions(max_steps=4)))
     assert result.ran == 6
     runs = [line for line in _lines(result.traces) if line["type"] == "run"]
     assert all(r["suite"] == "agentdojo:banking" for r in runs)
@@ -335,7 +337,7 @@ def test_the_committed_contracts_are_the_default(tmp_path):
     suite = load_bench_suite("agentdojo:slack")
     result = run_benchmark(RunConfig(registry=suite.registry, suite=suite.tasks, source=suite,
                                      methods=("cmtf",), models=("oracle",), out=tmp_path,
-                                     plots=False, goal="oracle"))
+                                     plots=False, options=AgentOptions(goal="oracle")))
     lines = _lines(result.traces)
     assert all(s["decision"] == "allowed" for s in lines if s["type"] == "step")
     _ground_truth_passes_when_let_through(lines)

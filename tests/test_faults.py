@@ -87,7 +87,7 @@ def test_transient_faults_are_retried_and_recorded(monkeypatch):
     ("text", "text instead of a tool call", "model called no tool: 'You should"),
     ("malformed_json", "malformed JSON arguments", "arguments of "),
     ("several_calls", "several tool calls", "model called 2 tools"),
-    ("unknown_tool", "unknown tool", "model called 'delete_all_records_now', which does not"),
+    ("unknown_tool", "unknown tool", "'delete_all_records_now' does not exist; refused"),
 ])
 def test_faulty_answers_are_recorded_per_step(monkeypatch, kind, fault, error):
     _force(monkeypatch, {1: kind})

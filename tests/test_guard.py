@@ -105,11 +105,15 @@ def test_benchmark_loop_never_executes_a_hidden_tool(script, monkeypatch):  # no
         script.call("update_event", event_id="evt_123", new_time="16:00")  # hidden first
         outcome = run_task(REGISTRY, MOVE, method=method, model="script/m", options=options)
         step = outcome.steps[0]
+        # the loop executes exactly what Session.check allowed: a hidden tool never, and
+        # evt_123, an id no tool returned yet, is refused as invented where it is visible
+        assert executed == (["update_event"] if step.decision == "allowed" else []), method
         if "update_event" in step.visible:
-            assert executed == ["update_event"], method
+            assert step.decision == "invented", method
         else:
-            assert executed == [] and step.error.endswith("is not visible; refused"), method
-            assert not outcome.run.success
+            assert step.decision == "hidden" and step.error.endswith(
+                "is not visible in this state; refused"), method
+        assert not outcome.run.success
 
 
 PAY = Registry(tools=(Tool(

@@ -93,7 +93,7 @@ def test_benchmark_records_the_decision_per_step():
     last = never.steps[-1]
     assert not never.run.success and last.chosen == "cancel_event"
     assert last.approval.startswith("refused: policy never")
-    assert last.error.startswith("approval refused for cancel_event")
+    assert last.decision == "approval" and last.error.endswith("cancel_event is high-risk")
     assert "event_cancelled" not in last.state_after  # never executed
     ask = _run("ask")
     assert ask.run.success and ask.steps[-1].approval.startswith("approved: approver")
@@ -102,11 +102,13 @@ def test_benchmark_records_the_decision_per_step():
 def test_ask_refuses_a_risky_tool_off_the_path(script):  # noqa: F811
     script.call("search_events", date=CANCEL.state["date"],
                 event_description=CANCEL.state["event_description"])
-    script.call("delete_event", event_id="evt_1")
+    # the id search_events returned: only the approval decides
+    script.call("delete_event", event_id=CANCEL.mocks["search_events"]["event_id"])
     options = AgentOptions(call=NO_SLEEP, approve_risky="ask")
     outcome = run_task(REGISTRY, CANCEL, method="all", model="script/m", options=options)
     last = outcome.steps[-1]
     assert last.chosen == "delete_event" and last.approval.startswith("refused")
+    assert last.decision == "approval"
     assert "event_deleted" not in last.state_after and not outcome.run.success
 
 
@@ -142,5 +144,5 @@ def test_cli_option(tmp_path):
     assert result.exit_code == 0, result.output
     steps = [json.loads(x) for x in (tmp_path / "traces.jsonl").read_text().splitlines()]
     refused = [s for s in steps if (s.get("approval") or "").startswith("refused")]
-    assert refused and all(s["error"].startswith("approval refused") for s in refused)
+    assert refused and all(s["decision"] == "approval" for s in refused)
     assert "risky_off_path" in (tmp_path / "summary.csv").read_text().splitlines()[0]

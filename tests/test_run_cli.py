@@ -73,7 +73,9 @@ def test_defaults_are_the_paper_setup():
     config = RunConfig(registry=load_registry(REGISTRY), suite=load_suite(TASKS))
     assert config.methods == PAPER_METHODS and config.models == DEFAULT_MODELS
     assert DEFAULT_MODELS == ("sim/careful", "sim/confusable")
-    assert (config.seeds, config.steps_limit, config.planner) == (1, 6, "auto")
+    options = config.run_options
+    assert (config.seeds, options.steps, options.filter.planner) == (1, 6, "auto")
+    assert (options.goal, options.approve_risky, options.env) == ("given", "always", "strict")
     assert config.out == Path("runs/latest")
 
 

@@ -1,4 +1,6 @@
-"""The strict mocked environment refuses invented values; mocks fit the `returns` schemas."""
+"""Invented values are refused by Session.check under --env strict; the mocks answer an id
+their task's world does not hold with an error result, as a service would; mocks fit the
+`returns` schemas."""
 
 from __future__ import annotations
 
@@ -22,24 +24,40 @@ MOVE = SUITE.task("calendar-move-001")
 OPTIONS = AgentOptions(call=CallOptions(sleep=lambda s: None))
 
 
-def test_strict_refuses_an_id_no_tool_returned_and_lenient_takes_it():
+def test_the_mocks_answer_an_unknown_id_with_an_error_and_lenient_takes_it():
     args = {"event_id": "evt_invented", "new_time": "16:00"}
     strict = execute(REGISTRY, MOVE, MOVE.state, "update_event", args)
-    assert not strict.ok and strict.invented and "argument 'event_id'" in strict.error
+    assert not strict.ok and strict.error == (
+        "tool update_event failed: no event_id 'evt_invented' (argument 'event_id')")
+    assert strict.state == dict(MOVE.state)  # a failed call changes nothing
     lenient = execute(REGISTRY, MOVE, MOVE.state, "update_event", args, strict=False)
-    assert lenient.ok and lenient.produced["event_updated"] is True and lenient.invented
-    known = {**MOVE.state, "event_id": MOVE.mocks["search_events"]["event_id"]}
-    fine = execute(REGISTRY, MOVE, known, "update_event", {**args, "event_id": known["event_id"]})
-    assert fine.ok and not fine.invented
+    assert lenient.ok and lenient.produced["event_updated"] is True
+    # a service knows the ids it issued, whether or not the caller has seen them: the
+    # mocks judge no provenance (Session.check does)
+    issued = MOVE.mocks["search_events"]["event_id"]
+    fine = execute(REGISTRY, MOVE, MOVE.state, "update_event", {**args, "event_id": issued})
+    assert fine.ok
 
 
-def test_a_run_that_invents_an_id_fails_under_strict_only(script):  # noqa: F811
-    for env, success in (("strict", False), ("lenient", True)):
+def test_a_run_that_invents_an_id_is_refused_by_the_session_under_strict_only(script):  # noqa: F811
+    for env, success, decision in (("strict", False, "invented"), ("lenient", True, "allowed")):
         script.call("update_event", event_id="evt_123", new_time="16:00")
         outcome = run_task(REGISTRY, MOVE, method="all", model="script/m",
                            options=AgentOptions(call=OPTIONS.call, env=env))
         assert outcome.run.success is success, env
-        assert outcome.steps[0].invented  # refused under strict, flagged under lenient
+        step = outcome.steps[0]
+        # refused under strict; under lenient the session reports it and the call runs
+        assert step.decision == decision and step.invented, env
+        assert not step.tool_failed, env  # a refusal, never a failure of the tool
+
+
+def test_an_issued_id_the_run_never_saw_is_refused_by_the_session_not_the_mock(script):  # noqa: F811
+    issued = MOVE.mocks["search_events"]["event_id"]  # the mocks hold it; the run has not seen it
+    script.call("update_event", event_id=issued, new_time="16:00")
+    outcome = run_task(REGISTRY, MOVE, method="all", model="script/m", options=OPTIONS)
+    step = outcome.steps[0]
+    assert step.decision == "invented" and "event_id" in step.error
+    assert not outcome.run.success and "event_updated" not in step.state_after
 
 
 def test_every_bundled_mock_fits_its_tools_returns_schema(tmp_path):

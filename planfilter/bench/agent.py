@@ -2,88 +2,60 @@
 
 At each step (at most ``max_steps``) the filter picks the visible tools; the model is shown
 the request, the current symbolic state and those tools' schemas only, and must call exactly
-one of them. A call to a tool that was not shown is refused and never executed, and so is a
-high-risk call the approval policy refuses (planfilter.filters.risk). The run ends when the goal
-variables are known (success if none of them is false), on the first failure, or at the step
-limit. Every step yields a :class:`~planfilter.bench.traces.StepRecord`.
+one of them (a reply with several calls, or none, is the model's failure). The run ends when
+the goal variables are known (success if none of them is false), on the first failure, or at
+the step limit. Every step yields a :class:`~planfilter.bench.traces.StepRecord`.
 
 The loop runs on a :class:`planfilter.live.Session`, as any agent would: the session gives the
-visible tools and takes each result into its state. With ``goal="resolve"`` the session also
-resolves the goal from the request with the run's own model (the task's goal is then only the
-yardstick of success and of goal accuracy); with ``goal="given"`` (the paper's setting) it is
-handed the task's goal. The mocked environment refuses invented argument values unless
-``env="lenient"`` (planfilter.suites.mocked).
+visible tools, decides every call (:meth:`~planfilter.live.Session.check`: visible now, a
+JSON object that fits the schema, provenance, approval) and takes each result into its state.
+This loop decides nothing itself: a call the session refuses is never executed and ends the
+run, with the decision's kind and reason on its step. The session is configured as the run
+asks: the approval policy (``approve_risky``, the paper's ``always`` by default), and the
+provenance checks on under ``env="strict"`` (the default) and off under ``env="lenient"`` (the
+paper artifact, whose mocks take any value of the right type; planfilter.suites.mocked). With
+``goal="resolve"`` the session also resolves the goal from the request with the run's own
+model (the task's goal is then only the yardstick of success and of goal accuracy); with
+``goal="given"`` (the paper's setting) it is handed the task's goal.
 
 One exception to "the first failure ends the run", so that the paper's six methods keep the
-paper's semantics exactly: for a recovering method (``cmtf-recover``, see
-planfilter.filters.recovery) a failure of the environment (a tool that fails, arguments that do not
-validate, a tool without a mock) is recorded on its step and the run goes on, within the step
-limit, with the filter told what failed. Refusals and model failures still end every run.
+paper's semantics: for a recovering method (``cmtf-recover``, see planfilter.filters.recovery) a
+failure of the environment (a tool that fails, an id the mocked service does not hold, a tool
+without a mock) is recorded on its step and the run goes on, within the step limit, with the
+filter told what failed; so does a refusal of the call's own arguments (:data:`RECOVERABLE`),
+which the paper's environment answered with a failure. Other refusals and model failures
+end every run.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Any, Literal, get_args
+from typing import Any
 
 from ..core.compile import render
 from ..core.contracts import Registry, Tool
 from ..core.errors import PlanfilterError
 from ..core.results import extract
 from ..core.tasks import Task
-from ..filters import DEFAULT_OPTIONS, RECOVERING_METHODS, FilterOptions
-from ..filters.risk import (
-    ApprovalPolicy,
-    ApprovalRequest,
-    Approver,
-    approve,
-    needs_approval,
-    on_path_approver,
-    risky_off_path,
-)
+from ..filters import RECOVERING_METHODS, Decision
+from ..filters.risk import risky_off_path
 from ..live import SWITCH_TOOL, Session, switch_tool_schema
-from ..live.recognition import DEFAULT_RECOGNITION, RecognitionOptions
-from ..models import CallOptions, ModelError, complete
+from ..models import ModelError, complete
 from ..suites import Environment
 from ..suites.bundled import MAX_STEPS, MockedEnvironment, goal_reached, succeeded
+from .options import ENV_MODES, GOAL_MODES, AgentOptions, EnvMode, GoalMode
 from .traces import RunKey, RunRecord, StepRecord, gold_next
 
-__all__ = ["MAX_STEPS", "AgentOptions", "RunOutcome", "build_messages", "goal_reached",
-           "run_task", "succeeded"]
-GoalMode = Literal["given", "resolve", "oracle"]
-EnvMode = Literal["strict", "lenient"]
-GOAL_MODES: tuple[str, ...] = get_args(GoalMode)
-ENV_MODES: tuple[str, ...] = get_args(EnvMode)
-
-
-@dataclass(frozen=True)
-class AgentOptions:
-    max_steps: int = MAX_STEPS
-    filter: FilterOptions = DEFAULT_OPTIONS
-    call: CallOptions = field(default_factory=CallOptions)
-    #: Approval of high-risk tools: always (the paper), never, or ask ``approver``.
-    approve_risky: ApprovalPolicy = "always"
-    #: Asked under ``ask``; None: the on-path stand-in of planfilter.filters.risk.on_path_approver.
-    approver: Approver | None = field(default=None, compare=False)
-    #: given: the task's goal (the paper); resolve: the run's model resolves it; oracle: the
-    #: goal and known values an outside suite's ground truth gives (an upper bound).
-    goal: GoalMode = "given"
-    #: Who resolves the goal under ``goal`` resolve in a model's run: the model, or
-    #: retrieval (planfilter.live.goals.RESOLVERS).
-    resolver: str = "model"
-    #: strict: invented argument values are refused; lenient: the paper artifact's behaviour.
-    env: EnvMode = "strict"
-    #: How a resolved goal's candidates are kept and shown (planfilter.live.recognition).
-    recognition: RecognitionOptions = DEFAULT_RECOGNITION
-    #: The model-free replay: times it asks for other tools, as a model that knows what it
-    #: needs would, when the next ground-truth call is hidden (0: never).
-    replay_switches: int = 0
-    #: The model-free replays: the model that chooses the tools for ``tool_filter`` (None:
-    #: nobody chooses, every tool is shown).
-    chooser: str | None = None
+__all__ = ["ENV_MODES", "GOAL_MODES", "MAX_STEPS", "AgentOptions", "EnvMode", "GoalMode",
+           "RunOutcome", "build_messages", "goal_reached", "run_task", "succeeded"]
+#: Refusals a recovering method goes on after, as after a failed tool: the call's own
+#: arguments were wrong (not JSON, off the schema, or a value obtained nowhere), which the
+#: paper's environment answered with a failure. The session keeps the refused call; the
+#: filter is not told of it (the tool did not fail).
+RECOVERABLE = frozenset({"arguments", "invented"})
 
 
 @dataclass(frozen=True)
@@ -112,17 +84,18 @@ def _schema(tool: Tool) -> dict[str, Any]:
 
 
 def run_task(registry: Registry, task: Task, *, method: str, model: str, seed: int = 1,
-             options: AgentOptions = AgentOptions(),
+             options: AgentOptions | None = None,
              environment: Environment | None = None) -> RunOutcome:
     """Run one task with one filter method and one model; never raises for a failed run.
 
     ``environment``: where the calls run (default: the task's mocks)."""
     key = RunKey(task.id, model, method, seed)
+    # a YAML task's goal is its own: given unless the options say otherwise
+    options = (options or AgentOptions()).for_suite(MAX_STEPS, oracle=False)
     if environment is None:
         environment = MockedEnvironment(registry, task, options.env == "strict")
-    session = Session(registry, method=method, model=model, resolver=options.resolver,
-                      options=options.filter, provenance=False, call_options=options.call,
-                      seed=seed, recognition=options.recognition)
+    session = options.session(registry, method=method, model=model, seed=seed,
+                              provenance=options.env == "strict")
     if options.goal == "resolve":  # the bundled tasks' state is what the user gave
         resolution = session.start(task.query, known=dict(task.state))
     else:
@@ -132,9 +105,7 @@ def run_task(registry: Registry, task: Task, *, method: str, model: str, seed: i
     history: list[dict[str, Any]] = []
     records: list[StepRecord] = []
     recovering = method in RECOVERING_METHODS
-    if options.approve_risky == "ask" and options.approver is None:
-        options = replace(options, approver=on_path_approver(registry, options.filter))
-    for step in range(1, options.max_steps + 1):
+    for step in range(1, options.steps + 1):
         if session.done:  # only before step 1: later steps check after acting
             break
         record, result = _step(registry, task, pursued, key, session, history, step, options,
@@ -145,7 +116,8 @@ def run_task(registry: Registry, task: Task, *, method: str, model: str, seed: i
             records[-1] = replace(record, result=session.switch_text(shown))
             history.append({"tool": SWITCH_TOOL, "produced": list(shown.tools)})
             continue
-        if record.error is not None and recovering and record.tool_failed:
+        if record.error is not None and recovering and (
+                record.tool_failed or record.decision in RECOVERABLE):
             assert record.chosen is not None
             session.record(record.chosen, _as_object(record.arguments), error=record.error)
             history.append({"tool": record.chosen, "produced": [f"failed: {record.error}"]})
@@ -163,7 +135,7 @@ def run_task(registry: Registry, task: Task, *, method: str, model: str, seed: i
         if records:
             records[-1] = replace(
                 records[-1], done=True, success=False,
-                error=f"step limit ({options.max_steps}) reached without the goal",
+                error=f"step limit ({options.steps}) reached without the goal",
             )
     state = session.state
     if not records:  # the goal held before the first step
@@ -175,7 +147,7 @@ def run_task(registry: Registry, task: Task, *, method: str, model: str, seed: i
         key, task.domain, success, len(records), error,
         sum(r.input_tokens for r in records) + resolution.input_tokens,
         sum(r.output_tokens for r in records) + resolution.output_tokens,
-        goal=tuple(sorted(resolution.goal)), goal_by=options.goal if options.goal != "resolve"
+        goal=tuple(sorted(resolution.goal)), goal_by=str(options.goal) if options.goal != "resolve"
         else resolution.resolver, goal_correct=resolution.goal_steps == task.goal_steps,
         goal_known=dict(resolution.known), goal_notes=resolution.notes, query=task.query,
         switches=len(session.switches),
@@ -227,7 +199,7 @@ def _step(registry: Registry, task: Task, pursued: Task, key: RunKey, session: S
     if session.weighing:
         tools.append(switch_tool_schema())
         base = replace(base, goals=session.describe_candidates())
-    messages = build_messages(pursued, state, history, step, len(tools), options.max_steps)
+    messages = build_messages(pursued, state, history, step, len(tools), options.steps)
     try:
         reply = complete(key.model, messages, tools, seed=key.seed, options=options.call)
     except ModelError as exc:
@@ -251,33 +223,32 @@ def _step(registry: Registry, task: Task, pursued: Task, key: RunKey, session: S
         return (replace(base, error=f"model called {len(reply.calls)} tools ({names}); "
                                    "exactly one is allowed",
                        faults=(*base.faults, "several tool calls")), None)
-    if call.name not in visible.tools:
-        where = "is not visible" if call.name in registry else "does not exist"
-        faults = base.faults if call.name in registry else (*base.faults, "unknown tool")
-        return (replace(base, error=f"model called {call.name!r}, which {where}; refused",
-                       faults=faults), None)
-    try:
-        arguments = json.loads(call.arguments) if call.arguments.strip() else {}
-    except ValueError as exc:
-        return (replace(base, error=f"arguments of {call.name} are not valid JSON: {exc}",
-                       faults=(*base.faults, "malformed JSON arguments")), None)
-    base = replace(base, arguments=arguments)
-    if needs_approval(registry, call.name) and isinstance(arguments, Mapping):
-        approval = approve(options.approve_risky,
-                           ApprovalRequest(call.name, arguments, dict(state), session.goal),
-                           options.approver)
-        base = replace(base, approval=str(approval))
-        if not approval.approved:
-            return (replace(base, error=f"approval refused for {call.name}: "
-                                        f"{approval.reason}"), None)
+    decision = session.check(call.name, call.arguments)
+    base = replace(base, decision=decision.kind, approval=decision.approval,
+                   invented="invented" in (decision.kind, *decision.unchecked),
+                   faults=(*base.faults, *_faults(decision)))
+    if decision.arguments is not None:
+        base = replace(base, arguments=dict(decision.arguments))
+    if not decision.allowed:
+        return (replace(base, error=decision.reason), None)
+    arguments = dict(decision.arguments or {})
     outcome = environment.execute(call.name, arguments, state)
     if not outcome.ok:
-        return (replace(base, error=outcome.error, tool_failed=True,
-                        invented=outcome.invented), None)
+        return (replace(base, error=outcome.error, tool_failed=True), None)
     # what the result gives each produced variable (a mock answers with exactly those)
     produced = dict(extract(registry.tool(call.name), outcome.result).values)
-    return (replace(base, produced=produced, state_after={**state, **produced},
-                    invented=outcome.invented), outcome.result)
+    return (replace(base, produced=produced, state_after={**state, **produced}),
+            outcome.result)
+
+
+def _faults(decision: Decision) -> tuple[str, ...]:
+    """The model's fault that a refusal shows: a tool that does not exist, or arguments that
+    are not a JSON object (counted among the model's faults, as a provider's are)."""
+    if decision.kind == "unknown":
+        return ("unknown tool",)
+    if decision.kind == "arguments" and decision.arguments is None:
+        return ("malformed JSON arguments",)
+    return ()
 
 
 def _premature(registry: Registry, name: str, known: frozenset[str]) -> dict[str, Any]:

@@ -3,10 +3,11 @@
 The model sees the suite's system prompt (AgentDojo's default system message) and the
 user's request, with the schemas of the tools the method shows now (AgentDojo's own
 schemas). Each turn it calls tools or answers in words; the words are the run's final answer.
-Every call goes through the session's guard (visible now, arguments, approval, and for the
-causal methods the data-flow checks and the goal: once it is reached no call is allowed);
-the baselines (``all``, ``tool_filter``, keyword, ...) keep their tools whatever planfilter's
-goal says and are checked for visibility, arguments and approval only. An allowed call runs
+Every call is decided by :meth:`planfilter.live.Session.check` (visible now, arguments,
+approval, and for the causal methods the data-flow checks and the goal: once it is reached no
+call is allowed); the baselines (``all``, ``tool_filter``, keyword, ...) run on a session
+with provenance off, which keeps their tools whatever planfilter's goal says, so they are
+checked for visibility, arguments and approval only. An allowed call runs
 in the suite's environment and its result, as AgentDojo renders it, goes back to the model;
 a refused call never runs and the model is told why and what it may call. All calls of one
 turn are handled, in order, as AgentDojo's executor does. Under the causal methods the model is
@@ -36,13 +37,13 @@ from typing import Any
 from ..core.compile import render
 from ..core.errors import PlanfilterError
 from ..core.tasks import Task
-from ..filters import PRESELECTING_METHODS, FilterOptions, ToolGuard
+from ..filters import PRESELECTING_METHODS, FilterOptions
 from ..filters.preselect import kept_tools
-from ..filters.risk import on_path_approver
 from ..live import SWITCH_TOOL, Session, switch_tool_schema
 from ..models import ModelError, complete
 from ..suites import BenchSuite, Case
-from .agent import AgentOptions, RunOutcome
+from .agent import RunOutcome
+from .options import AgentOptions
 from .traces import RunKey, RunRecord, StepRecord, gold_next
 
 #: Methods whose guard also refuses invented values and unapproved risky calls; the
@@ -62,15 +63,9 @@ def start_session(suite: BenchSuite, case: Case, *, method: str, model: str | No
                   resolver: str | None = None) -> tuple[Session, Any]:
     """A session for the case, started on the task's goal or on the request alone;
     ``resolver`` (default ``options.resolver``) resolves a goal from the request."""
-    approver = options.approver
-    if options.approve_risky == "ask" and approver is None:
-        approver = on_path_approver(suite.registry, filter_options)
-    session = Session(suite.registry, method=method, model=model,
-                      resolver=resolver or options.resolver,
-                      options=filter_options, policy=options.approve_risky,  # type: ignore[arg-type]
-                      approver=approver, provenance=provenance, call_options=options.call,
-                      seed=seed, recognition=options.recognition,
-                      remember_declines=False)  # the stand-in judges each state anew
+    session = options.session(suite.registry, method=method, model=model, seed=seed,
+                              provenance=provenance, filter_options=filter_options,
+                              resolver=resolver)
     task = case.task
     if options.goal == "resolve":
         # a suite's oracle state was read from its ground truth: the user gives only words
@@ -114,7 +109,7 @@ def preselect(suite: BenchSuite, case: Case, model: str, seed: int,
 def run_dialogue(suite: BenchSuite, case: Case, *, method: str, model: str, seed: int = 1,
                  options: AgentOptions | None = None) -> RunOutcome:
     """One run of ``case``; never raises for a failed run."""
-    options = options or AgentOptions()
+    options = (options or AgentOptions()).for_suite(suite.max_steps, suite.oracle)
     key = RunKey(case.id, model, method, seed)
     task = case.task
     registry = suite.registry
@@ -149,15 +144,13 @@ def run_dialogue(suite: BenchSuite, case: Case, *, method: str, model: str, seed
         {"role": "system", "content": suite.system_prompt() or ""},
         {"role": "user", "content": task.query},
     ]
-    # The baselines are not held to planfilter's goal: they keep their tools after it is
-    # reached, and only visibility, arguments and approval are checked.
-    baseline = None if method in GUARDED_METHODS else ToolGuard(
-        registry, task.goal, method=method, policy=options.approve_risky,  # type: ignore[arg-type]
-        approver=session.approver, query=task.query, options=filter_options, provenance=False)
+    # The baselines are not held to planfilter's goal: their session keeps their tools after
+    # it is reached, and checks visibility, arguments and approval only (no provenance).
+    guarded = method in GUARDED_METHODS
     asked_final = stuck = False
     step = 0
-    for turn in range(1, options.max_steps + 1):
-        visible = session.visible() if baseline is None else baseline.visible(session.state)
+    for turn in range(1, options.steps + 1):
+        visible = session.visible()
         tools = visible.tools
         if not tools and not asked_final:
             messages.append({"role": "user", "content": render("dialogue_final.j2").strip()})
@@ -165,10 +158,10 @@ def run_dialogue(suite: BenchSuite, case: Case, *, method: str, model: str, seed
         # A causal method knows the goal is not reached while it shows a tool: the model is
         # asked for a call then, unless its last call was refused or failed (it may give up
         # in words).
-        choice = "required" if (baseline is None and tools and not session.done
+        choice = "required" if (guarded and tools and not session.done
                                 and not stuck) else "auto"
         schemas = suite.tool_schemas(tools)
-        if baseline is None and tools and session.weighing:
+        if tools and session.weighing:
             schemas.append(switch_tool_schema())
         try:
             reply = complete(model, messages, schemas, seed=seed,
@@ -200,15 +193,14 @@ def run_dialogue(suite: BenchSuite, case: Case, *, method: str, model: str, seed
                 latency_ms=round(reply.latency_ms, 3) if k == 0 else 0.0,
                 attempts=reply.attempts, faults=reply.retried if k == 0 else (),
                 goals=session.describe_candidates() if session.weighing else ())
-            if call.name == SWITCH_TOOL and baseline is None and session.weighing:
+            if call.name == SWITCH_TOOL and session.weighing:
                 shown = session.switch(_reason(call.arguments))
                 content = session.switch_text(shown)
                 records.append(replace(record, decision="switch", result=content))
                 messages.append({"role": "tool", "tool_call_id": call_id, "name": call.name,
                                  "content": content})
                 continue
-            decision = session.check(call.name, call.arguments) if baseline is None else \
-                baseline.check_call(state, call.name, call.arguments)
+            decision = session.check(call.name, call.arguments)
             stuck = not decision.allowed
             if not decision.allowed:
                 content = render("dialogue_refused.j2", reason=decision.reason,
@@ -234,7 +226,7 @@ def run_dialogue(suite: BenchSuite, case: Case, *, method: str, model: str, seed
             messages.append({"role": "tool", "tool_call_id": call_id, "name": call.name,
                              "content": content})
     else:
-        error = f"step limit ({options.max_steps} model turns) reached without an answer"
+        error = f"step limit ({options.steps} model turns) reached without an answer"
     verdict = environment.verdict(answer, session.state)
     if error is None and not verdict.success:
         error = "the suite's check failed: the task was not done"

@@ -4,11 +4,12 @@ Per run: success, wrong-tool calls (a chosen tool that is not the gold next tool
 actions (a side-effecting tool chosen while some of its requirements were unknown; the
 agent records this per step), tools visible per step, steps, input and output tokens, and
 how often the gold next tool was among the visible ones. "Success, no premature" counts only
-the successful runs that never acted prematurely: with ``--env lenient`` the mocked
-environment validates argument types, not where their values came from, so a model that
-skips a lookup and invents an id still reaches the goal there (``--env strict``, the
-default, refuses it). Goal accuracy is the share of runs whose goal, resolved from the
-request under ``--goal resolve``, equals the task's; a failed run whose goal was not is
+the successful runs that never acted prematurely: with ``--env lenient`` the guard does
+not check where argument values came from and the mocks take any value of the right type,
+so a model that skips a lookup and invents an id still reaches the goal there (under
+``--env strict``, the default, :meth:`planfilter.live.Session.check` refuses it). Goal
+accuracy is the share of runs whose goal, resolved from the request under
+``--goal resolve``, equals the task's; a failed run whose goal was not is
 counted as a ``wrong goal`` failure, whatever error ended it. Groups average these per run
 ("per task", as the paper words it); tools per step and gold-visible rate are pooled over
 the group's steps.
@@ -48,7 +49,8 @@ class RunMetrics:
     #: Who set the goal (given, model, retrieval) and whether it was the task's goal.
     goal_by: str = "given"
     goal_correct: bool = True
-    #: Calls with an invented argument value (refused under strict, flagged under lenient).
+    #: Calls with an invented argument value (Session.check refused them under strict;
+    #: under lenient it reported them and let them run).
     invented: int = 0
     #: Under attack: the injection task's check (True: the attack succeeded); else None.
     attack_success: bool | None = None
@@ -317,11 +319,18 @@ def error_kind(error: str) -> str:
         ("filter ", "filter error"),
         ("tool ", "tool failed"),
         ("approval refused", "approval refused"),
+        ("visible, arguments valid, refused", "approval refused"),
         ("invented argument", "invented argument"),
+        ("substituted argument", "substituted argument"),
+        ("the goal is reached", "tool not visible"),
+        ("the user declined", "declined"),
         ("mocked output of", "mock breaks returns"),
     ):
         if error.startswith(prefix):
             return kind
+    if error.endswith(("does not exist; refused", "; refused")) and (
+            "is not visible" in error or "does not exist" in error):
+        return "tool not visible"
     if error.startswith("model called") and "exactly one" in error:
         return "several tool calls"
     if error.startswith("model called"):

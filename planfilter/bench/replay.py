@@ -54,8 +54,9 @@ from ..suites.adaptive import (
     crafted_success,
     is_write,
 )
-from .agent import AgentOptions, RunOutcome
+from .agent import RunOutcome
 from .dialogue import final_goal, goal_source, preselect, start_session
+from .options import AgentOptions
 from .traces import RunKey, RunRecord, StepRecord, gold_next
 
 
@@ -67,7 +68,7 @@ def fill_arguments(tool: Tool, state: Mapping[str, Any]) -> dict[str, Any]:
 
 def replay(suite: BenchSuite, case: Case, *, method: str, seed: int = 1,
            options: AgentOptions | None = None, obey: bool = False) -> RunOutcome:
-    options = options or AgentOptions()
+    options = (options or AgentOptions()).for_suite(suite.max_steps, suite.oracle)
     key = RunKey(case.id, OBEDIENT if obey else ORACLE, method, seed)
     task = case.task
     registry = suite.registry
@@ -144,7 +145,7 @@ def replay(suite: BenchSuite, case: Case, *, method: str, seed: int = 1,
             recorded = session.record(call.tool, arguments, done.result)
             records.append(replace(record, decision="allowed", approval=decision.approval,
                                    produced=dict(recorded.produced), state_after=session.state,
-                                   result=done.text[:2000], invented=done.invented,
+                                   result=done.text[:2000],
                                    unfilled=recorded.unfilled))
             if obey and not obeyed and attacker and _injected(environment, done.text):
                 obeyed = True

@@ -162,9 +162,10 @@ def report_markdown(runs: Sequence[RunMetrics],
         "over all the replies); gold visible is the share of steps whose gold next tool was "
         "visible; risky off-path is the number of high-risk tools shown at a step while not on "
         "the minimal causal path from that step's state, per run; invented args counts calls "
-        "with an argument value no tool returned and the user did not give (refused by "
-        "--env strict, flagged by --env lenient), per run, and success, no invented is the "
-        "share of runs that succeeded without one (under lenient: what strict gives); goal "
+        "with an argument value no tool returned and the user did not give (refused by the "
+        "session under --env strict, reported and let through under --env lenient), per run, "
+        "and success, no invented is the share of runs that succeeded without one (under "
+        "lenient: what strict gives); goal "
         "accuracy is the share of runs whose goal (resolved from the request under "
         "--goal resolve) was the task's goal, and a failed run whose goal was not counts as "
         "a wrong goal among the failures, whatever error ended it.\n",

@@ -12,28 +12,18 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.contracts import Registry
 from ..core.errors import PlanfilterError
-from ..core.planners import DEFAULT_PLANNER, get_planner
 from ..core.tasks import Suite
-from ..filters import PAPER_METHODS, PRESELECTING_METHODS, FilterOptions, get_filter
-from ..filters.risk import check_policy
-from ..live.recognition import DEFAULT_RECOGNITION, RecognitionOptions
-from ..models import (
-    DEFAULT_MODELS,
-    OBEDIENT,
-    REPLAYS,
-    CallOptions,
-    check_model,
-    in_process,
-    load_litellm,
-)
+from ..filters import PAPER_METHODS, PRESELECTING_METHODS, get_filter
+from ..models import DEFAULT_MODELS, OBEDIENT, REPLAYS, check_model, in_process, load_litellm
 from ..suites import BenchSuite, Case
 from ..suites.bundled import YamlSuite
-from .agent import ENV_MODES, GOAL_MODES, AgentOptions, RunOutcome, run_task
+from .agent import RunOutcome, run_task
+from .options import AgentOptions, check_options
 from .report import ReportFiles, build_report
 from .traces import TRACES_FILE, RunKey, TraceWriter, prepare_resume
 
@@ -44,6 +34,9 @@ ProgressFn = Callable[[int, int, RunOutcome | None], None]
 
 @dataclass(frozen=True)
 class RunConfig:
+    """Which runs to make (every case of the suite x method x model x seed) and where their
+    traces go; ``options`` says how each run goes (planfilter.bench.options)."""
+
     registry: Registry
     suite: Suite
     methods: tuple[str, ...] = PAPER_METHODS
@@ -53,50 +46,24 @@ class RunConfig:
     concurrency: int = 4
     out: Path = Path("runs/latest")
     resume: bool = False
-    planner: str = DEFAULT_PLANNER
-    api_base: str | None = None
-    #: Steps (model turns) per run; None: the suite's own limit (6 bundled, 15 AgentDojo).
-    max_steps: int | None = None
-    call: CallOptions = field(default_factory=CallOptions)
     plots: bool = True
-    #: Approval of high-risk tools (planfilter.filters.risk): always, never, or ask the on-path
-    #: stand-in reviewer.
-    approve_risky: str = "always"
-    #: given: the task's goal (the paper); resolve: each run's model resolves it first;
-    #: oracle: an outside suite's goal and known values read from its ground truth (an upper
-    #: bound). None: resolve for a suite whose tasks come with an oracle goal, else given.
-    goal: str | None = None
-    #: Who resolves the goal from the request in a model's run under ``goal`` resolve: the
-    #: model itself ("model"), or retrieval over the registry's goals ("retrieval": no
-    #: model call). The model-free replays always use retrieval.
-    resolver: str = "model"
-    #: strict: invented argument values are refused; lenient: the paper artifact's behaviour.
-    env: str = "strict"
     #: The suite to run (planfilter.suites); None: ``registry`` and ``suite`` as a YAML suite.
     source: BenchSuite | None = None
-    #: How a resolved goal's candidates are kept and shown (planfilter.live.recognition).
-    recognition: RecognitionOptions = DEFAULT_RECOGNITION
-    #: The model-free replay asks for other tools up to this many times per hidden call.
-    replay_switches: int = 0
-    #: The model-free replays: the model that chooses the tools for ``tool_filter``.
-    chooser: str | None = None
+    #: How each run goes: step limit, filter and model options, approval policy, goal mode,
+    #: resolver, env, recognition, replay switches, tool_filter's chooser.
+    options: AgentOptions = AgentOptions()
 
     @property
     def bench(self) -> BenchSuite:
         if self.source is not None:
             return self.source
-        return YamlSuite(self.registry, self.suite, strict=self.env == "strict")
+        return YamlSuite(self.registry, self.suite, strict=self.options.env == "strict")
 
     @property
-    def goal_mode(self) -> str:
-        """The goal mode the runs use: ``goal``, or its default for the suite."""
-        if self.goal is not None:
-            return self.goal
-        return "resolve" if self.bench.oracle else "given"
-
-    @property
-    def steps_limit(self) -> int:
-        return self.max_steps if self.max_steps is not None else self.bench.max_steps
+    def run_options(self) -> AgentOptions:
+        """``options`` with the suite's defaults filled in (step limit, goal mode)."""
+        bench = self.bench
+        return self.options.for_suite(bench.max_steps, bench.oracle)
 
 
 @dataclass(frozen=True)
@@ -123,19 +90,11 @@ def check_config(config: RunConfig) -> None:
         get_filter(method)
     for model in config.models:
         check_model(model)
-    if config.planner != "auto":
-        get_planner(config.planner)
     if config.seeds < 1:
         raise PlanfilterError(f"seeds must be at least 1, not {config.seeds}")
     if config.concurrency < 1:
         raise PlanfilterError(f"concurrency must be at least 1, not {config.concurrency}")
-    check_policy(config.approve_risky)
-    if config.goal is not None and config.goal not in GOAL_MODES:
-        raise PlanfilterError(f"goal {config.goal!r}: choose {', '.join(GOAL_MODES)}")
-    if config.env not in ENV_MODES:
-        raise PlanfilterError(f"env {config.env!r}: choose {' or '.join(ENV_MODES)}")
-    if config.steps_limit < 1:
-        raise PlanfilterError(f"max_steps must be at least 1, not {config.max_steps}")
+    check_options(config.options)
     bench = config.bench
     if not len(bench.tasks):
         raise PlanfilterError(f"{bench.tasks.source or 'suite'}: holds no task")
@@ -143,7 +102,7 @@ def check_config(config: RunConfig) -> None:
         if not bench.answers:
             raise PlanfilterError(f"method {method}: AgentDojo's tool filter runs on the "
                                   "agentdojo:... suites only")
-        if REPLAYS & set(config.models) and not config.chooser:
+        if REPLAYS & set(config.models) and not config.options.chooser:
             raise PlanfilterError(f"method {method} needs a model to choose the tools; "
                                   "the model-free replays make no model call of their own: "
                                   "give one with --tool-filter-model MODEL")
@@ -180,22 +139,11 @@ def run_benchmark(config: RunConfig, progress: ProgressFn | None = None) -> RunR
         finished = frozenset()
     keys = plan_runs(config)
     todo = [k for k in keys if k not in finished]
-    options = AgentOptions(
-        max_steps=config.steps_limit,
-        filter=FilterOptions(planner=config.planner),
-        call=replace(config.call, api_base=config.api_base or config.call.api_base),
-        approve_risky=check_policy(config.approve_risky),
-        goal=config.goal_mode,  # type: ignore[arg-type]
-        resolver=config.resolver,
-        recognition=config.recognition,
-        replay_switches=config.replay_switches,
-        env=config.env,  # type: ignore[arg-type]
-        chooser=config.chooser,
-    )
+    options = config.run_options
     if todo:
         if progress is not None:
             progress(0, len(todo), None)
-        if any(m not in REPLAYS for m in config.models) or config.chooser:
+        if any(m not in REPLAYS for m in config.models) or options.chooser:
             load_litellm()  # once, before the threads start
         _execute(config, todo, options, path, progress)
     report = build_report(out, plots=config.plots)

@@ -75,11 +75,13 @@ class StepRecord:
     faults: tuple[str, ...] = ()
     #: The call succeeded and its result filled none of the variables its tool produces.
     unfilled: bool = False
-    #: An argument's value was invented: refused under --env strict, flagged and run under
-    #: --env lenient.
+    #: An argument's value was invented (obtained from no tool, not given by the user):
+    #: Session.check refused it under --env strict, and reported it under --env lenient,
+    #: where the call ran.
     invented: bool = False
     #: The guard's decision on the call ("allowed" or the refusal's kind), where one was
-    #: asked for (the model-free replay, the AgentDojo loop); its reason is in ``error``.
+    #: asked for (every loop asks :meth:`planfilter.live.Session.check`; a step that made no
+    #: call has none); a refusal's reason is in ``error``.
     decision: str | None = None
     #: The result as the model was shown it (AgentDojo's rendering), shortened.
     result: str | None = None

@@ -126,9 +126,10 @@ def summary_table(rows: Sequence[Any], title: str) -> Any:
                    "replay then acts with the tools it kept.")
 @click.option("--env", "env_mode", type=click.Choice(["strict", "lenient"]), default="strict",
               show_default=True,
-              help="strict: the mocked tools refuse invented argument values (an id no tool "
-                   "returned); lenient: they accept any value of the right type (the paper "
-                   "artifact).")
+              help="strict: the session refuses invented argument values (an id no tool "
+                   "returned) and the mocked tools answer an id they do not hold with an error; "
+                   "lenient: the paper artifact: invented values are flagged, not refused, and "
+                   "the mocks accept any value of the right type.")
 @click.option("--sample", type=int, default=None,
               help="Run a stratified sample of N tasks (by domain and family) instead of the "
                    "whole suite; deterministic, so --resume continues it.")
@@ -185,12 +186,13 @@ def run(registry_path: tuple[Path, ...], tasks_path: tuple[Path, ...], methods: 
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
+    from ..bench.options import AgentOptions
     from ..bench.runner import RunConfig, run_benchmark, workers
     from ..core.loading import load_registry, load_suite
     from ..core.resources import default_registry, default_suite
-    from ..filters import PAPER_METHODS
+    from ..filters import PAPER_METHODS, FilterOptions
     from ..live.recognition import DEFAULT_RECOGNITION
-    from ..models import DEFAULT_MODELS
+    from ..models import DEFAULT_MODELS, CallOptions
 
     try:
         source = None
@@ -218,21 +220,25 @@ def run(registry_path: tuple[Path, ...], tasks_path: tuple[Path, ...], methods: 
 
             suite = stratified_sample(suite, sample)
             source = source.with_tasks(suite) if source is not None else None
-        config = RunConfig(
-            registry=registry,
-            suite=suite,
-            source=source,
-            max_steps=max_steps,
-            methods=_names(methods, "--methods") or PAPER_METHODS,
-            models=_names(models, "--models") or DEFAULT_MODELS,
-            seeds=seeds, concurrency=concurrency, out=out, resume=resume, planner=planner,
-            api_base=api_base, plots=not no_plots, approve_risky=approve_risky,
-            goal=goal_mode, resolver=resolver, env=env_mode,
+        options = AgentOptions(
+            max_steps=max_steps, filter=FilterOptions(planner=planner),
+            call=CallOptions(api_base=api_base),
+            approve_risky=approve_risky,  # type: ignore[arg-type]  # a click.Choice
+            goal=goal_mode,  # type: ignore[arg-type]
+            resolver=resolver, env=env_mode,  # type: ignore[arg-type]
             recognition=replace(
                 DEFAULT_RECOGNITION,
                 candidates=goal_candidates or DEFAULT_RECOGNITION.candidates,
                 tools=goal_tools or DEFAULT_RECOGNITION.tools),
-            replay_switches=replay_switches, chooser=chooser,
+            replay_switches=replay_switches, chooser=chooser)
+        config = RunConfig(
+            registry=registry,
+            suite=suite,
+            source=source,
+            methods=_names(methods, "--methods") or PAPER_METHODS,
+            models=_names(models, "--models") or DEFAULT_MODELS,
+            seeds=seeds, concurrency=concurrency, out=out, resume=resume,
+            plots=not no_plots, options=options,
         )
         console = Console()
         traces = out / "traces.jsonl"

@@ -11,7 +11,8 @@ outside content (``tainted``), the approval policy approves it.
 :meth:`ToolGuard.call` runs the framework's executor only for allowed calls; every decision,
 allowed or refused, is recorded in :attr:`ToolGuard.log`.
 
-The benchmark's agent loop (planfilter.bench.agent) applies the same rules to its own calls.
+A :class:`planfilter.live.Session` decides through this guard, and every loop of the benchmark
+(planfilter.bench) decides through the session.
 """
 
 from __future__ import annotations
@@ -81,6 +82,9 @@ class Decision:
     kind: DecisionKind = DecisionKind.ALLOWED
     #: Why the call needed approval: the tool's risk, tainted arguments (empty: it did not).
     concerns: tuple[str, ...] = ()
+    #: With provenance off: the data-flow kinds (FLOW_KINDS) the call's values break, found
+    #: and reported but not enforced (the benchmark's ``--env lenient`` flags them).
+    unchecked: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "kind", DecisionKind(self.kind))
@@ -190,7 +194,10 @@ class ToolGuard:
         if invalid:
             return Decision(False, f"invalid arguments for {name}: " + "; ".join(invalid),
                             name, parsed, kind=DecisionKind.ARGUMENTS)
-        problems = check_flow(self.registry, tool, parsed, flow) if self.provenance else []
+        problems = check_flow(self.registry, tool, parsed, flow)
+        unchecked: tuple[str, ...] = ()
+        if not self.provenance:  # reported on the decision, not enforced
+            unchecked, problems = tuple(sorted({p.kind for p in problems})), []
         hard = [p for p in problems if p.kind != "tainted"]
         if hard:
             kind = DecisionKind(hard[0].kind)
@@ -201,7 +208,7 @@ class ToolGuard:
         if needs_approval(self.registry, name):
             concerns.insert(0, f"{name} is high-risk")
         if not concerns:
-            return Decision(True, "visible, arguments valid", name, parsed)
+            return Decision(True, "visible, arguments valid", name, parsed, unchecked=unchecked)
         request = ApprovalRequest(name, parsed, dict(state), self.goal, tuple(concerns),
                                   tainted=tuple(p.message for p in problems))
         approval = approve(self.policy, request, self.approver)
@@ -209,7 +216,7 @@ class ToolGuard:
         return Decision(approval.approved, f"visible, arguments valid, {approval}", name,
                         parsed, str(approval), kind=DecisionKind.ALLOWED if approval.approved
                         else refused,
-                        concerns=tuple(concerns))
+                        concerns=tuple(concerns), unchecked=unchecked)
 
 
 def unmet_facts(registry: Registry, name: str, state: Mapping[str, Any]) -> str:

@@ -54,7 +54,9 @@ def planned_for(now: Snapshot) -> list[Belief]:
         beliefs = [b for b in beliefs if not b.candidate.goal <= lead.candidate.goal]
     elif not beliefs:
         beliefs = [b for b in now.beliefs if not b.dropped and not b.done][:1]
-    return beliefs if now.goal_directed else beliefs[:1]
+    if now.goal_directed:
+        return beliefs
+    return beliefs[:1] or [lead]  # a baseline keeps its tools at the goal
 
 
 def showing(now: Snapshot, frontiers: Sequence[Frontier], *, done: bool) -> Showing:

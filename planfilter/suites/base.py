@@ -37,8 +37,6 @@ class Execution:
     #: The result as the model is shown it (the suite's own rendering).
     text: str = ""
     error: str | None = None
-    #: An argument's value was invented (the bundled mocks flag it under --env lenient).
-    invented: bool = False
 
 
 @dataclass(frozen=True)
@@ -81,7 +79,8 @@ class SuiteOptions:
     #: None: every pair.
     injection_tasks: str | None = None
     seed: int = 1
-    #: The bundled mocks refuse invented argument values (``--env strict``).
+    #: The bundled mocks answer an id their task's world does not hold with an error, as a
+    #: service would (``--env strict``); False: they take any value (the paper's mocks).
     strict: bool = True
 
 

@@ -46,10 +46,9 @@ class MockedEnvironment:
                 state: Mapping[str, Any]) -> Execution:
         outcome = execute(self.registry, self.task, state, tool, arguments, strict=self.strict)
         if not outcome.ok:
-            return Execution(False, error=outcome.error, invented=outcome.invented)
+            return Execution(False, error=outcome.error)
         produced = dict(outcome.produced)
-        return Execution(True, produced, json.dumps(produced, ensure_ascii=False, default=str),
-                         invented=outcome.invented)
+        return Execution(True, produced, json.dumps(produced, ensure_ascii=False, default=str))
 
     def verdict(self, answer: str | None, state: Mapping[str, Any]) -> Verdict:
         return Verdict(succeeded(self.task, state))

@@ -1,24 +1,29 @@
 """The mocked environment: a tool call either returns the task's mocked output or fails.
 
 Execution is deterministic (paper, section 5.3): the arguments are checked against the tool's
-JSON Schema and (strict, the default) for invented values, then the mocked variables of the
-task-tool pair join the state, ``s' = s | E``. A produced variable the mock leaves out is set
-to ``True``, so that the contract's effects always hold after a successful call. A tool listed
-in the task's ``failures`` fails with its message (after the arguments are checked), as a
-broken service would. The mocked output is checked against the tool's ``returns`` schema.
-Refusing tools that were not shown is the agent loop's job; this module only executes. The
-bundled suites (planfilter.suites.bundled) run their calls here.
+JSON Schema, then the mocked variables of the task-tool pair join the state, ``s' = s | E``.
+A produced variable the mock leaves out is set to ``True``, so that the contract's effects
+always hold after a successful call. A tool listed in the task's ``failures`` fails with its
+message (after the arguments are checked), as a broken service would. The mocked output is
+checked against the tool's ``returns`` schema.
+
+The mocks answer as a service would: with ``strict`` (the default), an id the task's world
+does not hold (a value for a parameter whose variable some tool produces, found nowhere in
+the task's state or mocked outputs) gives an error result, ``no <variable> <value>``: a
+failed call, not a refusal. ``strict=False`` is the paper artifact's mocks, which take any
+value of the right type. Nothing here decides what may run: whether a value was obtained,
+visibility and approval are :meth:`planfilter.live.Session.check`'s decision, made before a
+call reaches the mocks. The bundled suites (planfilter.suites.bundled) run their calls here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.contracts import Registry
+from ..core.contracts import Registry, Tool
 from ..core.frozen import thaw
-from ..core.provenance import held_values, invented_arguments
 from ..core.schemas import argument_errors, result_errors
 from ..core.tasks import Task
 
@@ -31,19 +36,15 @@ class StepOutcome:
     #: The state after the call (the state before it, unchanged, on error).
     state: Mapping[str, Any] = field(default_factory=dict)
     error: str | None = None
-    #: An argument's value was invented: the call was refused (strict) or taken anyway
-    #: (lenient, which flags what strict would refuse).
-    invented: bool = False
 
 
 def execute(registry: Registry, task: Task, state: Mapping[str, Any], tool_name: str,
             arguments: Any, *, strict: bool = True) -> StepOutcome:
     """Run ``tool_name`` in the mocked world of ``task``; never raises for a bad call.
 
-    ``strict``: refuse an argument whose value was invented, as a real service rejects an
-    id it never issued (planfilter.core.provenance); ``strict=False`` is the paper
-    artifact's environment, which takes any value of the right type but flags the call
-    (``invented``), so one lenient run also tells what strict would have refused."""
+    ``strict``: an id the task's world does not hold gives an error result, as a real service
+    answers an id it never issued (:func:`unknown_ids`); ``strict=False``: the paper
+    artifact's mocks, which take any value of the right type."""
     before = dict(state)
     if tool_name not in registry:
         return StepOutcome(False, state=before, error=f"unknown tool {tool_name!r}")
@@ -52,10 +53,10 @@ def execute(registry: Registry, task: Task, state: Mapping[str, Any], tool_name:
     if problems:
         return StepOutcome(False, state=before,
                            error=f"invalid arguments for {tool_name}: " + "; ".join(problems))
-    invented = invented_arguments(registry, arguments, held_values(state))
-    if invented and strict:
-        return StepOutcome(False, state=before, invented=True,
-                           error=f"invented argument for {tool_name}: " + "; ".join(invented))
+    unknown = unknown_ids(registry, tool, arguments, task) if strict else []
+    if unknown:
+        return StepOutcome(False, state=before,
+                           error=f"tool {tool_name} failed: " + "; ".join(unknown))
     failure = task.failures.get(tool_name)
     if failure is not None:
         return StepOutcome(False, state=before, error=f"tool {tool_name} failed: {failure}")
@@ -71,5 +72,40 @@ def execute(registry: Registry, task: Task, state: Mapping[str, Any], tool_name:
                            error=f"mocked output of {tool_name} in task {task.id} breaks its "
                                  "returns schema: " + "; ".join(broken))
     established = dict.fromkeys(sorted(tool.establishes), True)
-    return StepOutcome(True, produced=produced, state={**before, **produced, **established},
-                       invented=bool(invented))
+    return StepOutcome(True, produced=produced, state={**before, **produced, **established})
+
+
+def unknown_ids(registry: Registry, tool: Tool, arguments: Mapping[str, Any],
+                task: Task) -> list[str]:
+    """``no <variable> <value>`` for each argument that carries an id the task's world does
+    not hold: its parameter's variable is one some tool produces (the model does not write
+    it), and its value (each item of a list) is no value of the task's state or mocked
+    outputs, at any depth. Compared as a service compares ids: as text, surrounding
+    whitespace aside. Empty when every id is known."""
+    world = {_text(v) for v in _scalars((thaw(task.state), thaw(task.mocks)))}
+    out = []
+    for name in sorted(arguments):
+        if name in tool.authored or tool.variable_of(name) not in registry.produced:
+            continue
+        value = arguments[name]
+        items = value if isinstance(value, list | tuple) else (value,)
+        missing = [v for v in items if not isinstance(v, Mapping) and _text(v) not in world]
+        if missing:
+            out.append(f"no {tool.variable_of(name)} {', '.join(map(repr, missing))} "
+                       f"(argument '{name}')")
+    return out
+
+
+def _scalars(value: Any) -> Iterable[Any]:
+    if isinstance(value, Mapping):
+        for item in value.values():
+            yield from _scalars(item)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from _scalars(item)
+    else:
+        yield value
+
+
+def _text(value: Any) -> str:
+    return str(value).strip()
