@@ -217,7 +217,8 @@ def test_goal_resolve_with_the_oracle_uses_retrieval(banking, tmp_path):
 
 
 def _options(max_steps: int = 15) -> AgentOptions:
-    return AgentOptions(max_steps=max_steps, call=CallOptions(sleep=lambda s: None))
+    return AgentOptions(max_steps=max_steps, call=CallOptions(sleep=lambda s: None),
+                        goal="given")
 
 
 def test_loop_runs_calls_and_judges_the_answer(banking, script):  # noqa: F811
