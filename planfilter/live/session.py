@@ -71,6 +71,7 @@ from ..core.provenance import (
 from ..core.results import extract, parse_result
 from ..core.schemas import accepts_list, value_errors
 from ..core.steps import GIVEN, advance, stale
+from ..core.values import Source, SourceKind, ValueStore
 from ..filters import (
     DEFAULT_OPTIONS,
     GOAL_DIRECTED_METHODS,
@@ -299,6 +300,8 @@ class Session:
         self._pointed_texts: list[str] = []
         #: Every successful call's arguments and result: what the model could have read.
         self._results: list[tuple[dict[str, Any], Any]] = []
+        #: Every value that entered the session, with its sources (planfilter.core.values).
+        self._store = ValueStore()
         self._lock = threading.RLock()
 
     # -- starting ---------------------------------------------------------------------------
@@ -387,6 +390,13 @@ class Session:
             for name, item in self._environment.items():
                 self._facts[name] = [Fact(v, f"environment ({item.source})")
                                      for v in self._values(name, item.value)]
+            self._store = ValueStore().with_text(request, Source(SourceKind.USER))
+            for name, facts in self._facts.items():
+                kind = SourceKind.USER if name not in self._environment else \
+                    SourceKind.ENVIRONMENT
+                for fact in facts:
+                    self._store = self._store.with_value(fact.value,
+                                                         Source(kind, variable=name))
             self.resolution = resolution
             self._parts = parts
             self._delegation = delegated
@@ -595,7 +605,8 @@ class Session:
                     *(result for _, result in self._results))
             return Flow(held=self.held(), given={k: v for k, v in given.items() if v},
                         outside=outside, exposed=self._exposed(), scope="all",
-                        request=self.request, seen=seen, answers=tuple(self._results))
+                        request=self.request, seen=seen, answers=tuple(self._results),
+                        store=self._store)
 
     def planning_state(self) -> dict[str, Any]:
         """The state the planner sees for the leading candidate's current step: that step's
@@ -712,6 +723,10 @@ class Session:
                     variable = contract.variable_of(name)
                     self._facts.setdefault(variable, []).append(
                         Fact(args[name], f"authored (call {index})", index, exposed))
+                    self._store = self._store.with_value(args[name], Source(
+                        SourceKind.MODEL, index, tool, variable=variable, trusted=not exposed))
+                self._store = self._store.with_result(index, tool, parse_result(result),
+                                                      trusted=not contract.untrusted)
                 for name, value in got.values.items():  # a fact carries no outside content
                     outside = contract.untrusted and name not in contract.establishes
                     self._facts.setdefault(name, []).append(Fact(
