@@ -67,7 +67,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .contracts import Registry, Tool
-from .values import Source, SourceKind, ValueStore
+from .values import Source, SourceKind, ValueStore, normal
 
 #: Variable -> every value the state holds for it (a search may hold several ids).
 Held = Mapping[str, Iterable[Any]]
@@ -470,7 +470,10 @@ def _invented(tool: Tool, name: str, variable: str, value: Any, store: ValueStor
         what = _show(value) if item is value else f"{_show(value)}: its item {_show(item)}"
         written = [s for s in sources if s.kind is SourceKind.MODEL]
         only = f"; only the model wrote it, at {describe_sources(written)}" if written else ""
-        listed = ", ".join(_show(k) for k in _plain_values(held))
+        once: dict[str | None, Any] = {}
+        for k in _plain_values(held):  # each value once, in the order held
+            once.setdefault(normal(k), k)
+        listed = ", ".join(_show(k) for k in once.values())
         known = f" (values held for {variable}: {listed})" if listed else ""
         return FlowProblem("invented", name, (
             f"argument '{name}'{alias} = {what} was seen nowhere: not in the request, a value "

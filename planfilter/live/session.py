@@ -153,8 +153,9 @@ class Call:
     missing: tuple[str, ...] = ()
     #: Where the result breaks the contract's ``returns`` schema.
     problems: tuple[str, ...] = ()
-    #: Values found inside the result under a key that is (or maps to) a variable: each
-    #: counts as obtained for that variable (planfilter.core.provenance.found_under_keys).
+    #: Values found inside the result under a key that is (or maps to) a variable: they say
+    #: which value of that variable is meant (planfilter.core.provenance.found_under_keys);
+    #: whether a value was obtained is the value store's answer, whatever its key.
     found: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
     #: It never ran: :meth:`Session.check` refused it, and ``error`` is the refusal.
     refused: bool = False
@@ -579,8 +580,9 @@ class Session:
             return any(b.done for b in self._beliefs if b.candidate.origin == self._document)
 
     def held(self) -> dict[str, tuple[Any, ...]]:
-        """Every value that may be passed on as an argument, per variable: the state's, and
-        those found inside results under a key of the variable (a value one level down)."""
+        """The values held for each variable: the state's, and those found inside results
+        under a key of the variable. They say which value is meant; the data-flow checks ask
+        the value store where a value was seen, whatever it is called."""
         with self._lock:
             out: dict[str, list[Any]] = {}
             for name, facts in self._facts.items():
