@@ -105,12 +105,19 @@ def test_every_scalar_inside_a_held_structured_result_is_accepted(document, data
 
 @settings(max_examples=100, deadline=None)
 @given(st.integers(0, 10_000))
-def test_a_number_that_only_appears_inside_text_is_not_held(number):
+def test_a_number_a_text_spells_out_as_a_whole_number_was_seen(number):
+    """Provenance is by value: a number a result's text spells out (as a whole number of three
+    digits or more: small ones occur in every date) was seen; digits of another number, or a
+    number no result holds, were not."""
     session = Session(reader_and_user(), method="all")
     session.start("r", goal=["used"])
-    session.record("search", {}, f"Found item {number} in the archive.")  # text, not a value
+    session.record("search", {}, f"Found item {number}7 in the archive.")  # digits of another
     decision = session.check("use", {"item": number})
     assert not decision.allowed and decision.kind == "invented"
+    assert "seen nowhere" in decision.reason
+    session.record("search", {}, f"Found item {number} in the archive.")
+    spelled = session.check("use", {"item": number})
+    assert spelled.allowed is (number >= 100), spelled.reason
     session.record("search", {}, {"items": [{"id": number}]})
     assert session.check("use", {"item": number}).allowed
 

@@ -1,16 +1,19 @@
 """Data flow: where an argument's value came from, and whether it may go where it goes.
 
-Three rules, each a refusal kind (the guard runs them in this order, after the schema):
+Provenance is decided by the value, not by its name. Every value that entered the session is
+in one :class:`~planfilter.core.values.ValueStore` with its sources (the user, a result at a
+JSON path, trusted or not, the environment, the model), and every rule below asks it where
+a value was seen; a parameter's name and a result's key only say which of several values is
+meant and fill the planner's state. Three rules, each a refusal kind (the guard runs them in
+this order, after the schema):
 
-- **invented**: an argument that carries a variable (its own name, or the one the contract's
-  ``inputs`` maps it to) must hold a value the state holds for that variable: one a tool
-  returned (any scalar inside a structured result, under the pointer the contract reads it
-  from), one found anywhere inside a successful call's result under a key that is that
-  variable or maps to it (:func:`found_under_keys`: ``product_id`` inside an order's items,
-  ``item_id`` for ``item_ids``), or one the user gave. Any other value was made up. Which
-  variables are checked is a choice of the caller: the variables tools produce (the paper's
-  environment), or every variable of the registry (the guard of a live session: a value for
-  a user input the user never gave is refused too).
+- **invented**: an argument that carries a variable of the registry (which variables is a
+  choice of the caller: the ones tools produce, the paper's environment, or every one, the
+  guard of a live session) holds a value seen nowhere: not in the request or a value the user
+  gave, not in the environment, not anywhere inside any result (a leaf at any depth, a list
+  item, an object's key, or spelled out in a result's text as whole words). A value only the
+  model wrote, for another parameter, was not seen either. A value seen in some result, under
+  whatever key, was obtained.
 - **substituted**: when the user gave a value for a variable (``known``, or read out of the
   request), an argument of that variable must carry that value (a list argument must lie
   within the given list), or text the request spells out around it ("New York, NY 10001"
@@ -21,10 +24,15 @@ Three rules, each a refusal kind (the guard runs them in this order, after the s
   call's own arguments (the file name searched for; the others matched it only in part), an
   argument that carries a field of another item of that list is **substituted** too
   (:func:`unasked_item`): the run holds both ids, the search asked for one.
-- **tainted**: an argument of a *sensitive* parameter whose value came from outside content
-  (it occurs in the result of an *untrusted* tool, or the model wrote it after such content
-  entered the state) and was not given by the user needs the user's approval. A value the
-  user's request spells out, as whole words ("send it to Alice"), is the user's.
+- **tainted** (needs the user's approval, it is no refusal by itself):
+
+  - a *sensitive* argument (where a call sends: a recipient, a channel, an address) whose
+    value an *untrusted* result holds (as a value, or inside its text), or that the model
+    wrote after such content entered the state, and that the user did not give. A value the
+    user's request spells out, as whole words ("send it to Alice"), is the user's;
+  - an argument of a write (a tool that is not a plain read) whose value was seen only
+    spelled out inside untrusted text (an id in a message's body, an account in a web page):
+    planted there, for all the run can tell. A read may take it (looking changes nothing).
 
 Parameters the contract marks *authored* (a message body, a date) are written by the model:
 neither invented nor substituted applies to them; tainted still does when they are
@@ -41,9 +49,13 @@ or more, not spelled out in the request) needs approval: read data does not leav
 message body, a payment's subject or an event's description unasked (the readers of a value,
 as CaMeL tracks them).
 
+Every refusal names the value, where it was seen (call k's result at path p, trusted or
+not; the request; the user) or that it was seen nowhere, and the rule that decided.
+
 Arguments that carry no variable of the registry are taken as the model writes
-them. Values are compared as JSON values; a number and its decimal text are one value, and
-text is compared without its whitespace (see :func:`same_value`).
+them. Values are matched by :func:`planfilter.core.values.normal`; the user's bound values
+are compared as JSON values, a number and its decimal text being one value and text being
+compared without its whitespace (see :func:`same_value`).
 """
 
 from __future__ import annotations
@@ -55,6 +67,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .contracts import Registry, Tool
+from .values import Source, SourceKind, ValueStore, normal
 
 #: Variable -> every value the state holds for it (a search may hold several ids).
 Held = Mapping[str, Iterable[Any]]
@@ -67,7 +80,9 @@ MIN_TEXT_CHARS = 3
 #: (shorter ones, a name or a date, occur in any text).
 MIN_CARRIED_CHARS = 8
 #: How the concerns of tainted arguments begin (the rest are a tool's risk).
-TAINT_CONCERNS = ("sensitive argument", "sent argument")
+TAINT_CONCERNS = ("sensitive argument", "sent argument", "write argument")
+#: Sources named in a refusal (the rest are counted).
+SHOWN_SOURCES = 2
 
 
 @dataclass(frozen=True)
@@ -92,6 +107,10 @@ class Flow:
     seen: tuple[Any, ...] | None = None
     #: Each successful call's arguments and result, in order.
     answers: tuple[tuple[Mapping[str, Any], Any], ...] = ()
+    #: Every value seen, with its sources (a session keeps one); None for a plain state:
+    #: then :func:`flow_store` builds one from ``held``, ``given``, ``outside`` and
+    #: ``request``.
+    store: ValueStore | None = None
 
 
 @dataclass(frozen=True)
@@ -280,11 +299,96 @@ def _as_text(value: Any) -> str:
                                                             default=str)
 
 
+def flow_store(flow: Flow) -> ValueStore:
+    """The values ``flow`` knows, with their sources: the session's store, or, for a plain
+    state, one built from it (each held value as the state's, trusted; each value the user
+    gave as the user's; the request's text; outside content as untrusted)."""
+    if flow.store is not None:
+        return flow.store
+    store = ValueStore()
+    for variable, values in sorted(flow.held.items()):
+        for value in values:
+            store = store.with_value(value, Source(SourceKind.RESULT, variable=variable))
+    for variable, values in sorted(flow.given.items()):
+        for value in values:
+            store = store.with_value(value, Source(SourceKind.USER, variable=variable))
+    for value in flow.outside:
+        store = store.with_value(value, Source(SourceKind.RESULT, trusted=False))
+    return store.with_text(flow.request, Source(SourceKind.USER))
+
+
+def writes(tool: Tool) -> bool:
+    """A call of ``tool`` may change something: it is not a plain read, or it is risky."""
+    return not tool.reads or tool.risk != "low"
+
+
+def obtained(source: Source, variable: str) -> bool:
+    """``source`` makes a value obtained for an argument of ``variable``: the user's, the
+    environment's, any result's (a field, a key, or, for a trusted result, its text), or what
+    the model wrote for that same variable (a date it wrote once it may pass on). Untrusted
+    text is not enough: see :func:`check_flow`."""
+    if source.kind is SourceKind.MODEL:
+        return source.variable == variable
+    if source.kind is SourceKind.RESULT and source.part == "text":
+        return source.trusted
+    return True
+
+
+def where_seen(value: Any, store: ValueStore) -> tuple[Source, ...]:
+    """Every source of ``value`` (of each item, for a list), in the order seen."""
+    items = value if isinstance(value, list | tuple) and value else (value,)
+    out: list[Source] = []
+    for item in items:
+        out.extend(s for s in store.seen(item) if s not in out)
+    return tuple(out)
+
+
+def outside_sources(value: Any, store: ValueStore) -> tuple[Source, ...]:
+    """Where outside content holds ``value`` (or, for a list, one of its items): an untrusted
+    result's field, key or text (text of three characters or more inside it, case and
+    whitespace ignored; a number only as a whole number, never as digits of another), or
+    what the model wrote after untrusted content entered the state."""
+    items = value if isinstance(value, list | tuple) else (value,)
+    found: list[Source] = []
+    for item in items:
+        if item is None or isinstance(item, bool):
+            continue
+        found.extend(s for s in store.sources(item) if not s.trusted and s not in found)
+        if isinstance(item, int | float):
+            pattern = re.compile(_whole_number(item))
+            needle = ""
+        else:
+            pattern, needle = None, _squeezed(str(item)).lower()
+            if len(needle) < MIN_TEXT_CHARS:
+                continue
+        for text, source in store.texts:
+            if source.trusted or source in found:
+                continue
+            squeezed = text.replace(" ", "")
+            if (pattern.search(squeezed) if pattern is not None else needle in squeezed):
+                found.append(source)
+    return tuple(found)
+
+
+def describe_sources(sources: Iterable[Source]) -> str:
+    """The first :data:`SHOWN_SOURCES` sources in words, and how many more."""
+    listed = list(dict.fromkeys(sources))
+    shown = "; ".join(s.describe() for s in listed[:SHOWN_SOURCES])
+    more = len(listed) - SHOWN_SOURCES
+    return shown + (f"; and {more} more" if more > 0 else "")
+
+
+def _seen_at(value: Any, store: ValueStore) -> str:
+    sources = where_seen(value, store)
+    return f"seen at {describe_sources(sources)}" if sources else "seen nowhere"
+
+
 def check_flow(registry: Registry, tool: Tool, arguments: Mapping[str, Any],
                flow: Flow) -> list[FlowProblem]:
     """Every data-flow problem of one call (see the module docstring), argument by argument
     in name order; empty when the call's values may go where they go."""
     checked = registry.produced if flow.scope == "produced" else registry.variables
+    store = flow_store(flow)
     problems = []
     for name in sorted(arguments):
         value = arguments[name]
@@ -295,24 +399,24 @@ def check_flow(registry: Registry, tool: Tool, arguments: Mapping[str, Any],
                 and not extends(value, given, flow.request):
             problems.append(FlowProblem("substituted", name, (
                 f"argument '{name}' = {_show(value)} is not the value the user gave for "
-                f"{variable} ({', '.join(_show(g) for g in _plain_values(given))})")))
+                f"{variable} ({', '.join(_show(g) for g in _plain_values(given))}); it was "
+                f"{_seen_at(value, store)}")))
             continue
         if not authored and variable in checked and not given:
-            known = tuple(flow.held.get(variable, ()))
-            if not within(value, known):
-                listed = ", ".join(_show(k) for k in _plain_values(known))
-                where = f"known values: {listed}" if listed else \
-                    f"no value of {variable} is known yet"
-                alias = f" (carries {variable})" if variable != name else ""
-                problems.append(FlowProblem("invented", name, (
-                    f"argument '{name}'{alias} = {_show(value)} was not obtained from any "
-                    f"tool or from the user ({where})")))
-                continue
+            problem = _invented(tool, name, variable, value, store,
+                                tuple(flow.held.get(variable, ())))
+            if problem is not None:
+                problems.append(problem)
+                if problem.kind == "invented":
+                    continue
             asked = unasked_item(value, flow.answers)
             if asked is not None:
                 problems.append(FlowProblem("substituted", name, (
                     f"argument '{name}' = {_show(value)} is not the item searched for: the "
-                    f"search for {_show(asked)} returned it beside one that is")))
+                    f"search for {_show(asked)} returned it beside one that is (it was "
+                    f"{_seen_at(value, store)})")))
+                continue
+            if problem is not None:
                 continue
         if authored and name in tool.sensitive and flow.seen is not None \
                 and not (given and within(value, given)):
@@ -324,8 +428,10 @@ def check_flow(registry: Registry, tool: Tool, arguments: Mapping[str, Any],
                 continue
         if name in tool.sensitive and not (given and within(value, given)) \
                 and not spelled_out(value, flow.request):
-            source = ("it occurs in an untrusted result" if occurs_in(value, flow.outside)
-                      else "the model wrote it after untrusted content entered the state"
+            outside = outside_sources(value, store)
+            source = (f"it occurs in an untrusted result: {describe_sources(outside)}"
+                      if outside else
+                      "the model wrote it after untrusted content entered the state"
                       if authored and flow.exposed else "")
             if source:
                 problems.append(FlowProblem("tainted", name, (
@@ -340,6 +446,46 @@ def check_flow(registry: Registry, tool: Tool, arguments: Mapping[str, Any],
                     f"result, to where {tool.name} sends it "
                     f"({', '.join(sorted(tool.sensitive))})")))
     return problems
+
+
+def _invented(tool: Tool, name: str, variable: str, value: Any, store: ValueStore,
+              held: tuple[Any, ...] = ()) -> FlowProblem | None:
+    """The problem of an argument that carries ``variable`` and no value the user gave for
+    it: ``invented`` when some value of it (an item, for a list) was seen nowhere the run
+    obtains values from; ``tainted`` when it was seen only spelled out inside untrusted text
+    and the tool writes; None when it was obtained. ``held``: the values the state holds for
+    ``variable``, named in the refusal as the ones the call could take."""
+    items = value if isinstance(value, list | tuple) and value else (value,)
+    alias = f" (carries {variable})" if variable != name else ""
+    planted: list[tuple[Any, tuple[Source, ...]]] = []
+    for item in items:
+        sources = store.seen(item)
+        if any(obtained(s, variable) for s in sources):
+            continue
+        outside = tuple(s for s in sources
+                        if s.kind is SourceKind.RESULT and not s.trusted)
+        if outside:
+            planted.append((item, outside))
+            continue
+        what = _show(value) if item is value else f"{_show(value)}: its item {_show(item)}"
+        written = [s for s in sources if s.kind is SourceKind.MODEL]
+        only = f"; only the model wrote it, at {describe_sources(written)}" if written else ""
+        once: dict[str | None, Any] = {}
+        for k in _plain_values(held):  # each value once, in the order held
+            once.setdefault(normal(k), k)
+        listed = ", ".join(_show(k) for k in once.values())
+        known = f" (values held for {variable}: {listed})" if listed else ""
+        return FlowProblem("invented", name, (
+            f"argument '{name}'{alias} = {what} was seen nowhere: not in the request, a value "
+            f"the user gave, the environment or any result{only}{known}"))
+    if not planted or not writes(tool):
+        return None
+    item, outside = planted[0]
+    what = _show(value) if item is value else f"{_show(value)}: its item {_show(item)}"
+    return FlowProblem("tainted", name, (
+        f"write argument '{name}'{alias} = {what} was not given by the user and is spelled "
+        f"out only inside untrusted content ({describe_sources(outside)}): a value planted in "
+        f"outside content is not the user's"))
 
 
 def unasked_item(value: Any, answers: Iterable[tuple[Mapping[str, Any], Any]]) -> str | None:

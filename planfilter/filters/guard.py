@@ -5,9 +5,12 @@ tool call the model makes (:meth:`ToolGuard.check_call` or :meth:`ToolGuard.call
 allowed only when the tool exists, was visible in that state, its arguments are a JSON object
 that validates against the tool's schema (a number the model quoted, ``"19.5"``, is taken as
 the number where the schema asks for one, as the tool's own lax validation would), its
-values may flow where they go (planfilter.core.provenance: no invented value, no substitute
-for a value the user gave), and, for a high-risk tool or a sensitive argument that came from
-outside content (``tainted``), the approval policy approves it.
+values may flow where they go (planfilter.core.provenance, by value: no value seen nowhere,
+no substitute for a value the user gave), and, for a high-risk tool, a sensitive argument that
+came from outside content, or a write's argument seen only inside outside text
+(``tainted``), the approval policy approves it. Every refusal names the value, where it was
+seen or that it was seen nowhere, and the rule that decided. Given a plain state instead of
+a session's flow, the state's values are the values seen (trusted), whatever they are called.
 :meth:`ToolGuard.call` runs the framework's executor only for allowed calls; every decision,
 allowed or refused, is recorded in :attr:`ToolGuard.log`.
 

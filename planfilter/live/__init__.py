@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from .goals import GoalOption, Resolution, goal_vocabulary, input_variables, resolve_goal
 from .recognition import Belief, Candidate, Origin, RecognitionOptions
-from .records import Call, Fact, Source
+from .records import Call, Fact, FactKind
 from .session import Session
 from .switching import SWITCH_TOOL, switch_tool_schema
 
 __all__ = ["SWITCH_TOOL", "Belief", "Call", "Candidate", "Fact", "GoalOption", "Origin",
-           "RecognitionOptions", "Resolution", "Session", "Source", "goal_vocabulary",
+           "RecognitionOptions", "Resolution", "Session", "FactKind", "goal_vocabulary",
            "input_variables", "resolve_goal", "switch_tool_schema"]

@@ -8,7 +8,7 @@ from typing import Any
 from ..core.contracts import Registry
 from ..core.environment import Supplied, supply, tool_sources
 from ..core.errors import PlanfilterError
-from .records import Fact, Source, check_known, values_of
+from .records import Fact, FactKind, check_known, values_of
 
 
 def supplied_values(registry: Registry, given: Mapping[str, Any],
@@ -36,13 +36,13 @@ def starting_facts(registry: Registry, given: Mapping[str, Any], read: Mapping[s
                    supplied: Mapping[str, Supplied]) -> dict[str, list[Fact]]:
     """Each variable's facts at the start: the user's values (``given``), else the ones
     read from the request (``read``), else the environment's (``supplied``)."""
-    facts = {name: [Fact(v, Source.USER) for v in values_of(registry, name, value)]
+    facts = {name: [Fact(v, FactKind.USER) for v in values_of(registry, name, value)]
              for name, value in given.items()}
     for name, value in read.items():
         if name not in facts:
-            facts[name] = [Fact(v, Source.REQUEST) for v in values_of(registry, name, value)]
+            facts[name] = [Fact(v, FactKind.REQUEST) for v in values_of(registry, name, value)]
     for name, item in supplied.items():
         if name not in facts:
-            facts[name] = [Fact(v, Source.ENVIRONMENT, via=item.source)
+            facts[name] = [Fact(v, FactKind.ENVIRONMENT, via=item.source)
                            for v in values_of(registry, name, item.value)]
     return facts

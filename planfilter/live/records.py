@@ -16,7 +16,7 @@ from ..core.schemas import accepts_list, value_errors
 from ..filters import Attempt
 
 
-class Source(StrEnum):
+class FactKind(StrEnum):
     """Where a value came from (``Fact.kind``). The values are the words traces carry."""
 
     #: Given to :meth:`planfilter.live.Session.start` as known.
@@ -34,10 +34,10 @@ class Source(StrEnum):
 @dataclass(frozen=True)
 class Fact:
     """One value of a variable and where it came from (a plain word is taken as its
-    :class:`Source`)."""
+    :class:`FactKind`)."""
 
     value: Any
-    kind: Source
+    kind: FactKind
     #: The call that produced it (1-based), None for the user's, the request's and the
     #: environment's values.
     call: int | None = None
@@ -51,7 +51,7 @@ class Fact:
     via: str = ""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "kind", Source(self.kind))
+        object.__setattr__(self, "kind", FactKind(self.kind))
 
     @property
     def given(self) -> bool:
@@ -62,18 +62,18 @@ class Fact:
     def source(self) -> str:
         """Where it came from, as traces show it: "user", "request", "environment (...)",
         "call N" or "authored (call N)"."""
-        if self.kind is Source.ENVIRONMENT:
+        if self.kind is FactKind.ENVIRONMENT:
             return f"environment ({self.via})"
-        if self.kind is Source.CALL:
+        if self.kind is FactKind.CALL:
             return f"call {self.call}"
-        if self.kind is Source.AUTHORED:
+        if self.kind is FactKind.AUTHORED:
             return f"authored (call {self.call})"
         return str(self.kind)
 
     @property
     def listed_by_others(self) -> bool:
         """A call's result or the user gave the value (not what the model wrote)."""
-        return self.kind is not Source.AUTHORED
+        return self.kind is not FactKind.AUTHORED
 
 
 @dataclass(frozen=True)

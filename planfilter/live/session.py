@@ -41,6 +41,7 @@ from ..core.environment import Supplied
 from ..core.errors import PlanfilterError
 from ..core.provenance import Flow, accepted, found_under_keys
 from ..core.results import extract, parse_result
+from ..core.values import Source, SourceKind, ValueStore
 from ..filters import (
     DEFAULT_OPTIONS,
     GOAL_DIRECTED_METHODS,
@@ -65,7 +66,7 @@ from .records import (
     MAX_VALUE_CHARS,
     Call,
     Fact,
-    Source,
+    FactKind,
     check_known,
     check_size,
     declined_error,
@@ -75,7 +76,7 @@ from .records import (
 from .request_values import links_in
 from .snapshot import Snapshot, lead_of
 
-__all__ = ["Call", "Fact", "Session", "Source", "declined_error", "declined_refusal"]
+__all__ = ["Call", "Fact", "FactKind", "Session", "declined_error", "declined_refusal"]
 
 
 class Session:
@@ -323,8 +324,9 @@ class Session:
                        and b.candidate.call == self._document)
 
     def held(self) -> dict[str, tuple[Any, ...]]:
-        """Every value that may be passed on as an argument, per variable: the state's, and
-        those found inside results under a key of the variable (a value one level down)."""
+        """The values held for each variable: the state's, and those found inside results
+        under a key of the variable. They say which value is meant; the data-flow checks ask
+        the value store where a value was seen, whatever it is called."""
         with self._lock:
             out: dict[str, list[Any]] = {}
             for name, facts in self._facts.items():
@@ -349,7 +351,8 @@ class Session:
                     *(result for _, result in self._results))
             return Flow(held=self.held(), given={k: v for k, v in given.items() if v},
                         outside=outside, exposed=self._exposed(), scope="all",
-                        request=self.request, seen=seen, answers=tuple(self._results))
+                        request=self.request, seen=seen, answers=tuple(self._results),
+                        store=self._store)
 
     def planning_state(self) -> dict[str, Any]:
         """The state the planner sees for the leading candidate's current step: that step's
@@ -437,11 +440,11 @@ class Session:
                 for name in sorted(contract.authored & set(args)):
                     variable = contract.variable_of(name)
                     self._facts.setdefault(variable, []).append(
-                        Fact(args[name], Source.AUTHORED, index, exposed))
+                        Fact(args[name], FactKind.AUTHORED, index, exposed))
                 for name, value in got.values.items():  # a fact carries no outside content
                     outside = contract.untrusted and name not in contract.establishes
                     self._facts.setdefault(name, []).append(Fact(
-                        value, Source.CALL, index, outside,
+                        value, FactKind.CALL, index, outside,
                         links_in(value) if outside else ()))
                 new = frozenset(got.values) - before
                 call = Call(index, tool, args, ok=True, produced=dict(got.values), new=new,
@@ -530,7 +533,7 @@ class Session:
         self._version += 1
 
     def _exposed(self) -> bool:
-        return any(f.untrusted and f.call is not None and f.kind is not Source.AUTHORED
+        return any(f.untrusted and f.call is not None and f.kind is not FactKind.AUTHORED
                    for facts in self._facts.values() for f in facts)
 
     def _stale(self, belief: Belief) -> frozenset[str]:

@@ -1,0 +1,272 @@
+"""Every value a session has seen, once, with where it came from: :class:`ValueStore`.
+
+Provenance is decided by the value, not by what it is called (planfilter.core.provenance):
+a value that entered the session anywhere was obtained, and a value that entered only as
+outside content is the attacker's until the user approves. So every value that enters is
+indexed here under one key, its :func:`normal` form, with its :class:`Source`:
+
+- the user: each value given (``known``) or read out of the request, and the request's text;
+- a tool's result, call ``k`` at JSON Pointer ``p`` (trusted or not, as the tool's contract
+  says): every leaf at any depth, every list item, every object key, and every text (for a
+  value spelled out inside it);
+- the environment: each value the system supplied;
+- the model: each value it wrote for an authored parameter.
+
+The store is append-only: adding returns a new store and never edits the old one, so a
+decision taken on one store can be taken again on it. Lookups answer in the order the values
+came in: the same calls give the same answers.
+
+:func:`normal` is the one place where two spellings of a value meet. It is small on
+purpose: whatever it folds together, an attacker can spell either way.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from enum import Enum
+from typing import Any
+
+#: Text shorter than this (after :func:`normal`) is never looked for inside other text: a
+#: two-letter id would occur everywhere.
+MIN_MENTION_CHARS = 3
+#: A number is looked for inside text only with this many digits or more: small numbers
+#: occur in every date and count, and say nothing about where an id came from.
+MIN_MENTION_DIGITS = 3
+
+#: A plain decimal number, with or without thousands separators: ``42``, ``-0.5``,
+#: ``1,200.00``. Not ``01`` or ``007`` (ids are often digits, and keep their zeros), not
+#: ``1e3`` or ``nan``.
+_NUMBER = re.compile(r"-?(0|[1-9]\d{0,2}(,\d{3})+|[1-9]\d*)(\.\d+)?")
+
+
+def normal(value: Any) -> str | None:
+    """The key two spellings of one value share, or None for what is no single value (None,
+    a boolean, a list, an object, an empty text, a number that is not finite).
+
+    - text is case-folded, and whitespace is dropped wherever it is (no id differs from
+      another by a space; a model copying a long text back drops or adds spaces);
+    - an id's decoration, leading ``#`` signs, is dropped (``#W2378156`` is ``w2378156``);
+    - a number is its plain decimal text, from a number or from text that spells one:
+      ``42``, ``42.0`` and ``"42"`` are ``42``; ``"1,200.00"`` is ``1200``; ``"98.70"`` is
+      ``98.7``; digits with a leading zero (``"007"``) stay text;
+    - a boolean never meets a number or a text (``True`` is not ``1``).
+    """
+    if value is None or isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            return None
+        return _decimal_text(Decimal(repr(value)))
+    if not isinstance(value, str):
+        return None
+    text = "".join(value.split()).casefold()
+    stripped = text.lstrip("#")
+    if stripped:
+        text = stripped
+    if _NUMBER.fullmatch(text):
+        return _decimal_text(Decimal(text.replace(",", "")))
+    return text or None
+
+
+def _decimal_text(number: Decimal) -> str:
+    try:
+        text = format(number.normalize(), "f")
+    except InvalidOperation:  # pragma: no cover - finite decimals always format
+        return str(number)
+    return "0" if text in ("-0", "0") else text
+
+
+class SourceKind(Enum):
+    """Where a value came from."""
+
+    #: The user: a value given (``known``), read out of the request, or the request's text.
+    USER = "user"
+    #: A tool's result.
+    RESULT = "result"
+    #: The system (planfilter.core.environment).
+    ENVIRONMENT = "environment"
+    #: The model, as an authored argument.
+    MODEL = "model"
+
+
+@dataclass(frozen=True)
+class Source:
+    """One place a value was seen."""
+
+    kind: SourceKind
+    #: RESULT and MODEL: the call (1-based).
+    call: int | None = None
+    #: RESULT: the tool that answered; MODEL: the tool the model wrote for.
+    tool: str = ""
+    #: RESULT: the JSON Pointer of the value inside the result ("" for the whole result).
+    path: str = ""
+    #: USER, ENVIRONMENT and MODEL: the variable the value was given or written for
+    #: (empty for the request's text).
+    variable: str = ""
+    #: False for outside content: an untrusted tool's result, or what the model wrote after
+    #: untrusted content entered the session.
+    trusted: bool = True
+    #: "value" (the value itself), "key" (an object's key), or "text" (spelled out inside a
+    #: longer text).
+    part: str = "value"
+
+    def describe(self) -> str:
+        """Where, in words: ``call 2 (get_user)'s result at /orders/0 (trusted)``."""
+        inside = {"key": "as a key ", "text": "inside the text "}.get(self.part, "")
+        if self.kind is SourceKind.RESULT and self.call is None:  # a plain state's value
+            what = f"the state's value of {self.variable}" if self.variable else \
+                "outside content in the state"
+            return f"{what}{'' if self.trusted else ' (untrusted)'}"
+        if self.kind is SourceKind.RESULT:
+            trust = "trusted" if self.trusted else "untrusted"
+            return (f"call {self.call} ({self.tool})'s result {inside}at "
+                    f"{self.path or '/'} ({trust})")
+        if self.kind is SourceKind.USER:
+            return "the request's text" if not self.variable else \
+                f"the user's value of {self.variable}"
+        if self.kind is SourceKind.ENVIRONMENT:
+            return f"the environment's value of {self.variable}"
+        trust = "" if self.trusted else ", after untrusted content"
+        return f"what the model wrote for {self.variable} at call {self.call}{trust}"
+
+
+@dataclass(frozen=True)
+class ValueStore:
+    """Every value seen, by :func:`normal` key, each with its sources in the order seen; and
+    every text, to find a value spelled out inside one."""
+
+    #: normal key -> its sources, in the order they came in.
+    index: Mapping[str, tuple[Source, ...]] = field(default_factory=dict)
+    #: (text, source): each text seen (case-folded, runs of whitespace made one space).
+    texts: tuple[tuple[str, Source], ...] = ()
+
+    def __len__(self) -> int:
+        return len(self.index)
+
+    # -- adding ------------------------------------------------------------------------------
+
+    def with_value(self, value: Any, source: Source) -> ValueStore:
+        """The store with ``value`` and everything inside it (list items, object keys and
+        fields, at any depth) seen at ``source``; a text is kept for what it spells out."""
+        return self._with(_entries(value, source))
+
+    def with_result(self, call: int, tool: str, result: Any, *, trusted: bool) -> ValueStore:
+        """The store with call ``call``'s result (a parsed JSON value, or text): each value
+        inside it under its JSON Pointer."""
+        return self.with_value(result, Source(SourceKind.RESULT, call, tool, trusted=trusted))
+
+    def with_text(self, text: str, source: Source) -> ValueStore:
+        """The store with ``text`` kept for what it spells out (the request), not as a value."""
+        if not isinstance(text, str) or not text.strip():
+            return self
+        return ValueStore(self.index, (*self.texts, (_spaced(text), source)))
+
+    def _with(self, entries: Iterable[tuple[str | None, str | None, Source]]) -> ValueStore:
+        index = dict(self.index)
+        texts = list(self.texts)
+        for key, text, source in entries:
+            if key is not None:
+                known = index.get(key, ())
+                if source not in known:
+                    index[key] = (*known, source)
+            if text is not None:
+                texts.append((text, source))
+        return ValueStore(index, tuple(texts))
+
+    # -- looking up --------------------------------------------------------------------------
+
+    def sources(self, value: Any) -> tuple[Source, ...]:
+        """Where ``value`` itself was seen (as a value or a key), in order; empty when
+        nowhere or when it is no single value (see :func:`normal`)."""
+        key = normal(value)
+        return () if key is None else tuple(self.index.get(key, ()))
+
+    def mentions(self, value: Any) -> tuple[Source, ...]:
+        """The texts that spell ``value`` out as whole words (case and runs of whitespace
+        ignored; ``Alice`` in "send it to Alice", not ``Ali``), as ``text`` sources, in
+        order. Text shorter than :data:`MIN_MENTION_CHARS` and numbers of fewer than
+        :data:`MIN_MENTION_DIGITS` digits are never looked for: they occur in any text."""
+        pattern = mention_pattern(value)
+        if pattern is None:
+            return ()
+        return tuple(_as_text(source) for text, source in self.texts if pattern.search(text))
+
+    def seen(self, value: Any) -> tuple[Source, ...]:
+        """:meth:`sources`, then :meth:`mentions`: every place ``value`` was seen."""
+        return (*self.sources(value), *self.mentions(value))
+
+
+def _as_text(source: Source) -> Source:
+    return source if source.part == "text" else Source(
+        source.kind, source.call, source.tool, source.path, source.variable, source.trusted,
+        "text")
+
+
+def mention_pattern(value: Any) -> re.Pattern[str] | None:
+    """A pattern for ``value`` as whole words in a :func:`_spaced` text, or None when it is
+    too short to say anything (see :meth:`ValueStore.mentions`)."""
+    if value is None or isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        key = normal(value)
+        if key is None or sum(c.isdigit() for c in key) < MIN_MENTION_DIGITS:
+            return None
+        return re.compile(rf"(?<![\w.,]){re.escape(key)}(?![\w]|[.,]\d)")
+    if not isinstance(value, str):
+        return None
+    needle = _spaced(value).lstrip("#")
+    if len(needle.replace(" ", "")) < MIN_MENTION_CHARS:
+        return None
+    if needle.isdigit() and len(needle) < MIN_MENTION_DIGITS:
+        return None
+    return re.compile(rf"(?<!\w){re.escape(needle)}(?!\w)")
+
+
+#: A character between words: a text holding one is kept for what it spells out.
+_WORDS = re.compile(r"[^\w#]")
+
+
+def _spaced(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+def pointer_token(key: Any) -> str:
+    """An object key as one RFC 6901 reference token."""
+    return str(key).replace("~", "~0").replace("/", "~1")
+
+
+def _entries(value: Any, source: Source) -> Iterable[tuple[str | None, str | None, Source]]:
+    """(key, text, source) of every value inside ``value``, depth first in document order;
+    an explicit stack, so that a deep result cannot exhaust the call stack."""
+    stack: list[tuple[Any, str]] = [(value, source.path)]
+    while stack:
+        node, path = stack.pop()
+        here = _at(source, path)
+        if isinstance(node, Mapping):
+            for key in node:
+                yield normal(str(key)), None, _at(source, f"{path}/{pointer_token(key)}",
+                                                  "key")
+            stack.extend((item, f"{path}/{pointer_token(key)}")
+                         for key, item in reversed(list(node.items())))
+        elif isinstance(node, list | tuple):
+            stack.extend((item, f"{path}/{i}") for i, item in reversed(list(enumerate(node))))
+        elif isinstance(node, str):
+            # a text of more than one word may spell values out; outside content is kept
+            # whole, for a value hidden inside any of it
+            text = _spaced(node)
+            kept = not source.trusted or _WORDS.search(text.lstrip("#"))
+            yield normal(node), text if kept else None, here
+        else:
+            yield normal(node), None, here
+
+
+def _at(source: Source, path: str, part: str = "value") -> Source:
+    if path == source.path and part == source.part:
+        return source
+    return Source(source.kind, source.call, source.tool, path, source.variable,
+                  source.trusted, part)
