@@ -237,3 +237,17 @@ def test_ids_side_for_any_entity(noun):
     assert ids_side(f"from names to {noun} ids", noun) == "values"
     assert ids_side(f"the ids of the user's {noun}s", noun) == "values"
     assert ids_side("the names", noun) is None
+
+
+def test_a_parameter_described_as_what_the_model_composes_is_authored():
+    text = {"type": "string"}
+    specs = [_spec("evaluate", {"expr": {**text, "description": "The arithmetic expression "
+                                                                "to work out."}}),
+             _spec("lookup", {"q": {**text, "description": "A search query"}}),
+             _spec("open_file", {"filename": {**text, "description": "The text file's name"}}),
+             _spec("fetch_note", {"note_ref": {**text, "description": "The message id"}})]
+    registry = infer_contracts(specs).registry
+    assert registry.tool("evaluate").authored == {"expr"}
+    assert registry.tool("lookup").authored == {"q"}
+    assert not registry.tool("open_file").authored  # a name, of a text file
+    assert not registry.tool("fetch_note").authored  # an id

@@ -49,7 +49,8 @@ AUTHORED_KEYS = frozenset({"content", "contents", "body", "subject", "message", 
 #: arithmetic expression to work out", "A search query"), whatever the parameter is called.
 COMPOSED_NOUNS = ("expression", "formula", "equation", "query", "message", "body", "text")
 _COMPOSED = re.compile(r"^\s*(?:the|a|an)\s+(?:[a-z-]+\s+){0,2}?(" + "|".join(COMPOSED_NOUNS)
-                       + r")\b", re.IGNORECASE)
+                       + r")(?=\s*(?:$|[.,;:(]|\s(?:to|that|which|for|with|of|in|on|from|"
+                       r"about|such|e\.g\.)\b))", re.IGNORECASE)  # "the text file's name": a name
 DATE_FORMATS = frozenset({"date", "date-time", "time"})
 #: Last words of parameters that hold a quantity: where results list quantities (a
 #: transaction's amount, a hotel's price), the model works one out from them (a difference, a
