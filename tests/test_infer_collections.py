@@ -162,6 +162,8 @@ def test_fields_walk_a_maps_values_and_keys():
     ("The customer's payment methods, keyed by payment method id.", "payment_method", "keys"),
     ("Maps user ids to display names", "user", "keys"),
     ("Orders of the customer", "order", None),
+    ("The ids of the orders' items", "order", None),  # the items' ids
+    ("Returns: the ids of the customer's past orders.", "order", "values"),
     ("A mapping from each product's name to its product id.", "order", None),
 ])
 def test_ids_side_reads_which_side_of_a_collection_holds_ids(text, entity, side):
@@ -251,3 +253,11 @@ def test_a_parameter_described_as_what_the_model_composes_is_authored():
     assert registry.tool("lookup").authored == {"q"}
     assert not registry.tool("open_file").authored  # a name, of a text file
     assert not registry.tool("fetch_note").authored  # an id
+
+
+def test_a_list_its_description_says_holds_ids_produces_them():
+    text = {"type": "string"}
+    specs = [_spec("get_history", {"customer_id": text}, {"type": "array", "items": text},
+                   "Returns: the ids of the customer's past orders."),
+             _spec("cancel_order", {"order_id": text})]
+    assert infer_contracts(specs).registry.tool("get_history").outputs["order_id"] == "/*"

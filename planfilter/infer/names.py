@@ -80,8 +80,8 @@ def ids_side(description: str, entity: str, id_key: str = "id") -> str | None:
     keys = r"(?:ids?|identifiers?)" if id_key == "id" else re.escape(id_key) + "s?"
     text = description.lower()
     found = re.search(rf"\b{ent}(?:'s)?\s+{keys}\b", text) or re.search(
-        rf"\b{keys}\s+of\s+(?:the\s+|a\s+|an\s+|its\s+|their\s+|[a-z]+'s\s+)*{ent}\b",
-        text)
+        rf"\b{keys}\s+of\s+(?:the\s+|a\s+|an\s+|its\s+|their\s+|[a-z]+'s\s+)*"
+        rf"(?:[a-z]+\s+){{0,2}}?{ent}\b(?!')", text)  # "of the orders' items": the items
     if found is None:
         return None
     before, after = text[:found.start()], text[found.end():]

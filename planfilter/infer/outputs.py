@@ -9,8 +9,10 @@
   ``<tool>_done`` (an action), so that a goal can name it.
 - **a list**: the singular entity other tools take, from each item (``get_channels`` returns
   channel names -> ``channel`` at ``/*``; ``search_emails`` returns emails -> ``email_id`` at
-  ``/*/id_``), the item fields other tools require (``/*/email``), and the list itself under
-  the name the tool's name gives it (``channels``), which a read goal names.
+  ``/*/id_``; scalars the description says are ids of a thing, "the ids of the customer's
+  orders", -> ``order_id`` at ``/*``), the item fields other tools require (``/*/email``),
+  and the list itself under the name the tool's name gives it (``channels``), which a read
+  goal names.
 - **a map** (an object of ``additionalProperties`` only): of scalars, the identifiers its
   description names on the values' side ("a mapping from each product's name to its product
   id" -> ``product_id`` at ``/*``); of records, the identifier of the entity the tool's name
@@ -202,6 +204,9 @@ def list_produces_items(spec: ToolSpec, ctx: Context) -> Drafted | None:
                     outputs[var] = "/*"
             if outputs:
                 break
+        if not outputs:  # "Returns: the ids of the customer's orders"
+            outputs.update({var: "/*" for var in sorted(wanted) if (ids := _ids_of(var))
+                            and ids_side(spec.description, *ids) == "values"})
     listed = normalise("_".join(obj)) if obj else f"{normalise(local_name(spec.name))}_result"
     if listed in own or listed in outputs:
         listed = f"{listed}_list"
