@@ -52,8 +52,10 @@ from .frozen import freeze, thaw
 #: What MCP allows in a tool name (so ``server.tool`` fits), not starting with '-' or '.'.
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
 NAME_MAX = 128
-#: A JSON Pointer (RFC 6901): empty (the whole result) or '/'-separated reference tokens.
-POINTER_PATTERN = re.compile(r"^(/([^~/]|~[01])*)*$")
+#: A JSON Pointer (RFC 6901): empty (the whole result) or '/'-separated reference tokens;
+#: ``*`` is every item of a list (or value of an object), and a token that is only ``~``
+#: (which RFC 6901 leaves invalid: it escapes ``~`` as ``~0``) the keys of an object.
+POINTER_PATTERN = re.compile(r"^(/(~|([^~/]|~[01])*))*$")
 RISK_LEVELS = ("low", "medium", "high")
 #: Actions with side effects: choosing one before its requirements hold is a premature action.
 SIDE_EFFECT_ACTIONS = frozenset({"write", "send", "update", "share", "delete"})

@@ -4,7 +4,8 @@ A result is a JSON object (or JSON text of one), other JSON, or plain text:
 
 - JSON object or list: each produced variable from the JSON Pointer the contract declares in
   ``outputs`` (``*`` stands for every item of a list: ``/*/id`` is the list of the items'
-  ids), or, for an object, from the key of its own name; when the object has no key of any
+  ids; ``~`` for the keys of an object: ``/payment_methods/~`` when they are keyed by id),
+  or, for an object, from the key of its own name; when the object has no key of any
   variable without a pointer (and ``returns`` declares none and the object conforms to it),
   each such variable is the whole object, as a draft without an output schema means it
   (``order_details``); a variable found nowhere else is missing and stays unknown. Keys
@@ -61,19 +62,30 @@ def parse_result(result: Any) -> Any:
 def resolve_pointer(document: Any, pointer: str) -> Any:
     """RFC 6901: the value at ``pointer`` in ``document``, or ``_MISSING``. A ``*`` token
     maps the rest of the pointer over every item of a list (or value of an object) and gives
-    the list of what it finds there (items where it finds nothing are left out)."""
+    the list of what it finds there (items where it finds nothing are left out). A token
+    that is only ``~`` (not a valid RFC 6901 token) gives the list of an object's keys: ids
+    an object is keyed by are values too."""
     if pointer == "":
         return document
-    return _resolve(document, [t.replace("~1", "/").replace("~0", "~")
+    return _resolve(document, [_KEYS if t == "~" else t.replace("~1", "/").replace("~0", "~")
                                for t in pointer.split("/")[1:]])
 
 
-def _resolve(current: Any, tokens: list[str]) -> Any:
+#: The ``~`` token, told apart from a key ``~`` (written ``~0``) before tokens are unescaped.
+_KEYS = object()
+
+
+def _resolve(current: Any, tokens: list[Any]) -> Any:
     for i, token in enumerate(tokens):
         if token == "*" and isinstance(current, list | tuple | Mapping):
             items = current.values() if isinstance(current, Mapping) else current
             found = [_resolve(item, tokens[i + 1:]) for item in items]
             return [f for f in found if f is not _MISSING]
+        if token is _KEYS:
+            if not isinstance(current, Mapping):
+                return _MISSING
+            keys = [str(k) for k in current]
+            return keys if i == len(tokens) - 1 else _MISSING
         if isinstance(current, Mapping) and token in current:
             current = current[token]
         elif isinstance(current, list | tuple) and token.isdigit() and int(token) < len(current):
@@ -109,7 +121,7 @@ def _values(tool: Tool, result: Any) -> Extracted:
     for name in sorted(tool.produces):
         if name in tool.outputs:
             got = resolve_pointer(value, tool.outputs[name])
-            if got == [] and "*" in tool.outputs[name].split("/"):
+            if got == [] and {"*", "~"} & set(tool.outputs[name].split("/")):
                 got = _MISSING  # no item held it: nothing was found
         elif isinstance(value, Mapping):
             # no pointer and no key of its name: the whole result, as a draft without an

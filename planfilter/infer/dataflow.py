@@ -1,17 +1,18 @@
 """Where argument values may come from: the data-flow fields of a contract, drafted.
 
-- ``authored``: a free-text or date parameter (its name ends in ``body``, ``subject``,
-  ``content``, ``message``, ``text``, ``title``, ``description``, ``query``, ``date``, ``time``,
-  ``day``... or its schema says ``format: date``), a string, with no id-like name, that no tool
-  produces: the model writes it, so it is never a precondition of the plan. So is a name of
-  things that a read lists only as text (``hotel_names``, ``hotel`` or ``company_name``, when
-  ``get_all_hotels_in_city`` or ``get_all_car_rental_companies_in_city`` returns a string):
-  nothing can point into text, so the model reads the name out of it and writes it. Also
-  written by the model, when no tool returns them as a field: a quantity, where results list
-  quantities (it works it out from them), a list of people (it assembles it), an address no
-  result has a field for (a URL or an e-mail address read out of text) and a yes/no choice;
-  and, even where a tool lists such names, a party named by its name (``recipient``,
-  ``user``, ``channel``: prose names them as often as lists do).
+- ``authored``: a free-text or date parameter (its name ends in ``body``, ``subject``, ``content``,
+  ``message``, ``text``, ``title``, ``description``, ``query``, ``expression``, ``date``, ``time``,
+  ``day``..., its description opens with what the model composes ("The expression to work out", "A
+  search query"), or its schema says ``format: date``), a string, with no id-like name, that no tool
+  produces: the model writes it, so it is never a precondition of the plan. So is a name of things
+  that a read lists only as text (``hotel_names``, ``hotel`` or ``company_name``, when
+  ``get_all_hotels_in_city`` or ``get_all_car_rental_companies_in_city`` returns a string): nothing
+  can point into text, so the model reads the name out of it and writes it. Also written by the
+  model, when no tool returns them as a field: a quantity, where results list quantities (it works
+  it out from them), a list of people (it assembles it), an address no result has a field for (a URL
+  or an e-mail address read out of text) and a yes/no choice; and, even where a tool lists such
+  names, a party named by its name (``recipient``, ``user``, ``channel``: prose names them as often
+  as lists do).
 - ``untrusted``: a tool that reads rather than acts and whose name or description's first
   sentence names outside content (messages, emails, files, web pages, reviews...), or whose
   MCP annotations say ``openWorldHint: true``.
@@ -43,7 +44,14 @@ from .spec import ToolSpec
 AUTHORED_KEYS = frozenset({"content", "contents", "body", "subject", "message", "text", "date",
                            "time", "day", "description", "title", "query", "note", "notes",
                            "comment", "summary", "reason", "topic", "keyword", "keywords",
-                           "prompt", "question", "answer", "caption", "instructions"})
+                           "prompt", "question", "answer", "caption", "instructions",
+                           "expression", "formula", "equation", "thought"})
+#: Nouns a parameter's description opens with when the model composes its value ("The
+#: arithmetic expression to work out", "A search query"), whatever the parameter is called.
+COMPOSED_NOUNS = ("expression", "formula", "equation", "query", "message", "body", "text")
+_COMPOSED = re.compile(r"^\s*(?:the|a|an)\s+(?:[a-z-]+\s+){0,2}?(" + "|".join(COMPOSED_NOUNS)
+                       + r")(?=\s*(?:$|[.,;:(]|\s(?:to|that|which|for|with|of|in|on|from|"
+                       r"about|such|e\.g\.)\b))", re.IGNORECASE)  # "the text file's name": a name
 DATE_FORMATS = frozenset({"date", "date-time", "time"})
 #: Last words of parameters that hold a quantity: where results list quantities (a
 #: transaction's amount, a hotel's price), the model works one out from them (a difference, a
@@ -150,10 +158,13 @@ def authored_candidates(spec: ToolSpec, returned: frozenset[str] | None
         if not parts or parts[-1] in ID_KEYS or not _string_like(schema):
             continue
         fmt = schema.get("format") if isinstance(schema, Mapping) else None
+        said = schema.get("description") if isinstance(schema, Mapping) else None
         if fmt in DATE_FORMATS:
             found[param] = f"format {fmt}"
         elif parts[-1] in AUTHORED_KEYS:
             found[param] = "free text" if parts[-1] not in ("date", "time", "day") else "a date"
+        elif isinstance(said, str) and (composed := _COMPOSED.match(said)):
+            found[param] = f"text the model composes (described as {composed.group(1).lower()})"
     return found
 
 

@@ -11,7 +11,14 @@ output of that read at its JSON pointer (``product_id`` at ``/items/*/product_id
   field named for it (``order_id`` <- ``/order_ids/*``);
 - **a role**: a qualified variable (``new_item_ids``) takes the field its last words name
   (``item_id``) only from a read its description names ("as the product's details list
-  them" -> ``get_product_details``): the same field read elsewhere plays another role.
+  them" -> ``get_product_details``): the same field read elsewhere plays another role;
+- **a collection of a thing**: an identifier (``order_id``) is held by a collection of
+  scalars named for its entity (``orders: ["#W0000001", ...]`` -> ``/orders/*``) or
+  documented as holding such ids ("the ids of the customer's orders"), by the bare ``id``
+  of the objects of a collection named for it (``/payment_methods/*/id``), and by the keys
+  of an object named for it or documented as keyed by it (``payment_methods`` keyed by
+  payment method id -> ``/payment_methods/~``). The values of a map (``additionalProperties``)
+  are walked as a list's items are (``*`` reads both).
 
 When the descriptions of a variable's parameters name the entity of some of the reads that
 hold it (``item_ids``: "as the order lists them"), only those reads produce it: distinct
@@ -27,7 +34,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.text import words as split_words
-from .names import entity_words, local_name, normalise, singular, tokens
+from .names import (
+    entity_words,
+    ids_side,
+    local_name,
+    names_collection,
+    normalise,
+    singular,
+    tokens,
+)
 from .outputs import deref
 from .rules import ID_KEYS, verb_and_object
 from .spec import ToolSpec
@@ -39,26 +54,44 @@ GENERIC_OBJECT_WORDS = frozenset({"details", "detail", "info", "information", "d
 MAX_DEPTH = 8
 
 
+#: Pointer tokens that are not keys: every item (or value), and an object's keys.
+EVERY, KEYS = "*", "~"
+
+
 @dataclass(frozen=True)
 class Field:
-    """One scalar (or list-of-scalars) field of a result schema."""
+    """One scalar field of a result schema, a collection of scalars (a list, or a map's
+    values), or the keys of a map."""
 
-    #: Pointer tokens to the field (``("items", "*", "product_id")``).
+    #: Pointer tokens to the field (``("items", "*", "product_id")``, ``("variants", "~")``).
     path: tuple[str, ...]
-    #: The field's schema type: "string", "integer", "number" or "array" (of scalars).
+    #: "string", "integer", "number", "array" (a collection of scalars) or "keys".
     kind: str
+    #: What the schema says of the field (or of the collection whose keys it is).
+    description: str = ""
 
     @property
     def key(self) -> str:
-        return next(t for t in reversed(self.path) if t != "*")
+        """The last key on the path ("" for a collection at the top of the result)."""
+        return next((t for t in reversed(self.path) if t not in (EVERY, KEYS)), "")
 
     @property
     def depth(self) -> int:
-        return len([t for t in self.path if t != "*"])
+        return len([t for t in self.path if t not in (EVERY, KEYS)])
+
+    @property
+    def collection(self) -> str:
+        """The key of the collection the field is an item (or the keys) of ("" if none)."""
+        if self.kind == "keys":
+            return self.key
+        if len(self.path) >= 3 and self.path[-2] == EVERY:
+            return self.path[-3] if self.path[-3] not in (EVERY, KEYS) else ""
+        return ""
 
     @property
     def pointer(self) -> str:
-        return "".join("/" + t.replace("~", "~0").replace("/", "~1") for t in self.path)
+        return "".join("/" + (t if t == KEYS else t.replace("~", "~0").replace("/", "~1"))
+                       for t in self.path)
 
 
 SCALARS = ("string", "integer", "number")
@@ -79,7 +112,7 @@ def _kind(schema: Mapping[str, Any]) -> str | None:
     kind = schema.get("type")
     if isinstance(kind, str):
         return kind
-    if "properties" in schema:
+    if "properties" in schema or "additionalProperties" in schema:
         return "object"
     if "items" in schema:
         return "array"
@@ -93,8 +126,8 @@ def fields(root: Mapping[str, Any] | None) -> tuple[Field, ...]:
     return tuple(_walk(root, root, (), 0))
 
 
-def _walk(schema: Any, root: Mapping[str, Any], path: tuple[str, ...], depth: int
-          ) -> Iterator[Field]:
+def _walk(schema: Any, root: Mapping[str, Any], path: tuple[str, ...], depth: int,
+          said: str = "") -> Iterator[Field]:
     if depth > MAX_DEPTH:
         return
     node = _deref(schema, root)
@@ -103,16 +136,46 @@ def _walk(schema: Any, root: Mapping[str, Any], path: tuple[str, ...], depth: in
         props = node.get("properties")
         for key, sub in (props.items() if isinstance(props, Mapping) else ()):
             inner = _deref(sub, root)
+            text = _described(sub) or _described(inner)
             inner_kind = _kind(inner)
             if inner_kind in SCALARS:
-                yield Field((*path, str(key)), str(inner_kind))
-            elif inner_kind == "array" and _kind(_deref(inner.get("items") or {}, root)) \
-                    in SCALARS:
-                yield Field((*path, str(key)), "array")
+                yield Field((*path, str(key)), str(inner_kind), text)
+            elif _of_scalars(inner, root):
+                yield Field((*path, str(key)), "array", text)
             else:
-                yield from _walk(inner, root, (*path, str(key)), depth + 1)
+                yield from _walk(inner, root, (*path, str(key)), depth + 1, text)
+        values = _map_values(node, root)
+        if values is not None and _kind(values) not in SCALARS:
+            # a map of records: their fields as a list's items' are, then the map's keys
+            # (a map of scalars is one field of its parent, as a list of scalars is)
+            yield from _walk(values, root, (*path, EVERY), depth + 1)
+            if path:
+                yield Field((*path, KEYS), "keys", said)
     elif kind == "array":
-        yield from _walk(node.get("items") or {}, root, (*path, "*"), depth + 1)
+        yield from _walk(node.get("items") or {}, root, (*path, EVERY), depth + 1)
+
+
+def _described(schema: Any) -> str:
+    text = schema.get("description") if isinstance(schema, Mapping) else None
+    return text if isinstance(text, str) else ""
+
+
+def _map_values(node: Mapping[str, Any], root: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The schema of a map's values (``additionalProperties`` of an object), or None."""
+    extra = node.get("additionalProperties")
+    if not isinstance(extra, Mapping) or not extra:
+        return None
+    return _deref(extra, root)
+
+
+def _of_scalars(schema: Mapping[str, Any], root: Mapping[str, Any]) -> bool:
+    """A list of scalars, or a map whose values are scalars (its values are the items)."""
+    if _kind(schema) == "array":
+        return _kind(_deref(schema.get("items") or {}, root)) in SCALARS
+    if _kind(schema) == "object" and not schema.get("properties"):
+        values = _map_values(schema, root)
+        return values is not None and _kind(values) in SCALARS
+    return False
 
 
 def _singular_key(word: str) -> str:
@@ -147,11 +210,13 @@ def names_entity(description: str, entity: frozenset[str]) -> bool:
 
 
 def match(variable: str, field: Field, vocabulary_name: str) -> str | None:
-    """The pointer at which ``field`` holds ``variable`` (by name or as a list of one
-    field; see the module docstring), or None. ``vocabulary_name`` is the variable the
-    field's key stands for."""
+    """The pointer at which ``field`` holds ``variable`` (by name, as a list of one field, or
+    as a collection of its entity; see the module docstring), or None.
+    ``vocabulary_name`` is the variable the field's key stands for."""
+    if field.kind == "keys":
+        return _collected(variable, field)
     key = normalise(field.key)
-    listed = "*" in field.path
+    listed = EVERY in field.path
     if vocabulary_name == variable or key == variable:
         if field.kind == "array" and one_of(key) != key and variable == key:
             return field.pointer  # a list parameter takes the whole list
@@ -161,19 +226,49 @@ def match(variable: str, field: Field, vocabulary_name: str) -> str | None:
         return field.pointer  # item_ids <- /items/*/item_id
     if field.kind == "array" and one_of(key) == variable and one_of(key) != key:
         return field.pointer + "/*"  # order_id <- /order_ids/*
+    return _collected(variable, field)
+
+
+#: Keys a record's own identifier goes by inside a collection of such records.
+BARE_ID_KEYS = frozenset({"id", "uuid"})
+def _collected(variable: str, field: Field) -> str | None:
+    """The pointer at which a collection holds identifiers of ``variable``'s entity: the
+    items of a list (or values of a map) of scalars, the bare ``id`` of its records, or the
+    keys of a map, where the collection is named for the entity (``orders`` for
+    ``order_id``) or its description says so ("keyed by payment method id")."""
+    if not is_identifier(variable):
+        return None
+    parts = tokens(one_of(variable))
+    entity, id_key = "_".join(parts[:-1]), parts[-1]
+    if not entity:
+        return None
+    if field.kind == "array" and (names_collection(field.key, entity)
+                                  or ids_side(field.description, entity, id_key)):
+        return field.pointer + "/" + EVERY
+    if field.kind == "keys" and (names_collection(field.key, entity)
+                                 or ids_side(field.description, entity, id_key) == "keys"):
+        return field.pointer
+    if field.kind in SCALARS and normalise(field.key) in BARE_ID_KEYS \
+            and id_key in BARE_ID_KEYS and names_collection(field.collection, entity):
+        return field.pointer
     return None
 
 
-def role_base(variable: str, field: Field) -> bool:
-    """``variable`` is a qualified role of the field's value (``new_item_ids`` of
-    ``item_id``): its last words are the field's key, or its list."""
+def role_pointer(variable: str, field: Field) -> str | None:
+    """Where ``field`` holds ``variable`` as a qualified role of its value (``new_item_ids``
+    of ``item_id``; ``new_order_ids`` of ``orders``): the variable's last words are the
+    field's key, its list, or the id of what the collection holds; None when they are not."""
     key = normalise(field.key)
     parts = tokens(variable)
     for start in range(1, len(parts)):
         tail = "_".join(parts[start:])
-        if tail == key or (one_of(tail) == key and "*" in field.path):
-            return True
-    return False
+        if field.kind != "keys" and (tail == key or (one_of(tail) == key
+                                                     and EVERY in field.path)):
+            return field.pointer
+        collected = _collected(tail, field)
+        if collected is not None:
+            return collected
+    return None
 
 
 @dataclass(frozen=True)
@@ -213,8 +308,8 @@ def followed(specs: Sequence[ToolSpec], reads: frozenset[str],
                 pointer = match(variable, field, of_name(field.key))
                 how = "name" if variable in (normalise(field.key), of_name(field.key)) \
                     else "list"
-                if pointer is None and role_base(variable, field):
-                    pointer, how = field.pointer, "role"
+                if pointer is None:
+                    pointer, how = role_pointer(variable, field), "role"
                 if pointer is None:
                     continue
                 here = found.setdefault(variable, [])

@@ -9,8 +9,16 @@
   ``<tool>_done`` (an action), so that a goal can name it.
 - **a list**: the singular entity other tools take, from each item (``get_channels`` returns
   channel names -> ``channel`` at ``/*``; ``search_emails`` returns emails -> ``email_id`` at
-  ``/*/id_``), the item fields other tools require (``/*/email``), and the list itself under
-  the name the tool's name gives it (``channels``), which a read goal names.
+  ``/*/id_``; scalars the description says are ids of a thing, "the ids of the customer's
+  orders", -> ``order_id`` at ``/*``), the item fields other tools require (``/*/email``),
+  and the list itself under the name the tool's name gives it (``channels``), which a read
+  goal names.
+- **a map** (an object of ``additionalProperties`` only): of scalars, the identifiers its
+  description names on the values' side ("a mapping from each product's name to its product
+  id" -> ``product_id`` at ``/*``); of records, the identifier of the entity the tool's name
+  names (or the description says it is keyed by) from its keys (``/~``), and the records'
+  fields other tools require (``/*/price``); and the map itself, as a list is. A map that
+  holds nothing other tools take is left to the rules that read the tool's name.
 - **generic keys** (``result``, ``status``, ``message``, ``success``...) of an object result are
   qualified with the tool's name (``<tool>_status``): otherwise every tool that answers
   ``{"status": ...}`` would produce one variable, and any of them would satisfy the others'
@@ -24,7 +32,15 @@ from typing import Any
 
 from ..core.frozen import freeze
 from ..core.schemas import schema_kind
-from .names import entity_words, local_name, normalise, singular, tokens
+from .names import (
+    entity_words,
+    ids_side,
+    local_name,
+    names_collection,
+    normalise,
+    singular,
+    tokens,
+)
 from .risk import action_of
 from .rules import (
     CREATE_VERBS,
@@ -188,6 +204,9 @@ def list_produces_items(spec: ToolSpec, ctx: Context) -> Drafted | None:
                     outputs[var] = "/*"
             if outputs:
                 break
+        if not outputs:  # "Returns: the ids of the customer's orders"
+            outputs.update({var: "/*" for var in sorted(wanted) if (ids := _ids_of(var))
+                            and ids_side(spec.description, *ids) == "values"})
     listed = normalise("_".join(obj)) if obj else f"{normalise(local_name(spec.name))}_result"
     if listed in own or listed in outputs:
         listed = f"{listed}_list"
@@ -195,4 +214,62 @@ def list_produces_items(spec: ToolSpec, ctx: Context) -> Drafted | None:
     items = sorted(v for v in outputs if v != listed)
     said = f"each item's {', '.join(items)} (other tools require them) and " if items else ""
     return Drafted(frozenset(outputs), f"schema: a list: {said}the list as {listed}",
+                   freeze(outputs))
+
+
+def _map_values(schema: Mapping[str, Any], root: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The schema of a map's values: an object with ``additionalProperties`` and no declared
+    properties; None for anything else."""
+    if schema_kind(schema) not in ("object", None) or _props(schema):
+        return None
+    extra = schema.get("additionalProperties")
+    return deref(extra, root) if isinstance(extra, Mapping) and extra else None
+
+
+def _ids_of(variable: str) -> tuple[str, str] | None:
+    """(entity, id key) of an identifier variable (``product_ids`` -> ("product", "id"))."""
+    parts = list(tokens(variable))
+    if len(parts) < 2 or parts[-1] not in ID_KEYS:
+        return None
+    key = "id" if parts[-1] == "ids" else parts[-1]
+    return "_".join(parts[:-1]), key
+
+
+def map_produces_entries(spec: ToolSpec, ctx: Context) -> Drafted | None:
+    """A result that is a map (see the module docstring)."""
+    root = spec.output_schema
+    if not root:
+        return None
+    values = _map_values(deref(root, root), root)
+    if values is None:
+        return None
+    _verb, words = verb_and_object(spec)
+    obj = entity_words(words)
+    wanted = ctx.consumed_by_others(spec.name) - requires_of(spec, ctx.vocabulary).variables
+    scalar = schema_kind(values) in ("string", "integer", "number")
+    outputs: dict[str, str] = {}
+    for var in sorted(wanted):
+        ids = _ids_of(var)
+        if ids is None:
+            continue
+        side = ids_side(spec.description, *ids)
+        if side is None and not scalar and any(names_collection(r, ids[0]) for r in _runs(obj)):
+            side = "keys"  # ``list_products() -> dict[str, Product]`` is keyed by product
+        if side == "values" and scalar:
+            outputs[var] = "/*"
+        elif side == "keys":
+            outputs[var] = "/~"
+    if not scalar:
+        outputs.update({v: p for v, p in _consumed_fields(spec, ctx, values, root, ("*",)).items()
+                        if v not in outputs})
+    if not outputs:
+        return None  # a map of nothing other tools take: the rules of names apply
+    listed = normalise("_".join(obj)) if obj else f"{normalise(local_name(spec.name))}_result"
+    if listed in outputs or listed in requires_of(spec, ctx.vocabulary).variables:
+        listed = f"{listed}_map"
+    outputs[listed] = ""
+    entries = sorted(v for v in outputs if v != listed)
+    said = (f"{', '.join(f'{v} at {outputs[v]}' for v in entries)} (other tools require "
+            "them) and " if entries else "")
+    return Drafted(frozenset(outputs), f"schema: a map: {said}the map as {listed}",
                    freeze(outputs))

@@ -20,6 +20,7 @@ ProduceRule = Callable[[ToolSpec, Context], Drafted | None]
 PRODUCE_RULES: tuple[tuple[str, ProduceRule], ...] = (
     ("record", outputs.record_produces),
     ("list-items", outputs.list_produces_items),
+    ("map-entries", outputs.map_produces_entries),
     ("output-schema", rules.from_output_schema),
     ("returns-named", rules.returns_named),
     ("lookup-id", rules.lookup_produces_id),
@@ -29,7 +30,7 @@ PRODUCE_RULES: tuple[tuple[str, ProduceRule], ...] = (
     ("query-named", rules.query_produces_named),
 )
 #: Rules whose variables are output keys (or carry their own pointers).
-KEYED = frozenset({"record", "list-items", "output-schema", "returns-named"})
+KEYED = frozenset({"record", "list-items", "map-entries", "output-schema", "returns-named"})
 
 
 def produces_of(spec: ToolSpec, ctx: Context) -> tuple[Drafted, str]:

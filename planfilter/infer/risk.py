@@ -1,11 +1,11 @@
 """Risk and action from MCP annotations, else from the action verb and what it acts on.
 
 ``destructiveHint: true`` -> high and ``readOnlyHint: true`` -> low, when the server says so;
-otherwise the verb of the tool's name: sending, posting, deleting, paying, buying, sharing ->
-high; creating, changing, scheduling, reserving, booking -> medium; anything else -> low. A
-tool that acts (not one that reads) on money (a transaction, a payment), credentials (a
-password, a token) or membership (inviting, adding or removing a user or member) is high, as
-is one whose description says the action cannot be undone or moves money. Cost is 1 unless
+otherwise the verb of the tool's name: sending, posting, deleting, paying, buying, sharing,
+returning or exchanging goods -> high; creating, changing, scheduling, reserving, booking -> medium;
+anything else -> low. A tool that acts (not one that reads) on money (a transaction, a payment),
+credentials (a password, a token) or membership (inviting, adding or removing a user or member) is
+high, as is one whose description says the action cannot be undone or moves money. Cost is 1 unless
 told.
 """
 
@@ -40,9 +40,12 @@ ACTIONS: Mapping[str, str] = {
     **dict.fromkeys(("delete", "erase", "destroy", "drop", "purge", "wipe", "unlink"),
                     "delete"),
     **dict.fromkeys(("share", "grant"), "share"),
-    **dict.fromkeys(("pay", "purchase", "buy", "order", "transfer", "charge", "refund"),
-                    "purchase"),
+    **dict.fromkeys(("pay", "purchase", "buy", "order", "transfer", "charge", "refund",
+                     "exchange", "return"), "purchase"),
 }
+#: Verbs read from a tool's name only: a docstring opening "Return the ..." says what the
+#: function gives back, not that it returns goods.
+NAME_ONLY_VERBS = frozenset({"return"})
 HIGH_ACTIONS = frozenset({"send", "delete", "share", "purchase"})
 #: Actions that change something: on money, credentials or membership they are high.
 ACTING = frozenset({"create", "update", "write", "send", "delete", "share", "purchase"})
@@ -76,7 +79,7 @@ def action_of(spec: ToolSpec) -> tuple[str | None, str]:
         if word in ACTIONS:
             return ACTIONS[word], word
     first = tokens(spec.description.split(" ", 1)[0]) if spec.description.strip() else ()
-    if first and first[0] in ACTIONS:
+    if first and first[0] in ACTIONS and first[0] not in NAME_ONLY_VERBS:
         return ACTIONS[first[0]], first[0]
     return None, ""
 
