@@ -22,6 +22,13 @@ class _Group(click.Group):
             return super().invoke(ctx)
         except PlanfilterError as exc:
             raise click.ClickException(str(exc)) from None
+        except OSError as exc:  # a file the command reads or writes: named by the error
+            raise click.ClickException(_os_error(exc)) from None
+
+
+def _os_error(exc: OSError) -> str:
+    where = exc.filename if exc.filename is not None else "a file"
+    return f"{where}: {exc.strerror or exc}"
 
 
 @click.group(cls=_Group)
@@ -36,6 +43,11 @@ def paths_option(name: str, dest: str, help: str, *, required: bool = False) -> 
     return click.option(name, dest, type=click.Path(exists=True, path_type=Path), multiple=True,
                         required=required, help=help)
 
+
+force_option = click.option(
+    "--force", is_flag=True,
+    help="Replace output files that planfilter did not write (see .planfilter-manifest.json "
+         "in the output folder).")
 
 registry_option = paths_option(
     "--registry", "registry_path",

@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from ..core.errors import PlanfilterError
-from .app import paths_option
+from .app import force_option, paths_option
 
 
 @click.group()
@@ -62,9 +62,10 @@ class SourceParam(click.ParamType):
 @click.option("--import", "imports", multiple=True, metavar="MODULE",
               help="Python module to import before reading python: sources (repeatable; for "
                    "packages that load only from their entry module).")
+@force_option
 def infer(sources: tuple[str, ...], out: Path | None, merge_path: Path | None,
           model: str | None, embedder: str, domain: str | None,
-          imports: tuple[str, ...]) -> None:
+          imports: tuple[str, ...], force: bool = False) -> None:
     """Draft a registry from SOURCES: MCP configs (mcpServers), saved tools/list results,
     OpenAI tools arrays, function docs with parameters and response (also Gorilla / BFCL
     style: "type": "dict", "float", "tuple", "any"), or Python tools.
@@ -88,9 +89,12 @@ def infer(sources: tuple[str, ...], out: Path | None, merge_path: Path | None,
     from ..infer.infer import InferOptions, infer_contracts
     from ..infer.python_tools import import_modules
     from ..infer.sources import read_sources
+    from ..core.outputs import atomic_write, check_comments, check_file_target
     from ..infer.write import check_written, kept_sections, merge_into, render, tool_data
 
     try:
+        if out is not None:
+            check_file_target(out, force=force, replaces=merge_path)
         import_modules(imports)
         specs = read_sources(sources)
         proposer = None
@@ -108,12 +112,14 @@ def infer(sources: tuple[str, ...], out: Path | None, merge_path: Path | None,
         text = render(tools, inference, [str(s) for s in sources],
                       kept=kept_sections(merge_path) if merge_path else None)
         check_written(text, str(out or "<output>"))
+        if out is not None:
+            check_comments(out, text, force=force)
     except PlanfilterError as exc:
         raise click.ClickException(str(exc)) from None
     if out is None:
         click.echo(text, nl=False)
         return
-    out.write_text(text, encoding="utf-8")
+    atomic_write(out, text)
     rules: dict[str, int] = {}
     for rule in inference.produce_rules.values():
         rules[rule] = rules.get(rule, 0) + 1
@@ -159,8 +165,9 @@ def check(registry_path: Path, traces: tuple[Path, ...]) -> None:
               help="Write the merged registry here (the proposals added; nothing dropped).")
 @click.option("--min-evidence", type=click.IntRange(min=1), default=1, show_default=True,
               help="Propose only what at least this many calls showed.")
+@force_option
 def learn(traces: tuple[Path, ...], registry_path: Path, out: Path | None,
-          min_evidence: int) -> None:
+          min_evidence: int, force: bool = False) -> None:
     """Propose requires, produces (with outputs pointers) and inputs from TRACES: where a
     value first seen in a tool's result reappears as a later call's argument.
 
@@ -180,9 +187,12 @@ def learn(traces: tuple[Path, ...], registry_path: Path, out: Path | None,
     from ..core.loading import load_registry, read_document
     from ..infer.learn import learn as learn_edges
     from ..infer.learn import merge
+    from ..core.outputs import atomic_write, check_comments, check_file_target
     from ..infer.write import check_written
 
     try:
+        if out is not None:
+            check_file_target(out, force=force, replaces=registry_path)
         registry = load_registry(registry_path)
         proposals, runs, reuses = learn_edges(registry, traces, min_evidence)
         text = ""
@@ -193,6 +203,7 @@ def learn(traces: tuple[Path, ...], registry_path: Path, out: Path | None,
                     + yaml.safe_dump(merged, sort_keys=False, allow_unicode=True, width=96,
                                      default_flow_style=False))
             check_written(text, str(out))
+            check_comments(out, text, force=force)
     except PlanfilterError as exc:
         raise click.ClickException(str(exc)) from None
     for proposal in proposals:
@@ -200,7 +211,7 @@ def learn(traces: tuple[Path, ...], registry_path: Path, out: Path | None,
     click.echo(f"{len(traces)} trace files, {runs} runs, {reuses} values reused: "
                f"{len(proposals)} proposals")
     if out is not None:
-        out.write_text(text, encoding="utf-8")
+        atomic_write(out, text)
         click.echo(f"wrote {out}", err=True)
 
 

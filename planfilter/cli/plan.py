@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .app import _apply, _registry, _state_goal, problem_options, registry_option
+from .app import _apply, _registry, _state_goal, force_option, problem_options, registry_option
 
 if TYPE_CHECKING:
     from ..core.contracts import Registry
@@ -94,6 +94,9 @@ def frontier(registry_path: tuple[Path, ...], task_id: str | None, tasks_path: t
         click.echo(f"note:     {note}")
 
 
+EXPORT_FILES = ("domain.pddl", "problem.pddl", "names.json")
+
+
 @click.command()
 @registry_option
 @_apply(problem_options)
@@ -102,9 +105,10 @@ def frontier(registry_path: tuple[Path, ...], task_id: str | None, tasks_path: t
 @click.option("--risk-lambda", type=float, default=0.0, show_default=True)
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True,
               help="Folder to write domain.pddl, problem.pddl and names.json into.")
+@force_option
 def export(registry_path: tuple[Path, ...], task_id: str | None, tasks_path: tuple[Path, ...],
            state: tuple[str, ...], goal: tuple[str, ...], objective: str, risk_lambda: float,
-           out: Path) -> None:
+           out: Path, force: bool = False) -> None:
     """Write domain.pddl and problem.pddl for any PDDL planner.
 
     \b
@@ -113,20 +117,22 @@ def export(registry_path: tuple[Path, ...], task_id: str | None, tasks_path: tup
       fast-downward /tmp/pddl/domain.pddl /tmp/pddl/problem.pddl --search "astar(blind())"
     """
     from ..core.compile import compile_problem
+    from ..core.outputs import OutputFolder
 
+    outputs = OutputFolder(out, force=force)
+    outputs.check(EXPORT_FILES)
     registry = _registry(registry_path)
     values, goals, name = _state_goal(task_id, tasks_path, state, goal)
     supplied = _supplied(registry, values)
     problem = compile_problem(registry, {**supplied, **values}, goals,
                               objective=objective,  # type: ignore[arg-type]
                               risk_lambda=risk_lambda, name=name)
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "domain.pddl").write_text(problem.domain.text, encoding="utf-8")
-    (out / "problem.pddl").write_text(problem.text, encoding="utf-8")
+    outputs.claim(EXPORT_FILES)
+    outputs.write("domain.pddl", problem.domain.text)
+    outputs.write("problem.pddl", problem.text)
     names = {"actions": dict(problem.domain.actions.to_user),
              "predicates": dict(problem.domain.predicates.to_user)}
-    (out / "names.json").write_text(json.dumps(names, indent=2, sort_keys=True) + "\n",
-                                    encoding="utf-8")
+    outputs.write("names.json", json.dumps(names, indent=2, sort_keys=True) + "\n")
     if supplied:
         click.echo("environment: " + ", ".join(f"{n} ({k})" for n, k in supplied.items()))
     click.echo(f"wrote {out / 'domain.pddl'}, {out / 'problem.pddl'} and {out / 'names.json'}")

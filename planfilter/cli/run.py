@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from ..core.errors import PlanfilterError
-from .app import paths_option
+from .app import force_option, paths_option
 
 DEFAULT_OUT = Path("runs/latest")
 
@@ -87,7 +87,8 @@ def summary_table(rows: Sequence[Any], title: str) -> Any:
 @click.option("--merge", "merge_tools", is_flag=True,
               help="Merge near-duplicate tools first (ToolScopeMerger, judge sim/judge) and "
                    "relabel the tasks; the merge report goes to --out/merge.")
-@click.option("--no-plots", is_flag=True, help="Skip the PNG charts.")
+@click.option("--no-plots", is_flag=True, help="Skip the PNG charts (and remove those of "
+                                              "an earlier run in --out).")
 @click.option("--approve-risky", type=click.Choice(["never", "ask", "untainted", "always"]),
               default="always", show_default=True,
               help="Approval of high-risk tools and tainted arguments: always (the paper), "
@@ -149,6 +150,7 @@ def summary_table(rows: Sequence[Any], title: str) -> Any:
                    "(default 1). Default: every pair.")
 @click.option("--max-steps", type=int, default=None,
               help="Steps (model turns) per run. Default: 6 (the paper), 15 for AgentDojo.")
+@force_option
 def run(registry_path: tuple[Path, ...], tasks_path: tuple[Path, ...], methods: str | None,
         models: str | None, seeds: int, concurrency: int, out: Path, resume: bool, planner: str,
         api_base: str | None, no_plots: bool, approve_risky: str = "always",
@@ -158,7 +160,8 @@ def run(registry_path: tuple[Path, ...], tasks_path: tuple[Path, ...], methods: 
         resolver: str = "model",
         env_mode: str = "strict",
         suite_name: str | None = None, attack: str | None = None,
-        injection_tasks: str | None = None, max_steps: int | None = None) -> None:
+        injection_tasks: str | None = None, max_steps: int | None = None,
+        force: bool = False) -> None:
     """Run the benchmark: tasks x filter methods x models, traced, then reported.
 
     \b
@@ -193,6 +196,11 @@ def run(registry_path: tuple[Path, ...], tasks_path: tuple[Path, ...], methods: 
     from ..models import DEFAULT_MODELS
 
     try:
+        from ..bench.report import REPORT_FILES
+        from ..bench.traces import TRACES_FILE
+        from ..core.outputs import OutputFolder
+
+        OutputFolder(out, force=force).check([TRACES_FILE, *REPORT_FILES])
         source = None
         if injection_tasks is not None and attack is None:
             raise PlanfilterError("--injection-tasks chooses pairs for an attack: give "
@@ -212,7 +220,7 @@ def run(registry_path: tuple[Path, ...], tasks_path: tuple[Path, ...], methods: 
         if merge_tools:
             from ..retrieval.merge_io import merged_inputs
 
-            registry, suite = merged_inputs(registry, suite, out / "merge")
+            registry, suite = merged_inputs(registry, suite, out / "merge", force=force)
         if sample is not None:
             from ..bench.sampling import stratified_sample
 
@@ -232,7 +240,7 @@ def run(registry_path: tuple[Path, ...], tasks_path: tuple[Path, ...], methods: 
                 DEFAULT_RECOGNITION,
                 candidates=goal_candidates or DEFAULT_RECOGNITION.candidates,
                 tools=goal_tools or DEFAULT_RECOGNITION.tools),
-            replay_switches=replay_switches, chooser=chooser,
+            replay_switches=replay_switches, chooser=chooser, force=force,
         )
         console = Console()
         traces = out / "traces.jsonl"
@@ -299,8 +307,10 @@ def _where(console: Any, traces: Path, report: Any) -> None:
 
 @click.command()
 @click.argument("directory", type=click.Path(exists=True, file_okay=False, path_type=Path))
-@click.option("--no-plots", is_flag=True, help="Skip the PNG charts.")
-def report(directory: Path, no_plots: bool) -> None:
+@click.option("--no-plots", is_flag=True, help="Skip the PNG charts (and remove those of "
+                                              "an earlier report).")
+@force_option
+def report(directory: Path, no_plots: bool, force: bool = False) -> None:
     """Rebuild summary.csv, report.md, report.html and the charts from DIRECTORY/traces.jsonl.
 
     \b
@@ -313,7 +323,7 @@ def report(directory: Path, no_plots: bool) -> None:
     from ..bench.traces import TRACES_FILE
 
     try:
-        files = build_report(directory, plots=not no_plots)
+        files = build_report(directory, plots=not no_plots, force=force)
     except PlanfilterError as exc:
         raise click.ClickException(str(exc)) from None
     console = Console()
