@@ -86,10 +86,10 @@ def infer(sources: tuple[str, ...], out: Path | None, merge_path: Path | None,
       planfilter contracts infer --import agentdojo.task_suite \\
           python:agentdojo.default_suites.v1.banking.task_suite:TOOLS
     """
+    from ..core.outputs import atomic_write, check_comments, check_file_target
     from ..infer.infer import InferOptions, infer_contracts
     from ..infer.python_tools import import_modules
     from ..infer.sources import read_sources
-    from ..core.outputs import atomic_write, check_comments, check_file_target
     from ..infer.write import check_written, kept_sections, merge_into, render, tool_data
 
     try:
@@ -185,9 +185,9 @@ def learn(traces: tuple[Path, ...], registry_path: Path, out: Path | None,
     import yaml
 
     from ..core.loading import load_registry, read_document
+    from ..core.outputs import atomic_write, check_comments, check_file_target
     from ..infer.learn import learn as learn_edges
     from ..infer.learn import merge
-    from ..core.outputs import atomic_write, check_comments, check_file_target
     from ..infer.write import check_written
 
     try:

@@ -40,8 +40,8 @@ def merge(registry_path: tuple[Path, ...], tasks_path: tuple[Path, ...], out: Pa
       planfilter run --registry runs/merged/registry.yaml --tasks runs/merged/tasks.yaml
     """
     from ..core.loading import load_registry, load_suite
-    from ..core.resources import default_registry, default_suite
     from ..core.outputs import OutputFolder
+    from ..core.resources import default_registry, default_suite
     from ..retrieval.merge_io import MERGE_FILES, merge_for, write_merge
 
     try:
