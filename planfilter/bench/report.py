@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import io
+from functools import partial
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -430,8 +431,8 @@ def draw_plots(out_dir: Path, runs: Sequence[RunMetrics],
         ax.legend(fontsize="small")
         fig.tight_layout()
         folder = outputs if outputs is not None else OutputFolder(out_dir)
-        path = folder.write(name, lambda tmp, fig=fig: fig.savefig(
-            tmp, format="png", dpi=120, metadata={"Software": None}))
+        path = folder.write(name, partial(fig.savefig, format="png", dpi=120,
+                                          metadata={"Software": None}))
         plt.close(fig)
         written.append(path)
     return tuple(written)
