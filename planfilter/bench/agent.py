@@ -49,7 +49,7 @@ from ..live.recognition import DEFAULT_RECOGNITION, RecognitionOptions
 from ..models import CallOptions, ModelError, complete
 from ..suites import Environment
 from ..suites.bundled import MAX_STEPS, MockedEnvironment, goal_reached, succeeded
-from .traces import RunKey, RunRecord, StepRecord, gold_next
+from .traces import RunKey, RunRecord, StepRecord, gold_next, trace_result
 
 __all__ = ["MAX_STEPS", "AgentOptions", "RunOutcome", "build_messages", "goal_reached",
            "run_task", "succeeded"]
@@ -154,7 +154,8 @@ def run_task(registry: Registry, task: Task, *, method: str, model: str, seed: i
             records[-1] = replace(record, done=True, success=False)
             break
         call = session.record(str(record.chosen), _as_object(record.arguments), result)
-        records[-1] = replace(record, state_after=session.state, unfilled=call.unfilled)
+        records[-1] = replace(record, state_after=session.state, unfilled=call.unfilled,
+                              result=trace_result(result))
         history.append({"tool": call.tool, "produced": sorted(call.produced)})
         if session.done:
             records[-1] = replace(records[-1], done=True, success=succeeded(task, session.state))

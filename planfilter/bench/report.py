@@ -380,13 +380,41 @@ def write_report(out_dir: Path, runs: Sequence[RunMetrics], *, plots: bool = Tru
     outputs.claim(names)
     rows = group_by(runs, ("model", "method"))
     csv_path = outputs.write("summary.csv", summary_csv(rows))
-    md_path = outputs.write("report.md", report_markdown(runs, retrieval_setups(out_dir)))
+    markdown = report_markdown(runs, retrieval_setups(out_dir))
+    said = fallbacks(lines or ())
+    if said:
+        markdown += ("\n## Fallbacks\n\nWhat failed and was replaced, and how often:\n\n"
+                     + "".join(f"- {line}\n" for line in said))
+    md_path = outputs.write("report.md", markdown)
     written = draw_plots(out_dir, runs, outputs) if plots else ()
     html_path = None
     if lines is not None:
         html_path = outputs.write("report.html", report_html(lines, rows))
     outputs.remove_stale(REPORT_FILES)
     return ReportFiles(csv_path, md_path, written, tuple(rows), html_path)
+
+
+def fallbacks(lines: Sequence[Mapping[str, Any]]) -> list[str]:
+    """One sentence per kind of fallback in the trace ``lines``: a goal resolver that failed
+    (a model's error or invalid answers) and was replaced by retrieval, per model; a planner
+    that failed and was replaced by the next, per planner and reason."""
+    resolver: dict[str, int] = {}
+    planners: dict[str, int] = {}
+    for line in lines:
+        if line.get("type") == "run" and any(
+                str(n).startswith("fell back") for n in line.get("goal_notes") or ()):
+            model = str(line.get("model"))
+            resolver[model] = resolver.get(model, 0) + 1
+        elif line.get("type") == "step":
+            for failure in line.get("fallbacks") or ():
+                name = str(failure).partition(":")[0]
+                planners[name] = planners.get(name, 0) + 1
+    said = [f"the goal resolver of {model} failed (model error or invalid answers) and "
+            f"retrieval resolved the goal in {counted(n, 'run')}"
+            for model, n in sorted(resolver.items())]
+    said += [f"planner {name} failed and the next planner answered at {counted(n, 'step')}"
+             for name, n in sorted(planners.items())]
+    return said
 
 
 def build_report(out_dir: Path, *, plots: bool = True, outputs: OutputFolder | None = None,

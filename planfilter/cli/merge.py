@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from ..core.errors import PlanfilterError
-from .app import force_option, paths_option
+from .app import Finite, force_option, paths_option
 
 
 @click.command()
@@ -21,9 +21,9 @@ from .app import force_option, paths_option
               help="Embedder of S1. Default: minilm when installed, else hashing.")
 @click.option("--judge", default="sim/judge", show_default=True,
               help="litellm model that decides whether two tools are interchangeable.")
-@click.option("--threshold", type=float, help="Cosine threshold of S1 "
+@click.option("--threshold", type=Finite(-1.0, 1.0), help="Cosine threshold of S1 "
               "(default per embedder: minilm 0.5, hashing 0.35).")
-@click.option("--neighbours", type=int, default=5, show_default=True,
+@click.option("--neighbours", type=click.IntRange(1, 10_000), default=5, show_default=True,
               help="Nearest neighbours per tool considered in S1.")
 @force_option
 def merge(registry_path: tuple[Path, ...], tasks_path: tuple[Path, ...], out: Path,
@@ -41,11 +41,13 @@ def merge(registry_path: tuple[Path, ...], tasks_path: tuple[Path, ...], out: Pa
     """
     from ..core.loading import load_registry, load_suite
     from ..core.outputs import OutputFolder
+    from ..models import check_model
     from ..core.resources import default_registry, default_suite
     from ..retrieval.merge_io import MERGE_FILES, merge_for, write_merge
 
     try:
         OutputFolder(out, force=force).check(MERGE_FILES)
+        check_model(judge)
         registry = load_registry(list(registry_path) or default_registry())
         suite = load_suite(list(tasks_path) or default_suite())
         result, note = merge_for(registry, embedder=embedder, judge=judge,

@@ -9,7 +9,16 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .app import _apply, _registry, _state_goal, force_option, problem_options, registry_option
+from .app import (
+    RISK_LAMBDA,
+    SECONDS,
+    _apply,
+    _registry,
+    _state_goal,
+    force_option,
+    problem_options,
+    registry_option,
+)
 
 if TYPE_CHECKING:
     from ..core.contracts import Registry
@@ -25,9 +34,9 @@ if TYPE_CHECKING:
                    "a minimal plan.")
 @click.option("--objective", type=click.Choice(["length", "cost"]), default="length",
               show_default=True, help="Minimise plan length, or cost + lambda * risk.")
-@click.option("--risk-lambda", type=float, default=0.0, show_default=True,
-              help="Weight of risk in the cost objective.")
-@click.option("--timeout", type=float, default=10.0, show_default=True,
+@click.option("--risk-lambda", type=RISK_LAMBDA, default=0.0, show_default=True,
+              help="Weight of risk in the cost objective (0 or more).")
+@click.option("--timeout", type=SECONDS, default=10.0, show_default=True,
               help="Seconds before the planner is replaced by the native fallback.")
 @click.option("--request", help="The user's request in words: its goal is resolved from it, "
               "as a live session does, and the candidate goals and the tools shown first are "
@@ -62,6 +71,12 @@ def frontier(registry_path: tuple[Path, ...], task_id: str | None, tasks_path: t
     if request is not None:
         if goal or task_id:
             raise click.UsageError("give either --request or --goal/--task, not both")
+        if resolver == "model":
+            if model is None:
+                raise click.UsageError("--resolver model needs --model MODEL")
+            from ..models import check_model
+
+            check_model(model)
         from .recognize import echo_report, parse_calls, parse_values, request_session
 
         session = request_session(registry, request, resolver=resolver, model=model,
@@ -71,7 +86,7 @@ def frontier(registry_path: tuple[Path, ...], task_id: str | None, tasks_path: t
         return
     if called:
         raise click.UsageError("--called needs --request")
-    values, goals, _ = _state_goal(task_id, tasks_path, state, goal)
+    values, goals, _ = _state_goal(task_id, tasks_path, state, goal, registry)
     supplied = _supplied(registry, values)
     result = compute_frontier(registry, {**supplied, **values}, goals, planner=planner,
                               ties=ties, objective=objective,  # type: ignore[arg-type]
@@ -102,7 +117,8 @@ EXPORT_FILES = ("domain.pddl", "problem.pddl", "names.json")
 @_apply(problem_options)
 @click.option("--objective", type=click.Choice(["length", "cost"]), default="length",
               show_default=True)
-@click.option("--risk-lambda", type=float, default=0.0, show_default=True)
+@click.option("--risk-lambda", type=RISK_LAMBDA, default=0.0, show_default=True,
+              help="Weight of risk in the cost objective (0 or more).")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True,
               help="Folder to write domain.pddl, problem.pddl and names.json into.")
 @force_option
@@ -122,7 +138,7 @@ def export(registry_path: tuple[Path, ...], task_id: str | None, tasks_path: tup
     outputs = OutputFolder(out, force=force)
     outputs.check(EXPORT_FILES)
     registry = _registry(registry_path)
-    values, goals, name = _state_goal(task_id, tasks_path, state, goal)
+    values, goals, name = _state_goal(task_id, tasks_path, state, goal, registry)
     supplied = _supplied(registry, values)
     problem = compile_problem(registry, {**supplied, **values}, goals,
                               objective=objective,  # type: ignore[arg-type]
@@ -142,6 +158,9 @@ def _supplied(registry: Registry, values: dict[str, str]) -> dict[str, str]:
     """Variable -> where it comes from, of the registry's environment values the state does
     not give: known from the start, whatever their source (a ``tool:`` source is called by
     whoever runs the tools; planning needs only that the value will be there)."""
+    from ..core.environment import supply
+
+    supply(registry, skip=frozenset(values))  # an unset from_env variable is an error
     return {name: source.kind for name, source in sorted(registry.environment.items())
             if name not in values}
 
