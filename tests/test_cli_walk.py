@@ -139,11 +139,12 @@ def _cases() -> list[Case]:
     ]
     run = (*SMALL_RUN, "--out", "{ws}/r")
     cases += [
-        Case("run-models-unknown-provider", (*RUN_BASE, "--methods", "cmtf", "--models", "nosuch/xyz",
-                                             "--out", "{ws}/r"), "nosuch",
+        Case("run-models-unknown-provider", (*RUN_BASE, "--methods", "cmtf", "--models",
+                                             "nosuch/xyz", "--out", "{ws}/r"), "nosuch",
              "silent"),
         Case("run-models-second-unknown", (*RUN_BASE, "--methods", "cmtf", "--models",
-                                           "sim/careful,opena/gpt", "--out", "{ws}/r"), "opena", "silent"),
+                                           "sim/careful,opena/gpt", "--out", "{ws}/r"),
+             "opena", "silent"),
         Case("run-models-no-provider", (*RUN_BASE, "--methods", "cmtf", "--models", "gpt4",
                                         "--out", "{ws}/r"), "gpt4", "silent"),
         Case("run-models-sim-unknown", (*RUN_BASE, "--methods", "cmtf", "--models",

@@ -12,12 +12,9 @@ import json
 import os
 from collections.abc import Mapping, Set
 from importlib.metadata import PackageNotFoundError, version
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pydantic import BaseModel
-
-if TYPE_CHECKING:
-    from .runner import RunConfig
 
 
 def canonical(value: Any) -> Any:
@@ -49,8 +46,10 @@ def planfilter_version() -> str:
         return "unknown"
 
 
-def run_fingerprint(config: RunConfig) -> dict[str, str]:
-    """Setting -> its value (long ones as a digest), for every setting that changes a run."""
+def run_fingerprint(config: Any) -> dict[str, str]:
+    """Setting -> its value (long ones as a digest), for every setting that changes a run of
+    ``config`` (a :class:`~planfilter.bench.runner.RunConfig`, not imported: the runner
+    imports this module)."""
     from ..retrieval.toolscope import EMBEDDER_ENV
 
     bench = config.bench

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import csv
 import io
-from functools import partial
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 

@@ -124,9 +124,8 @@ def check_names(names: Iterable[str], known: frozenset[str], option: str, where:
     """Raise naming every one of ``names`` that is not ``known``, each with the closest."""
     unknown = [n for n in names if n not in known]
     if unknown:
-        raise click.BadParameter(
-            "; ".join(f"no {what} {n!r} in {where}{closest(n, known)}" for n in unknown),
-            param_hint=option)
+        raise click.ClickException(f"{option}: " + "; ".join(
+            f"no {what} {n!r} in {where}{closest(n, known)}" for n in unknown))
 
 
 def _registry(paths: tuple[Path, ...]) -> Any:

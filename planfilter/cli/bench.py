@@ -9,7 +9,6 @@ import click
 
 from .app import SECONDS, comma_list
 
-
 #: The largest synthetic registry a cell may build.
 MAX_SIZE = 1_000_000
 

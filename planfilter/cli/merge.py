@@ -41,13 +41,14 @@ def merge(registry_path: tuple[Path, ...], tasks_path: tuple[Path, ...], out: Pa
     """
     from ..core.loading import load_registry, load_suite
     from ..core.outputs import OutputFolder
-    from ..models import check_model
     from ..core.resources import default_registry, default_suite
+    from ..models import check_model
     from ..retrieval.merge_io import MERGE_FILES, merge_for, write_merge
 
     try:
         OutputFolder(out, force=force).check(MERGE_FILES)
-        check_model(judge)
+        if not judge.startswith("sim/"):  # sim/judge is the offline judge, not a chat model
+            check_model(judge)
         registry = load_registry(list(registry_path) or default_registry())
         suite = load_suite(list(tasks_path) or default_suite())
         result, note = merge_for(registry, embedder=embedder, judge=judge,

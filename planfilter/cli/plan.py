@@ -73,7 +73,7 @@ def frontier(registry_path: tuple[Path, ...], task_id: str | None, tasks_path: t
             raise click.UsageError("give either --request or --goal/--task, not both")
         if resolver == "model":
             if model is None:
-                raise click.UsageError("--resolver model needs --model MODEL")
+                raise click.UsageError("--resolver model needs a model: give --model MODEL")
             from ..models import check_model
 
             check_model(model)
@@ -86,6 +86,10 @@ def frontier(registry_path: tuple[Path, ...], task_id: str | None, tasks_path: t
         return
     if called:
         raise click.UsageError("--called needs --request")
+    if planner != "auto":
+        from ..core.planners import get_planner
+
+        get_planner(planner)  # named before the problem is read
     values, goals, _ = _state_goal(task_id, tasks_path, state, goal, registry)
     supplied = _supplied(registry, values)
     result = compute_frontier(registry, {**supplied, **values}, goals, planner=planner,

@@ -24,7 +24,6 @@ def parse_values(registry: Registry, items: tuple[str, ...]) -> dict[str, Any]:
     wants text there (an id of digits, ``event_id=123``)."""
     from ..core.schemas import value_errors
     from ..live.session import carriers
-
     from .app import check_names, known_names
 
     values: dict[str, Any] = {}

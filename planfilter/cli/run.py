@@ -182,9 +182,9 @@ def run(registry_path: tuple[Path, ...], tasks_path: tuple[Path, ...], methods: 
     from ..bench.runner import RunConfig, run_benchmark, workers
     from ..core.loading import load_registry, load_suite
     from ..core.resources import default_registry, default_suite
+    from ..core.validate import check_inputs
     from ..filters import PAPER_METHODS
     from ..live.recognition import DEFAULT_RECOGNITION
-    from ..core.validate import check_inputs
     from ..models import DEFAULT_MODELS, check_model
 
     try:
