@@ -40,11 +40,11 @@ def test_frontier_task_and_options():
     assert data["frontier"] == ["search_events"] and data["ties"] == "all"
 
 
-def test_frontier_unreachable_goal_says_why():
-    result = invoke("frontier", "--registry", REG, "--state", "date", "--goal", "refund")
-    assert result.exit_code == 0
-    assert "frontier: (none)" in result.output
-    assert "no tool produces goal variable(s) refund" in result.output
+def test_frontier_unknown_goal_is_an_error_naming_it():
+    result = CliRunner().invoke(cli, ["frontier", "--registry", REG, "--state", "date",
+                                      "--goal", "refund"])
+    assert result.exit_code == 1
+    assert "--goal: no variable 'refund' in" in result.output
 
 
 def test_unknown_task_and_planner_are_clean_errors():

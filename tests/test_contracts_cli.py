@@ -251,8 +251,8 @@ def test_an_mcp_config_entry_needs_command_or_url(tmp_path):
     config = tmp_path / "mcp.json"
     config.write_text(json.dumps({"mcpServers": {"x": {"args": []}}}))
     result = invoke("contracts", "infer", str(config))
-    assert result.exit_code == 1 and "server 'x': needs 'command' (stdio) or 'url' (streamable HTTP)" \
-        in result.output
+    assert result.exit_code == 1
+    assert "server 'x': needs 'command' (stdio) or 'url' (streamable HTTP)" in result.output
 
 
 @pytest.mark.slow

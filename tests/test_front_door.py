@@ -19,9 +19,9 @@ from planfilter.core.loading import load_registry
 from planfilter.core.resources import default_registry
 from planfilter.live import goals
 from planfilter.live.dates import TODAY_ENV, spans, today_from
-from planfilter.live.request_subjects import description
-from planfilter.live.goals_by_value import explains, inputs_for, request_values
 from planfilter.live.goals import resolve_with_retrieval
+from planfilter.live.goals_by_value import explains, inputs_for, request_values
+from planfilter.live.request_subjects import description
 from planfilter.retrieval import embedders
 
 HEADLINE = "Move tomorrow's dentist appointment to 4 PM"

@@ -58,7 +58,7 @@ def test_errors_are_messages_not_tracebacks(tmp_path):
         (["--models", "sim/reckless"], "unknown simulated model 'sim/reckless'"),
         (["--models", "gpt-4o"], "provider/model"),
         (["--planner", "fast"], "unknown planner 'fast'"),
-        (["--seeds", "0"], "seeds must be at least 1"),
+        (["--seeds", "0"], "'--seeds': 0 is not in the range"),
         (["--methods", ","], "give at least one name"),
     ]:
         result = invoke("run", *SMALL, "--out", str(tmp_path), *args)

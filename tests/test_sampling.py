@@ -163,5 +163,5 @@ def test_run_sample_zero_is_a_message_not_a_traceback(tmp_path):
     result = invoke("run", "--sample", "0", "--methods", "cmtf", "--models", "sim/careful",
                     "--no-plots", "--out", str(tmp_path))
     assert result.exit_code != 0
-    assert "--sample) must be at least 1, not 0" in result.output
+    assert "'--sample': 0 is not in the range" in result.output
     assert "Traceback" not in result.output

@@ -47,7 +47,7 @@ from ..models import ModelError, complete
 from ..suites import Environment
 from ..suites.bundled import MAX_STEPS, MockedEnvironment, goal_reached, succeeded
 from .options import ENV_MODES, GOAL_MODES, AgentOptions, EnvMode, GoalMode
-from .traces import RunKey, RunRecord, StepRecord, gold_next
+from .traces import RunKey, RunRecord, StepRecord, gold_next, trace_result
 
 __all__ = ["ENV_MODES", "GOAL_MODES", "MAX_STEPS", "AgentOptions", "EnvMode", "GoalMode",
            "RunOutcome", "build_messages", "goal_reached", "run_task", "succeeded"]
@@ -126,7 +126,8 @@ def run_task(registry: Registry, task: Task, *, method: str, model: str, seed: i
             records[-1] = replace(record, done=True, success=False)
             break
         call = session.record(str(record.chosen), _as_object(record.arguments), result)
-        records[-1] = replace(record, state_after=session.state, unfilled=call.unfilled)
+        records[-1] = replace(record, state_after=session.state, unfilled=call.unfilled,
+                              result=trace_result(result))
         history.append({"tool": call.tool, "produced": sorted(call.produced)})
         if session.done:
             records[-1] = replace(records[-1], done=True, success=succeeded(task, session.state))

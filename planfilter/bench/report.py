@@ -10,10 +10,12 @@ import csv
 import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from ..core.errors import PlanfilterError
+from ..core.outputs import OutputFolder
 from .html import report_html
 from .metrics import (
     RunMetrics,
@@ -360,34 +362,74 @@ def _faults(runs: Sequence[RunMetrics]) -> str:
     return _count_table(runs, "model", "faults", "No model faults.")
 
 
+#: Every file a report may write into its folder (the charts only when drawn).
+PLOT_FILES = ("success_by_method.png", "tokens_by_method.png")
+REPORT_FILES = ("summary.csv", "report.md", "report.html", *PLOT_FILES)
+
+
 def write_report(out_dir: Path, runs: Sequence[RunMetrics], *, plots: bool = True,
-                 lines: Sequence[Mapping[str, Any]] | None = None) -> ReportFiles:
+                 lines: Sequence[Mapping[str, Any]] | None = None,
+                 outputs: OutputFolder | None = None, force: bool = False) -> ReportFiles:
     """Write summary.csv, report.md, (unless ``plots`` is false) the PNG charts and, given
-    the trace ``lines``, report.html."""
-    out_dir.mkdir(parents=True, exist_ok=True)
+    the trace ``lines``, report.html; each atomically, under the folder's manifest (a file
+    planfilter did not write is replaced only when ``force``d). The report files of an
+    earlier report that this one does not write (its charts, under ``plots=False``) are
+    removed."""
+    outputs = outputs if outputs is not None else OutputFolder(out_dir, force=force)
+    names = ["summary.csv", "report.md", *(PLOT_FILES if plots else ()),
+             *(["report.html"] if lines is not None else [])]
+    outputs.claim(names)
     rows = group_by(runs, ("model", "method"))
-    csv_path = out_dir / "summary.csv"
-    csv_path.write_text(summary_csv(rows), encoding="utf-8")
-    md_path = out_dir / "report.md"
-    md_path.write_text(report_markdown(runs, retrieval_setups(out_dir)), encoding="utf-8")
-    written = draw_plots(out_dir, runs) if plots else ()
+    csv_path = outputs.write("summary.csv", summary_csv(rows))
+    markdown = report_markdown(runs, retrieval_setups(out_dir))
+    said = fallbacks(lines or ())
+    if said:
+        markdown += ("\n## Fallbacks\n\nWhat failed and was replaced, and how often:\n\n"
+                     + "".join(f"- {line}\n" for line in said))
+    md_path = outputs.write("report.md", markdown)
+    written = draw_plots(out_dir, runs, outputs) if plots else ()
     html_path = None
     if lines is not None:
-        html_path = out_dir / "report.html"
-        html_path.write_text(report_html(lines, rows), encoding="utf-8")
+        html_path = outputs.write("report.html", report_html(lines, rows))
+    outputs.remove_stale(REPORT_FILES)
     return ReportFiles(csv_path, md_path, written, tuple(rows), html_path)
 
 
-def build_report(out_dir: Path, *, plots: bool = True) -> ReportFiles:
+def fallbacks(lines: Sequence[Mapping[str, Any]]) -> list[str]:
+    """One sentence per kind of fallback in the trace ``lines``: a goal resolver that failed
+    (a model's error or invalid answers) and was replaced by retrieval, per model; a planner
+    that failed and was replaced by the next, per planner and reason."""
+    resolver: dict[str, int] = {}
+    planners: dict[str, int] = {}
+    for line in lines:
+        if line.get("type") == "run" and any(
+                str(n).startswith("fell back") for n in line.get("goal_notes") or ()):
+            model = str(line.get("model"))
+            resolver[model] = resolver.get(model, 0) + 1
+        elif line.get("type") == "step":
+            for failure in line.get("fallbacks") or ():
+                name = str(failure).partition(":")[0]
+                planners[name] = planners.get(name, 0) + 1
+    said = [f"the goal resolver of {model} failed (model error or invalid answers) and "
+            f"retrieval resolved the goal in {counted(n, 'run')}"
+            for model, n in sorted(resolver.items())]
+    said += [f"planner {name} failed and the next planner answered at {counted(n, 'step')}"
+             for name, n in sorted(planners.items())]
+    return said
+
+
+def build_report(out_dir: Path, *, plots: bool = True, outputs: OutputFolder | None = None,
+                 force: bool = False) -> ReportFiles:
     """Rebuild every report file of ``out_dir`` from its traces (read once)."""
     lines = load_lines(out_dir)
     runs = runs_from_lines(lines)
     if not runs:
         raise PlanfilterError(f"{out_dir / TRACES_FILE}: holds no complete run")
-    return write_report(out_dir, runs, plots=plots, lines=lines)
+    return write_report(out_dir, runs, plots=plots, lines=lines, outputs=outputs, force=force)
 
 
-def draw_plots(out_dir: Path, runs: Sequence[RunMetrics]) -> tuple[Path, ...]:
+def draw_plots(out_dir: Path, runs: Sequence[RunMetrics],
+               outputs: OutputFolder | None = None) -> tuple[Path, ...]:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -417,8 +459,9 @@ def draw_plots(out_dir: Path, runs: Sequence[RunMetrics]) -> tuple[Path, ...]:
             ax.set_ylim(0, 1.05)
         ax.legend(fontsize="small")
         fig.tight_layout()
-        path = out_dir / name
-        fig.savefig(path, dpi=120, metadata={"Software": None})
+        folder = outputs if outputs is not None else OutputFolder(out_dir)
+        path = folder.write(name, partial(fig.savefig, format="png", dpi=120,
+                                          metadata={"Software": None}))
         plt.close(fig)
         written.append(path)
     return tuple(written)

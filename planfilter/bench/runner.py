@@ -17,14 +17,16 @@ from pathlib import Path
 
 from ..core.contracts import Registry
 from ..core.errors import PlanfilterError
+from ..core.outputs import OutputError, OutputFolder, atomic_write, differences
 from ..core.tasks import Suite
 from ..filters import PAPER_METHODS, PRESELECTING_METHODS, get_filter
 from ..models import DEFAULT_MODELS, OBEDIENT, REPLAYS, check_model, in_process, load_litellm
 from ..suites import BenchSuite, Case
 from ..suites.bundled import YamlSuite
 from .agent import RunOutcome, run_task
+from .fingerprint import run_fingerprint
 from .options import AgentOptions, check_options
-from .report import ReportFiles, build_report
+from .report import REPORT_FILES, ReportFiles, build_report
 from .traces import TRACES_FILE, RunKey, TraceWriter, prepare_resume
 
 #: Called with (runs finished, runs to do, the run's outcome): once with (0, n, None) before
@@ -52,6 +54,8 @@ class RunConfig:
     #: How each run goes: step limit, filter and model options, approval policy, goal mode,
     #: resolver, env, recognition, replay switches, tool_filter's chooser.
     options: AgentOptions = AgentOptions()
+    #: Replace files in ``out`` that planfilter did not write (planfilter.core.outputs).
+    force: bool = False
 
     @property
     def bench(self) -> BenchSuite:
@@ -130,14 +134,14 @@ def run_benchmark(config: RunConfig, progress: ProgressFn | None = None) -> RunR
     check_config(config)
     start = time.perf_counter()
     out = Path(config.out)
-    out.mkdir(parents=True, exist_ok=True)
+    keys = plan_runs(config)  # every case is built (and checked) before a file is touched
+    outputs = prepare_out(config)
     path = out / TRACES_FILE
     if config.resume:
         finished = prepare_resume(path)
     else:
-        path.write_text("", encoding="utf-8")
+        atomic_write(path, "")
         finished = frozenset()
-    keys = plan_runs(config)
     todo = [k for k in keys if k not in finished]
     options = config.run_options
     if todo:
@@ -146,9 +150,29 @@ def run_benchmark(config: RunConfig, progress: ProgressFn | None = None) -> RunR
         if any(m not in REPLAYS for m in config.models) or options.chooser:
             load_litellm()  # once, before the threads start
         _execute(config, todo, options, path, progress)
-    report = build_report(out, plots=config.plots)
+    report = build_report(out, plots=config.plots, outputs=outputs)
     return RunResult(out, path, report, len(keys), len(keys) - len(todo), len(todo),
                      time.perf_counter() - start)
+
+
+def prepare_out(config: RunConfig) -> OutputFolder:
+    """The run's output folder, checked before anything is written: no file planfilter did
+    not write is replaced (unless ``force``), and ``resume`` continues only runs made with
+    the same settings (:func:`~planfilter.bench.fingerprint.run_fingerprint`), naming every
+    setting that differs. The settings are kept in the folder's manifest."""
+    outputs = OutputFolder(Path(config.out), force=config.force)
+    fingerprint = run_fingerprint(config)
+    names = [TRACES_FILE, *REPORT_FILES]
+    if config.resume and (Path(config.out) / TRACES_FILE).exists():
+        if outputs.fingerprint != fingerprint:
+            diff = differences(outputs.fingerprint, fingerprint)
+            raise OutputError(f"{Path(config.out) / TRACES_FILE}: --resume continues runs "
+                              f"made with the same settings, and these differ: "
+                              f"{'; '.join(diff)}. Run without --resume to replace them, or "
+                              "into another --out")
+    outputs.check(names)
+    outputs.claim([TRACES_FILE], fingerprint)
+    return outputs
 
 
 def run_case(bench: BenchSuite, case: Case, *, method: str, model: str, seed: int,

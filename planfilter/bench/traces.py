@@ -169,6 +169,26 @@ def _default(value: Any) -> Any:
     raise TypeError(f"cannot write {type(value).__name__} to a trace")
 
 
+#: Characters of a step's result kept in the traces: enough for ``contracts learn`` and
+#: ``contracts check`` to read the values a call returned, bounded so a huge result cannot
+#: swell the file.
+RESULT_LIMIT = 4096
+TRUNCATED = " ...[truncated: {n} characters in all]"
+
+
+def trace_result(result: Any, limit: int = RESULT_LIMIT) -> str | None:
+    """A tool's result as the trace keeps it: text as it is, anything else as sorted JSON,
+    cut to ``limit`` characters with a marker that says how long it was."""
+    if result is None:
+        return None
+    text = result if isinstance(result, str) else json.dumps(
+        result, sort_keys=True, ensure_ascii=False, default=str)
+    if len(text) <= limit:
+        return text
+    marker = TRUNCATED.format(n=len(text))
+    return text[: max(0, limit - len(marker))] + marker
+
+
 def gold_next(registry: Registry, task: Task, known: Iterable[str]) -> str | None:
     """The first tool of the gold chain whose produced variables are not all known yet."""
     known_set = frozenset(known)

@@ -7,12 +7,34 @@ from typing import Any
 
 import click
 
+from .app import SECONDS, comma_list
+
+#: The largest synthetic registry a cell may build.
+MAX_SIZE = 1_000_000
+
 
 def _int_list(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int, ...]:
+    names = comma_list(value, "--sizes") or ()
     try:
-        return tuple(int(v.replace("_", "")) for v in value.split(",") if v)
+        sizes = tuple(int(v.replace("_", "")) for v in names)
     except ValueError:
         raise click.BadParameter(f"{value!r}: expected sizes like 100,1000") from None
+    bad = [n for n in sizes if not 1 <= n <= MAX_SIZE]
+    if bad:
+        raise click.BadParameter(f"{bad[0]}: a registry size is a number of tools from 1 to "
+                                 f"{MAX_SIZE:,}")
+    return tuple(dict.fromkeys(sizes))
+
+
+def _planners(value: str) -> tuple[str, ...]:
+    from ..bench.timing import BASELINE_PYPERPLAN, CANDIDATES
+    from ..core.planners import get_planner
+
+    names = comma_list(value, "--planners") or ()
+    for name in names:
+        if name not in (BASELINE_PYPERPLAN, CANDIDATES, "auto"):
+            get_planner(name)  # an unknown planner is named now, not in every cell
+    return names
 
 
 @click.command()
@@ -24,12 +46,15 @@ def _int_list(ctx: click.Context, param: click.Parameter, value: str) -> tuple[i
                    "(parse and ground every call), up:<engine>, candidates (one step of goal "
                    "recognition: a session on 8 candidate goals, started and asked for the "
                    "union of their next steps).")
-@click.option("--repeat", default=5, show_default=True, help="Passes over the queries.")
-@click.option("--queries", default=20, show_default=True, help="Goals per registry (1-4 steps).")
-@click.option("--timeout", default=10.0, show_default=True, help="Seconds per planner call.")
-@click.option("--budget", default=20.0, show_default=True,
+@click.option("--repeat", type=click.IntRange(1, 10_000), default=5, show_default=True,
+              help="Passes over the queries.")
+@click.option("--queries", type=click.IntRange(1, 100_000), default=20, show_default=True,
+              help="Goals per registry (1-4 steps).")
+@click.option("--timeout", type=SECONDS, default=10.0, show_default=True,
+              help="Seconds per planner call.")
+@click.option("--budget", type=SECONDS, default=20.0, show_default=True,
               help="Seconds of calls per planner and size (slow planners make fewer calls).")
-@click.option("--cell-timeout", default=150.0, show_default=True,
+@click.option("--cell-timeout", type=SECONDS, default=150.0, show_default=True,
               help="Seconds before a planner/size cell, preparation included, is killed.")
 @click.option("--seed", default=0, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the rows as a JSON list.")
@@ -49,7 +74,7 @@ def bench(sizes: tuple[int, ...], planner_names: str, repeat: int, queries: int,
     def progress(planner: str, size: int) -> None:
         click.echo(f"measuring {planner} at {size:,} tools ...", err=True)
 
-    rows = run_bench(sizes, [p for p in planner_names.split(",") if p], seed=seed,
+    rows = run_bench(sizes, list(_planners(planner_names)), seed=seed,
                      queries=queries, repeat=repeat, timeout=timeout, budget=budget,
                      cell_timeout=cell_timeout, progress=progress)
     if as_json:

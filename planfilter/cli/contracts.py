@@ -6,11 +6,15 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from ..core.errors import PlanfilterError
-from .app import paths_option
+
+if TYPE_CHECKING:
+    from ..core.contracts import Registry
+from .app import force_option, paths_option
 
 
 @click.group()
@@ -62,9 +66,10 @@ class SourceParam(click.ParamType):
 @click.option("--import", "imports", multiple=True, metavar="MODULE",
               help="Python module to import before reading python: sources (repeatable; for "
                    "packages that load only from their entry module).")
+@force_option
 def infer(sources: tuple[str, ...], out: Path | None, merge_path: Path | None,
           model: str | None, embedder: str, domain: str | None,
-          imports: tuple[str, ...]) -> None:
+          imports: tuple[str, ...], force: bool = False) -> None:
     """Draft a registry from SOURCES: MCP configs (mcpServers), saved tools/list results,
     OpenAI tools arrays, function docs with parameters and response (also Gorilla / BFCL
     style: "type": "dict", "float", "tuple", "any"), or Python tools.
@@ -85,12 +90,15 @@ def infer(sources: tuple[str, ...], out: Path | None, merge_path: Path | None,
       planfilter contracts infer --import agentdojo.task_suite \\
           python:agentdojo.default_suites.v1.banking.task_suite:TOOLS
     """
+    from ..core.outputs import atomic_write, check_comments, check_file_target
     from ..infer.infer import InferOptions, infer_contracts
     from ..infer.python_tools import import_modules
     from ..infer.sources import read_sources
     from ..infer.write import check_written, kept_sections, merge_into, render, tool_data
 
     try:
+        if out is not None:
+            check_file_target(out, force=force, replaces=merge_path)
         import_modules(imports)
         specs = read_sources(sources)
         proposer = None
@@ -108,12 +116,14 @@ def infer(sources: tuple[str, ...], out: Path | None, merge_path: Path | None,
         text = render(tools, inference, [str(s) for s in sources],
                       kept=kept_sections(merge_path) if merge_path else None)
         check_written(text, str(out or "<output>"))
+        if out is not None:
+            check_comments(out, text, force=force)
     except PlanfilterError as exc:
         raise click.ClickException(str(exc)) from None
     if out is None:
         click.echo(text, nl=False)
         return
-    out.write_text(text, encoding="utf-8")
+    atomic_write(out, text)
     rules: dict[str, int] = {}
     for rule in inference.produce_rules.values():
         rules[rule] = rules.get(rule, 0) + 1
@@ -138,7 +148,9 @@ def check(registry_path: Path, traces: tuple[Path, ...]) -> None:
     from ..infer.check import check_traces
 
     try:
-        report = check_traces(load_registry(registry_path), traces)
+        registry = load_registry(registry_path)
+        report = check_traces(registry, traces)
+        _check_overlap(registry, traces, report.steps)
     except PlanfilterError as exc:
         raise click.ClickException(str(exc)) from None
     for finding in report.findings:
@@ -149,18 +161,39 @@ def check(registry_path: Path, traces: tuple[Path, ...]) -> None:
         sys.exit(1)
 
 
+def _check_overlap(registry: Registry, traces: tuple[Path, ...], steps: int) -> None:
+    """Raise when the traces give the contracts nothing to be checked on: no step, or no
+    call of a tool the contracts name (0 findings would then pass a CI gate on nothing)."""
+    from ..infer.check import step_lines
+
+    where = ", ".join(map(str, traces))
+    if not steps:
+        raise PlanfilterError(f"{where}: holds no step line (type 'step'): nothing to check "
+                              "the contracts against")
+    called = {str(line.get("chosen")) for path in traces for _, line in step_lines(path)
+              if line.get("chosen")}
+    if called and not called & set(registry.names):
+        shown = ", ".join(sorted(called)[:5])
+        raise PlanfilterError(f"{where}: none of the {len(called)} tools called ({shown}"
+                              f"{', ...' if len(called) > 5 else ''}) is in "
+                              f"{registry.source or 'the contracts'}: nothing was checked; "
+                              "give the contracts the traces were recorded with")
+
+
 @contracts.command()
 @click.argument("traces", nargs=-1, required=True,
                 type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--contracts", "registry_path", required=True,
-              type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="The registry file the traces were recorded with (or its draft).")
+              type=click.Path(exists=True, path_type=Path),
+              help="The registry file (or folder) the traces were recorded with (or its "
+                   "draft); a file with --out.")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the merged registry here (the proposals added; nothing dropped).")
 @click.option("--min-evidence", type=click.IntRange(min=1), default=1, show_default=True,
               help="Propose only what at least this many calls showed.")
+@force_option
 def learn(traces: tuple[Path, ...], registry_path: Path, out: Path | None,
-          min_evidence: int) -> None:
+          min_evidence: int, force: bool = False) -> None:
     """Propose requires, produces (with outputs pointers) and inputs from TRACES: where a
     value first seen in a tool's result reappears as a later call's argument.
 
@@ -178,11 +211,18 @@ def learn(traces: tuple[Path, ...], registry_path: Path, out: Path | None,
     import yaml
 
     from ..core.loading import load_registry, read_document
+    from ..core.outputs import atomic_write, check_comments, check_file_target
     from ..infer.learn import learn as learn_edges
     from ..infer.learn import merge
     from ..infer.write import check_written
 
     try:
+        if out is not None:
+            if registry_path.is_dir():
+                raise click.BadParameter(f"{registry_path} is a folder: --out writes one "
+                                         "registry file, so give --contracts FILE",
+                                         param_hint="--contracts")
+            check_file_target(out, force=force, replaces=registry_path)
         registry = load_registry(registry_path)
         proposals, runs, reuses = learn_edges(registry, traces, min_evidence)
         text = ""
@@ -193,6 +233,7 @@ def learn(traces: tuple[Path, ...], registry_path: Path, out: Path | None,
                     + yaml.safe_dump(merged, sort_keys=False, allow_unicode=True, width=96,
                                      default_flow_style=False))
             check_written(text, str(out))
+            check_comments(out, text, force=force)
     except PlanfilterError as exc:
         raise click.ClickException(str(exc)) from None
     for proposal in proposals:
@@ -200,7 +241,7 @@ def learn(traces: tuple[Path, ...], registry_path: Path, out: Path | None,
     click.echo(f"{len(traces)} trace files, {runs} runs, {reuses} values reused: "
                f"{len(proposals)} proposals")
     if out is not None:
-        out.write_text(text, encoding="utf-8")
+        atomic_write(out, text)
         click.echo(f"wrote {out}", err=True)
 
 
@@ -221,7 +262,17 @@ def edges(drafted: Path, reviewed: Path) -> None:
     from ..infer.edges import compare_edges
 
     try:
-        found = compare_edges(load_registry(drafted), load_registry(reviewed))
+        mine, theirs = load_registry(drafted), load_registry(reviewed)
+        shared = set(mine.names) & set(theirs.names)
+        if not shared:
+            raise PlanfilterError(f"{drafted} and {reviewed} name no tool in common: there are "
+                                  "no edges to compare (recall and precision would mean "
+                                  "nothing)")
+        found = compare_edges(mine, theirs)
+        if not found.reviewed and not found.drafted:
+            raise PlanfilterError(f"{drafted} and {reviewed}: no data-flow edge between the "
+                                  f"{len(shared)} tools they share, in either: nothing to "
+                                  "compare")
     except PlanfilterError as exc:
         raise click.ClickException(str(exc)) from None
     for label, listed in (("missed", found.missed), ("extra", found.extra)):
@@ -255,6 +306,13 @@ def evaluate(registry_path: tuple[Path, ...], tasks_path: tuple[Path, ...], mode
     try:
         hand = load_registry(list(registry_path) or default_registry())
         suite = load_suite(list(tasks_path) or default_suite())
+        scored = [t for t in suite if all(n in hand for n in t.gold)]
+        if not len(hand):
+            raise PlanfilterError(f"{hand.source or 'the registry'}: holds no tool to score")
+        if not scored:
+            raise PlanfilterError(f"{suite.source or 'the suite'}: no task whose gold chain "
+                                  f"names only tools of {hand.source or 'the registry'}: "
+                                  "the frontier share would be computed on nothing")
         emb = _embedder(embedder)
         runs: list[tuple[str, bool, bool, Proposer | None]] = [
             ("parameters + returns + descriptions", True, False, None),

@@ -9,7 +9,16 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .app import _apply, _registry, _state_goal, problem_options, registry_option
+from .app import (
+    RISK_LAMBDA,
+    SECONDS,
+    _apply,
+    _registry,
+    _state_goal,
+    force_option,
+    problem_options,
+    registry_option,
+)
 
 if TYPE_CHECKING:
     from ..core.contracts import Registry
@@ -25,9 +34,9 @@ if TYPE_CHECKING:
                    "a minimal plan.")
 @click.option("--objective", type=click.Choice(["length", "cost"]), default="length",
               show_default=True, help="Minimise plan length, or cost + lambda * risk.")
-@click.option("--risk-lambda", type=float, default=0.0, show_default=True,
-              help="Weight of risk in the cost objective.")
-@click.option("--timeout", type=float, default=10.0, show_default=True,
+@click.option("--risk-lambda", type=RISK_LAMBDA, default=0.0, show_default=True,
+              help="Weight of risk in the cost objective (0 or more).")
+@click.option("--timeout", type=SECONDS, default=10.0, show_default=True,
               help="Seconds before the planner is replaced by the native fallback.")
 @click.option("--request", help="The user's request in words: its goal is resolved from it, "
               "as a live session does, and the candidate goals and the tools shown first are "
@@ -66,6 +75,12 @@ def frontier(registry_path: tuple[Path, ...], task_id: str | None, tasks_path: t
     if request is not None:
         if goal or task_id:
             raise click.UsageError("give either --request or --goal/--task, not both")
+        if resolver == "model":
+            if model is None:
+                raise click.UsageError("--resolver model needs a model: give --model MODEL")
+            from ..models import check_model
+
+            check_model(model)
         from .recognize import echo_report, parse_calls, parse_values, request_session
 
         if today is not None:
@@ -77,7 +92,11 @@ def frontier(registry_path: tuple[Path, ...], task_id: str | None, tasks_path: t
         return
     if called or today:
         raise click.UsageError(f"{'--called' if called else '--today'} needs --request")
-    values, goals, _ = _state_goal(task_id, tasks_path, state, goal)
+    if planner != "auto":
+        from ..core.planners import get_planner
+
+        get_planner(planner)  # named before the problem is read
+    values, goals, _ = _state_goal(task_id, tasks_path, state, goal, registry)
     supplied = _supplied(registry, values)
     result = compute_frontier(registry, {**supplied, **values}, goals, planner=planner,
                               ties=ties, objective=objective,  # type: ignore[arg-type]
@@ -100,17 +119,22 @@ def frontier(registry_path: tuple[Path, ...], task_id: str | None, tasks_path: t
         click.echo(f"note:     {note}")
 
 
+EXPORT_FILES = ("domain.pddl", "problem.pddl", "names.json")
+
+
 @click.command()
 @registry_option
 @_apply(problem_options)
 @click.option("--objective", type=click.Choice(["length", "cost"]), default="length",
               show_default=True)
-@click.option("--risk-lambda", type=float, default=0.0, show_default=True)
+@click.option("--risk-lambda", type=RISK_LAMBDA, default=0.0, show_default=True,
+              help="Weight of risk in the cost objective (0 or more).")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True,
               help="Folder to write domain.pddl, problem.pddl and names.json into.")
+@force_option
 def export(registry_path: tuple[Path, ...], task_id: str | None, tasks_path: tuple[Path, ...],
            state: tuple[str, ...], goal: tuple[str, ...], objective: str, risk_lambda: float,
-           out: Path) -> None:
+           out: Path, force: bool = False) -> None:
     """Write domain.pddl and problem.pddl for any PDDL planner.
 
     \b
@@ -119,20 +143,22 @@ def export(registry_path: tuple[Path, ...], task_id: str | None, tasks_path: tup
       fast-downward /tmp/pddl/domain.pddl /tmp/pddl/problem.pddl --search "astar(blind())"
     """
     from ..core.compile import compile_problem
+    from ..core.outputs import OutputFolder
 
+    outputs = OutputFolder(out, force=force)
+    outputs.check(EXPORT_FILES)
     registry = _registry(registry_path)
-    values, goals, name = _state_goal(task_id, tasks_path, state, goal)
+    values, goals, name = _state_goal(task_id, tasks_path, state, goal, registry)
     supplied = _supplied(registry, values)
     problem = compile_problem(registry, {**supplied, **values}, goals,
                               objective=objective,  # type: ignore[arg-type]
                               risk_lambda=risk_lambda, name=name)
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "domain.pddl").write_text(problem.domain.text, encoding="utf-8")
-    (out / "problem.pddl").write_text(problem.text, encoding="utf-8")
+    outputs.claim(EXPORT_FILES)
+    outputs.write("domain.pddl", problem.domain.text)
+    outputs.write("problem.pddl", problem.text)
     names = {"actions": dict(problem.domain.actions.to_user),
              "predicates": dict(problem.domain.predicates.to_user)}
-    (out / "names.json").write_text(json.dumps(names, indent=2, sort_keys=True) + "\n",
-                                    encoding="utf-8")
+    outputs.write("names.json", json.dumps(names, indent=2, sort_keys=True) + "\n")
     if supplied:
         click.echo("environment: " + ", ".join(f"{n} ({k})" for n, k in supplied.items()))
     click.echo(f"wrote {out / 'domain.pddl'}, {out / 'problem.pddl'} and {out / 'names.json'}")
@@ -157,6 +183,9 @@ def _supplied(registry: Registry, values: dict[str, str]) -> dict[str, str]:
     """Variable -> where it comes from, of the registry's environment values the state does
     not give: known from the start, whatever their source (a ``tool:`` source is called by
     whoever runs the tools; planning needs only that the value will be there)."""
+    from ..core.environment import supply
+
+    supply(registry, skip=frozenset(values))  # an unset from_env variable is an error
     return {name: source.kind for name, source in sorted(registry.environment.items())
             if name not in values}
 

@@ -24,6 +24,7 @@ def parse_values(registry: Registry, items: tuple[str, ...]) -> dict[str, Any]:
     wants text there (an id of digits, ``event_id=123``)."""
     from ..core.schemas import value_errors
     from ..live.records import carriers
+    from .app import check_names, known_names
 
     values: dict[str, Any] = {}
     for item in items:
@@ -31,6 +32,7 @@ def parse_values(registry: Registry, items: tuple[str, ...]) -> dict[str, Any]:
         if not name or not sep:
             raise click.BadParameter(f"{item!r}: with --request, give NAME=VALUE",
                                      param_hint="--state")
+        check_names([name], known_names(registry), "--state", registry.source or "the registry")
         try:
             values[name] = json.loads(text)
         except ValueError:
@@ -90,6 +92,7 @@ def report(session: Session) -> dict[str, Any]:
         "request": session.request,
         "goal": resolution.name,
         "resolver": resolution.resolver,
+        "fallback": fallback(session),
         "notes": list(resolution.notes),
         "values": {name: [{"value": f.value, "source": f.source} for f in facts]
                    for name, facts in sorted(session.facts.items())},
@@ -102,6 +105,20 @@ def report(session: Session) -> dict[str, Any]:
         "info": visible.info,
         "done": session.done,
     }
+
+
+def fallback(session: Session) -> str | None:
+    """What failed and was replaced, when the goal resolver fell back (a model that erred or
+    kept answering wrongly: retrieval read the goal instead); None when nothing did."""
+    resolution = session.resolution
+    assert resolution is not None
+    if not any(n.startswith("fell back") for n in resolution.notes):
+        return None
+    why = [n for n in resolution.notes
+           if n.startswith(("model error", "invalid answer"))]
+    return (f"the {session.resolver} resolver ({session.model or 'no model'}) failed and "
+            f"{resolution.resolver} resolved the goal instead"
+            + (f": {'; '.join(why)}" if why else ""))
 
 
 def _candidate(session: Session, belief: Belief) -> dict[str, Any]:
@@ -120,6 +137,8 @@ def echo_report(session: Session, as_json: bool) -> None:
     from ..live.recognition import by_weight
 
     data = report(session)
+    if data["fallback"]:
+        click.echo(f"fallback: {data['fallback']}", err=True)
     if as_json:
         click.echo(json.dumps(data, indent=2, sort_keys=True, default=str))
         return

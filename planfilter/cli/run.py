@@ -9,18 +9,9 @@ from typing import Any
 import click
 
 from ..core.errors import PlanfilterError
-from .app import paths_option
+from .app import comma_list, force_option, paths_option
 
 DEFAULT_OUT = Path("runs/latest")
-
-
-def _names(value: str | None, option: str) -> tuple[str, ...] | None:
-    if value is None:
-        return None
-    names = tuple(n.strip() for n in value.split(",") if n.strip())
-    if not names:
-        raise click.BadParameter("give at least one name", param_hint=option)
-    return names
 
 
 #: (column, header) of the printed table; report.md has every column.
@@ -73,9 +64,9 @@ def summary_table(rows: Sequence[Any], title: str) -> Any:
                                "Default: sim/careful,sim/confusable. sim/faulty (or "
                                "sim/careful?faults=0.2) injects seeded provider and answer "
                                "faults.")
-@click.option("--seeds", type=int, default=1, show_default=True,
+@click.option("--seeds", type=click.IntRange(1, 1000), default=1, show_default=True,
               help="Runs per task, method and model, with seeds 1..N.")
-@click.option("--concurrency", type=int, default=4, show_default=True,
+@click.option("--concurrency", type=click.IntRange(1, 256), default=4, show_default=True,
               help="Runs executed at once (threads).")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=DEFAULT_OUT,
               show_default=True, help="Folder for traces.jsonl, summary.csv, report.md, plots.")
@@ -87,7 +78,8 @@ def summary_table(rows: Sequence[Any], title: str) -> Any:
 @click.option("--merge", "merge_tools", is_flag=True,
               help="Merge near-duplicate tools first (ToolScopeMerger, judge sim/judge) and "
                    "relabel the tasks; the merge report goes to --out/merge.")
-@click.option("--no-plots", is_flag=True, help="Skip the PNG charts.")
+@click.option("--no-plots", is_flag=True, help="Skip the PNG charts (and remove those of "
+                                              "an earlier run in --out).")
 @click.option("--approve-risky", type=click.Choice(["never", "ask", "untainted", "always"]),
               default="always", show_default=True,
               help="Approval of high-risk tools and tainted arguments: always (the paper), "
@@ -130,7 +122,7 @@ def summary_table(rows: Sequence[Any], title: str) -> Any:
                    "returned) and the mocked tools answer an id they do not hold with an error; "
                    "lenient: the paper artifact: invented values are flagged, not refused, and "
                    "the mocks accept any value of the right type.")
-@click.option("--sample", type=int, default=None,
+@click.option("--sample", type=click.IntRange(min=1), default=None,
               help="Run a stratified sample of N tasks (by domain and family) instead of the "
                    "whole suite; deterministic, so --resume continues it.")
 @click.option("--suite", "suite_name", default=None, metavar="KIND:NAME",
@@ -148,8 +140,9 @@ def summary_table(rows: Sequence[Any], title: str) -> Any:
               help="With --attack: injection tasks to pair with every user task "
                    "(injection_task_0,injection_task_3), or sample:N pairs drawn with a seed "
                    "(default 1). Default: every pair.")
-@click.option("--max-steps", type=int, default=None,
+@click.option("--max-steps", type=click.IntRange(1, 1000), default=None,
               help="Steps (model turns) per run. Default: 6 (the paper), 15 for AgentDojo.")
+@force_option
 def run(registry_path: tuple[Path, ...], tasks_path: tuple[Path, ...], methods: str | None,
         models: str | None, seeds: int, concurrency: int, out: Path, resume: bool, planner: str,
         api_base: str | None, no_plots: bool, approve_risky: str = "always",
@@ -159,7 +152,8 @@ def run(registry_path: tuple[Path, ...], tasks_path: tuple[Path, ...], methods: 
         resolver: str = "model",
         env_mode: str = "strict",
         suite_name: str | None = None, attack: str | None = None,
-        injection_tasks: str | None = None, max_steps: int | None = None) -> None:
+        injection_tasks: str | None = None, max_steps: int | None = None,
+        force: bool = False) -> None:
     """Run the benchmark: tasks x filter methods x models, traced, then reported.
 
     \b
@@ -190,11 +184,28 @@ def run(registry_path: tuple[Path, ...], tasks_path: tuple[Path, ...], methods: 
     from ..bench.runner import RunConfig, run_benchmark, workers
     from ..core.loading import load_registry, load_suite
     from ..core.resources import default_registry, default_suite
+    from ..core.validate import check_inputs
     from ..filters import PAPER_METHODS, FilterOptions
     from ..live.recognition import DEFAULT_RECOGNITION
-    from ..models import DEFAULT_MODELS, CallOptions
+    from ..models import DEFAULT_MODELS, CallOptions, check_model
 
     try:
+        from ..bench.report import REPORT_FILES
+        from ..bench.traces import TRACES_FILE
+        from ..core.outputs import OutputFolder
+
+        if not resume:  # resuming, the settings are checked first (bench.runner)
+            OutputFolder(out, force=force).check([TRACES_FILE, *REPORT_FILES])
+        if merge_tools:
+            from ..retrieval.merge_io import MERGE_FILES
+
+            OutputFolder(out / "merge", force=force).check(MERGE_FILES)
+        method_names = comma_list(methods, "--methods")
+        model_names = comma_list(models, "--models")
+        for model in model_names or ():
+            check_model(model)  # the provider resolved before the first run
+        if chooser is not None:
+            check_model(chooser)
         source = None
         if injection_tasks is not None and attack is None:
             raise PlanfilterError("--injection-tasks chooses pairs for an attack: give "
@@ -214,12 +225,14 @@ def run(registry_path: tuple[Path, ...], tasks_path: tuple[Path, ...], methods: 
         if merge_tools:
             from ..retrieval.merge_io import merged_inputs
 
-            registry, suite = merged_inputs(registry, suite, out / "merge")
+            registry, suite = merged_inputs(registry, suite, out / "merge", force=force)
         if sample is not None:
             from ..bench.sampling import stratified_sample
 
             suite = stratified_sample(suite, sample)
             source = source.with_tasks(suite) if source is not None else None
+        if source is None:
+            check_inputs(registry, suite)  # what `planfilter validate` checks, every error
         options = AgentOptions(
             max_steps=max_steps, filter=FilterOptions(planner=planner),
             call=CallOptions(api_base=api_base),
@@ -235,10 +248,10 @@ def run(registry_path: tuple[Path, ...], tasks_path: tuple[Path, ...], methods: 
             registry=registry,
             suite=suite,
             source=source,
-            methods=_names(methods, "--methods") or PAPER_METHODS,
-            models=_names(models, "--models") or DEFAULT_MODELS,
+            methods=method_names or PAPER_METHODS,
+            models=model_names or DEFAULT_MODELS,
             seeds=seeds, concurrency=concurrency, out=out, resume=resume,
-            plots=not no_plots, options=options,
+            plots=not no_plots, options=options, force=force,
         )
         console = Console()
         traces = out / "traces.jsonl"
@@ -264,7 +277,16 @@ def run(registry_path: tuple[Path, ...], tasks_path: tuple[Path, ...], methods: 
         console.print(f"resumed: {result.skipped} runs were already complete, "
                       f"{result.ran} ran now")
     console.print(f"{result.total} runs in {result.elapsed_s:.1f} s")
+    _said_fallbacks(out)
     _where(console, result.traces, result.report)
+
+
+def _said_fallbacks(out: Path) -> None:
+    """Each kind of fallback of the run on stderr (report.md lists them too)."""
+    from ..bench.report import fallbacks, load_lines
+
+    for line in fallbacks(load_lines(out)):
+        click.echo(f"fallback: {line}", err=True)
 
 
 def _replay_tables(console: Any, out: Path) -> None:
@@ -305,8 +327,10 @@ def _where(console: Any, traces: Path, report: Any) -> None:
 
 @click.command()
 @click.argument("directory", type=click.Path(exists=True, file_okay=False, path_type=Path))
-@click.option("--no-plots", is_flag=True, help="Skip the PNG charts.")
-def report(directory: Path, no_plots: bool) -> None:
+@click.option("--no-plots", is_flag=True, help="Skip the PNG charts (and remove those of "
+                                              "an earlier report).")
+@force_option
+def report(directory: Path, no_plots: bool, force: bool = False) -> None:
     """Rebuild summary.csv, report.md, report.html and the charts from DIRECTORY/traces.jsonl.
 
     \b
@@ -319,10 +343,11 @@ def report(directory: Path, no_plots: bool) -> None:
     from ..bench.traces import TRACES_FILE
 
     try:
-        files = build_report(directory, plots=not no_plots)
+        files = build_report(directory, plots=not no_plots, force=force)
     except PlanfilterError as exc:
         raise click.ClickException(str(exc)) from None
     console = Console()
     console.print(summary_table(files.rows, "Summary by model and method"))
     _replay_tables(console, directory)
+    _said_fallbacks(directory)
     _where(console, directory / TRACES_FILE, files)

@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from ..core.errors import PlanfilterError
-from .app import paths_option
+from .app import Finite, paths_option
 
 
 def _address(value: str | None) -> tuple[str, int] | None:
@@ -51,7 +51,7 @@ def _planfilter_error(exc: BaseException) -> PlanfilterError | None:
               default="never", show_default=True,
               help="High-risk calls when the client cannot be asked (no elicitation); "
               "untainted: approve a contracted call unless an argument is tainted.")
-@click.option("--timeout", type=click.FloatRange(min=0.1), default=60.0, show_default=True,
+@click.option("--timeout", type=Finite(0.1, 86_400.0), default=60.0, show_default=True,
               help="Seconds an upstream call may take.")
 @click.option("--model", default=None, help="litellm model that resolves a goal from the "
               "request when plan gets none (sim/careful offline).")
@@ -69,6 +69,11 @@ def serve(config_path: Path, contracts_path: tuple[Path, ...], mode: str, http: 
       planfilter serve --config examples/mcp/servers.json \\
                        --contracts examples/mcp/contracts.yaml --http 127.0.0.1:8765
     """
+    address = _address(http)  # the options first, before the MCP libraries load
+    if model is not None:
+        from ..models import check_model
+
+        check_model(model)
     from ..gateway import mcp_missing
 
     missing = mcp_missing()
@@ -81,7 +86,6 @@ def serve(config_path: Path, contracts_path: tuple[Path, ...], mode: str, http: 
     from ..gateway.server import build_server, serve_http, serve_stdio
     from ..gateway.service import GatewayOptions
 
-    address = _address(http)
     specs = load_config(config_path)
     contracts = load_registry(list(contracts_path))
     options = GatewayOptions(mode=mode, uncontracted=uncontracted,  # type: ignore[arg-type]

@@ -71,6 +71,23 @@ def classify(paths: Iterable[PathLike]) -> tuple[list[Path], list[Path], list[Pr
     return registries, suites, problems
 
 
+def check_registry(registry: Registry, where: str | None = None) -> list[Problem]:
+    """What makes a registry unusable whatever the tasks: no tool at all."""
+    if len(registry):
+        return []
+    return [Problem("error", f"{where or registry.source or '<registry>'}: holds no tool "
+                             "(its 'tools' list is empty)")]
+
+
+def check_inputs(registry: Registry, suite: Suite) -> None:
+    """Raise with every error :func:`validate_paths` would report for this registry and
+    suite (warnings are left to ``planfilter validate``)."""
+    errors = [p.message for p in (*check_registry(registry), *check_suite(registry, suite))
+              if p.severity == "error"]
+    if errors:
+        raise ContractError(errors)
+
+
 def check_suite(registry: Registry, suite: Suite) -> list[Problem]:
     """Every problem of a suite against a registry: unknown tools, unreachable goals, bad gold."""
     problems: list[Problem] = []
@@ -210,6 +227,8 @@ def validate_paths(paths: Iterable[PathLike]) -> Report:
             registry = load_registry(registry_files)
         except ContractError as exc:
             problems.extend(Problem("error", p) for p in exc.problems)
+        else:
+            problems.extend(check_registry(registry, ", ".join(map(str, registry_files))))
     elif suite_files:
         registry = load_registry(default_registry())
         problems.append(Problem("warning", f"no registry given; suites checked against the "

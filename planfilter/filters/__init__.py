@@ -36,8 +36,8 @@ from .risk import DEFAULT_POLICY, POLICIES, ApprovalPolicy
 __all__ = [
     "DEFAULT_OPTIONS", "DEFAULT_POLICY", "FILTERS", "GOAL_DIRECTED_METHODS", "PAPER_METHODS",
     "POLICIES", "PRESELECTING_METHODS", "RECOVERING_METHODS",
-    "ApprovalPolicy", "Attempt", "Decision", "DecisionKind", "FilterFn", "FilterOptions", "FilterQuery",
-    "GuardedCall", "Query", "ToolGuard", "Visible",
+    "ApprovalPolicy", "Attempt", "Decision", "DecisionKind", "FilterFn", "FilterOptions",
+    "FilterQuery", "GuardedCall", "Query", "ToolGuard", "Visible",
     "frontier_for", "get_filter", "keyword_scores", "parse_arguments", "task_context", "tokens",
     "tool_metadata",
 ]

@@ -61,11 +61,11 @@ from ..core.errors import PlanfilterError
 from ..core.planners.index import index_for, reachable, unreachable_reason
 from ..core.sentences import NOT_AN_ABBREVIATION
 from ..models import CallOptions, ModelError, complete
+from .dates import today_from
 from .directions import without_directions
 from .goal_parts import only_part_asked
-from .request_values import stated_values
-from .dates import today_from
 from .goals_by_value import first_explained, read_for, request_values
+from .request_values import stated_values
 
 SET_GOAL = "set_goal"
 Resolver = Literal["model", "retrieval"]

@@ -13,8 +13,8 @@ times read against today (planfilter.live.dates), and the words that describe wh
 on (planfilter.live.request_subjects). :func:`inputs_for` assigns them to the user's inputs a goal's
 plan may need (variables no tool produces, carried by a parameter the user fills, not one
 the model writes), one value to one input, as many as a matching can; a value fits an input
-when a parameter that carries it fits the value (``request_values.fits``, ``request_subjects.describes``)
-and its schema takes it. :func:`explains` says whether every value but the description is
+when a parameter that carries it fits the value (``request_values.fits``,
+``request_subjects.describes``) and its schema takes it. :func:`explains` says whether every value but the description is
 assigned and the goal is reachable from them and the known values.
 """
 

@@ -55,6 +55,23 @@ def check_model(model: str) -> None:
         parse_sim_name(name)
     elif provider == LLAMACPP:
         check_spec(name)
+    else:
+        check_provider(model, provider)
+
+
+def check_provider(model: str, provider: str) -> None:
+    """Raise for a provider litellm does not know (``nosuch/xyz``), naming the closest one,
+    before a run's every call fails on it."""
+    import difflib
+
+    litellm = load_litellm()
+    known = {str(getattr(p, "value", p)) for p in litellm.provider_list}
+    known |= {str(p.get("provider")) for p in litellm.custom_provider_map}
+    if provider not in known:
+        near = difflib.get_close_matches(provider, sorted(known), n=1, cutoff=0.6)
+        hint = f"; did you mean {near[0]!r}?" if near else ""
+        raise ModelError(f"model {model!r}: litellm knows no provider {provider!r}{hint} "
+                         "(sim/... and llamacpp/... run offline)")
 
 
 def in_process(model: str) -> bool:

@@ -15,6 +15,7 @@ import yaml
 
 from ..core.contracts import Registry
 from ..core.frontier import compute_frontier
+from ..core.outputs import OutputFolder
 from ..core.tasks import Suite
 from .embedders import Embedder, get_embedder, try_embedder
 from .merge import (
@@ -160,32 +161,37 @@ class MergeFiles:
     report_json: Path
 
 
-def write_merge(out: Path, result: MergeResult, note: str, suite: Suite | None = None
-                ) -> tuple[MergeFiles, dict[str, Any]]:
-    """Write the merged registry, relabelled tasks (given a suite) and the reports."""
-    out.mkdir(parents=True, exist_ok=True)
-    reg_path = out / "registry.yaml"
-    reg_path.write_text(registry_yaml(result.registry, "Merged by planfilter merge "
-                                      "(ToolScopeMerger)."), encoding="utf-8")
+MERGE_FILES = ("registry.yaml", "tasks.yaml", "merge_report.md", "merge_report.json")
+
+
+def write_merge(out: Path, result: MergeResult, note: str, suite: Suite | None = None,
+                *, force: bool = False) -> tuple[MergeFiles, dict[str, Any]]:
+    """Write the merged registry, relabelled tasks (given a suite) and the reports, each
+    atomically, under the folder's manifest (planfilter.core.outputs): a file planfilter did
+    not write is replaced only when ``force``d, and a tasks.yaml of an earlier merge that
+    this one does not write is removed."""
+    outputs = OutputFolder(out, force=force)
+    outputs.claim([n for n in MERGE_FILES if suite is not None or n != "tasks.yaml"])
+    reg_path = outputs.write("registry.yaml", registry_yaml(
+        result.registry, "Merged by planfilter merge (ToolScopeMerger)."))
     tasks_path = None
     ties = None
     if suite is not None:
         relabelled = relabel_suite(suite, result.mapping)
-        tasks_path = out / "tasks.yaml"
-        tasks_path.write_text(suite_yaml(relabelled, "Relabelled onto the merged registry."),
-                              encoding="utf-8")
+        tasks_path = outputs.write("tasks.yaml", suite_yaml(
+            relabelled, "Relabelled onto the merged registry."))
         ties = (count_ties(result.original, suite), count_ties(result.registry, relabelled))
     data = report_data(result, note, ties)
-    md = out / "merge_report.md"
-    md.write_text(report_markdown(data), encoding="utf-8")
-    js = out / "merge_report.json"
-    js.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    md = outputs.write("merge_report.md", report_markdown(data))
+    js = outputs.write("merge_report.json", json.dumps(data, indent=2, sort_keys=True) + "\n")
+    outputs.remove_stale(MERGE_FILES)
     return MergeFiles(reg_path, tasks_path, md, js), data
 
 
-def merged_inputs(registry: Registry, suite: Suite, out: Path) -> tuple[Registry, Suite]:
+def merged_inputs(registry: Registry, suite: Suite, out: Path, *, force: bool = False
+                  ) -> tuple[Registry, Suite]:
     """``planfilter run --merge``: the merged registry and relabelled suite (default
     embedder, ``sim/judge``), with the merge's files written to ``out``."""
     result, note = merge_for(registry)
-    write_merge(out, result, note, suite)
+    write_merge(out, result, note, suite, force=force)
     return result.registry, relabel_suite(suite, result.mapping)
