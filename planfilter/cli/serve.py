@@ -89,7 +89,8 @@ def serve(config_path: Path, contracts_path: tuple[Path, ...], mode: str, http: 
     specs = load_config(config_path)
     contracts = load_registry(list(contracts_path))
     options = GatewayOptions(mode=mode, uncontracted=uncontracted,  # type: ignore[arg-type]
-                             approve_risky=approve_risky, method=method, model=model,
+                             approve_risky=approve_risky,  # type: ignore[arg-type]
+                             method=method, model=model,
                              resolver=resolver or ("model" if model else "retrieval"))
 
     def report(coverage: Any) -> None:

@@ -14,8 +14,9 @@ on (planfilter.live.request_subjects). :func:`inputs_for` assigns them to the us
 plan may need (variables no tool produces, carried by a parameter the user fills, not one
 the model writes), one value to one input, as many as a matching can; a value fits an input
 when a parameter that carries it fits the value (``request_values.fits``,
-``request_subjects.describes``) and its schema takes it. :func:`explains` says whether every value but the description is
-assigned and the goal is reachable from them and the known values.
+``request_subjects.describes``) and its schema takes it. :func:`explains` says whether every
+value but the description is assigned and the goal is reachable from them and the known
+values.
 """
 
 from __future__ import annotations

@@ -8,6 +8,7 @@ from typing import Any
 from ..core.contracts import Registry
 from ..core.environment import Supplied, supply, tool_sources
 from ..core.errors import PlanfilterError
+from ..core.values import Source, SourceKind, ValueStore
 from .records import Fact, FactKind, check_known, values_of
 
 
@@ -46,3 +47,15 @@ def starting_facts(registry: Registry, given: Mapping[str, Any], read: Mapping[s
             facts[name] = [Fact(v, FactKind.ENVIRONMENT, via=item.source)
                            for v in values_of(registry, name, item.value)]
     return facts
+
+
+def starting_store(request: str, facts: Mapping[str, list[Fact]]) -> ValueStore:
+    """The value store a session starts with: the request's text and every starting fact,
+    each under its source (the user, or the environment for what it supplied)."""
+    store = ValueStore().with_text(request, Source(SourceKind.USER))
+    for name, items in facts.items():
+        for fact in items:
+            kind = SourceKind.ENVIRONMENT if fact.kind is FactKind.ENVIRONMENT else \
+                SourceKind.USER
+            store = store.with_value(fact.value, Source(kind, variable=name))
+    return store

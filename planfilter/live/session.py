@@ -58,7 +58,7 @@ from .candidates import candidate_goals, directed_reads, request_parts
 from .delegation import Delegation, delegation, document_text
 from .goal_input import given_candidates, given_goal
 from .goals import RESOLVERS, GoalOption, Resolution, resolve_goal
-from .opening import starting_facts, supplied_values
+from .opening import starting_facts, starting_store, supplied_values
 from .recognition import DEFAULT_RECOGNITION, Belief, Origin, RecognitionOptions
 from .records import (
     MAX_REQUEST_CHARS,
@@ -141,6 +141,8 @@ class Session:
         #: (tool, reason) of each refusal :meth:`check` gave.
         self._refusals: set[tuple[str, str]] = set()
         self._environment: dict[str, Supplied] = {}
+        #: Every value that entered the session, with its sources (planfilter.core.values).
+        self._store = ValueStore()
         #: The request's later parts, weighed once the leading candidate is reached.
         self._parts: tuple[GoalOption, ...] = ()
         #: The document the request hands what to do to, until its read comes back; then
@@ -212,6 +214,7 @@ class Session:
                                                 supplied))
             self._environment = {n: s for n, s in supplied.items() if n not in given
                                  and n not in resolution.known}
+            self._store = starting_store(request, self._facts)
             self.resolution = resolution
             self._parts = parts
             self._delegation = delegated
@@ -440,6 +443,10 @@ class Session:
                     variable = contract.variable_of(name)
                     self._facts.setdefault(variable, []).append(
                         Fact(args[name], FactKind.AUTHORED, index, exposed))
+                    self._store = self._store.with_value(args[name], Source(
+                        SourceKind.MODEL, index, tool, variable=variable, trusted=not exposed))
+                self._store = self._store.with_result(index, tool, parse_result(result),
+                                                      trusted=not contract.untrusted)
                 for name, value in got.values.items():  # a fact carries no outside content
                     outside = contract.untrusted and name not in contract.establishes
                     self._facts.setdefault(name, []).append(Fact(
