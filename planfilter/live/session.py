@@ -41,6 +41,7 @@ from ..core.environment import Supplied
 from ..core.errors import PlanfilterError
 from ..core.provenance import Flow, accepted, found_under_keys
 from ..core.results import extract, parse_result
+from ..core.values import Source, SourceKind, ValueStore
 from ..filters import (
     DEFAULT_OPTIONS,
     GOAL_DIRECTED_METHODS,
