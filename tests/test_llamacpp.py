@@ -146,7 +146,7 @@ def test_tool_choice_none_shows_the_tools_and_answers_in_words(script):
 @pytest.mark.parametrize("answer, error", [
     ("I would rather not.", "model called no tool: 'I would rather not.'"),
     ('<tool_call>{"name": "delete_everything", "arguments": {}}</tool_call>',
-     "'delete_everything', which does not exist; refused"),
+     "'delete_everything' does not exist; refused"),
     ('<tool_call>{"name": "search_events", "arguments": "{\\"date\\": "}</tool_call>',
      "not valid JSON"),
 ])
