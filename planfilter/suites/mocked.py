@@ -8,8 +8,8 @@ message (after the arguments are checked), as a broken service would. The mocked
 checked against the tool's ``returns`` schema.
 
 The mocks answer as a service would: with ``strict`` (the default), an id the task's world
-does not hold (a value for a parameter whose variable some tool produces, found nowhere in
-the task's state or mocked outputs) gives an error result, ``no <variable> <value>``: a
+does not hold (a value for a parameter whose variable some tool produces, held under that
+variable nowhere in the task's state or mocked outputs) gives an error result, ``no <variable> <value>``: a
 failed call, not a refusal. ``strict=False`` is the paper artifact's mocks, which take any
 value of the right type. Nothing here decides what may run: whether a value was obtained,
 visibility and approval are :meth:`planfilter.live.Session.check`'s decision, made before a
@@ -79,21 +79,36 @@ def unknown_ids(registry: Registry, tool: Tool, arguments: Mapping[str, Any],
                 task: Task) -> list[str]:
     """``no <variable> <value>`` for each argument that carries an id the task's world does
     not hold: its parameter's variable is one some tool produces (the model does not write
-    it), and its value (each item of a list) is no value of the task's state or mocked
-    outputs, at any depth. Compared as a service compares ids: as text, surrounding
-    whitespace aside. Empty when every id is known."""
-    world = {_text(v) for v in _scalars((thaw(task.state), thaw(task.mocks)))}
+    it), and its value (each item of a list) is no value the task's state or mocked outputs
+    hold under that variable, at any depth: a service looks an id up among the ids of its
+    own kind (an event id among events, not among messages). Compared as a service compares
+    ids: as text, surrounding whitespace aside. Empty when every id is known."""
+    world = (thaw(task.state), thaw(task.mocks))
     out = []
     for name in sorted(arguments):
-        if name in tool.authored or tool.variable_of(name) not in registry.produced:
+        variable = tool.variable_of(name)
+        if name in tool.authored or variable not in registry.produced:
             continue
         value = arguments[name]
         items = value if isinstance(value, list | tuple) else (value,)
-        missing = [v for v in items if not isinstance(v, Mapping) and _text(v) not in world]
+        kind = {_text(v) for v in _under(world, variable)}
+        missing = [v for v in items if not isinstance(v, Mapping) and _text(v) not in kind]
         if missing:
             out.append(f"no {tool.variable_of(name)} {', '.join(map(repr, missing))} "
                        f"(argument '{name}')")
     return out
+
+
+def _under(value: Any, variable: str) -> Iterable[Any]:
+    """Every scalar held under the key ``variable`` inside ``value``, at any depth."""
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            if key == variable:
+                yield from _scalars(item)
+            yield from _under(item, variable)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from _under(item, variable)
 
 
 def _scalars(value: Any) -> Iterable[Any]:
