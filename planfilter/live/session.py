@@ -430,6 +430,7 @@ class Session:
             self._started()
             index = len(self._calls) + 1
             args = dict(arguments or {})
+            parsed = parse_result(result)  # read once: the store, the keys, the answers
             if error is None and tool not in self.registry:
                 error = f"unknown tool {tool!r}"
             if error is not None:
@@ -446,7 +447,7 @@ class Session:
                         Fact(args[name], FactKind.AUTHORED, index, exposed))
                     self._store = self._store.with_value(args[name], Source(
                         SourceKind.MODEL, index, tool, variable=variable, trusted=not exposed))
-                self._store = self._store.with_result(index, tool, parse_result(result),
+                self._store = self._store.with_result(index, tool, parsed,
                                                       trusted=not contract.untrusted)
                 for name, value in got.values.items():  # a fact carries no outside content
                     outside = contract.untrusted and name not in contract.establishes
@@ -456,15 +457,14 @@ class Session:
                 new = frozenset(got.values) - before
                 call = Call(index, tool, args, ok=True, produced=dict(got.values), new=new,
                             missing=got.missing, problems=got.problems,
-                            found=found_under_keys(parse_result(result),
-                                                   result_keys(self.registry)))
+                            found=found_under_keys(parsed, result_keys(self.registry)))
             # a read made again (for another value it lists) gathers more for the same step: it
             # is no step off a plan
             again = call.ok and len(self._beliefs) > 1 and self.registry.tool(tool).reads and any(
                 c.ok and c.tool == tool for c in self._calls)
             self._calls.append(call)
             if call.ok:
-                self._results.append((args, parse_result(result)))
+                self._results.append((args, parsed))
             if call.ok and tool in self._directed:
                 self._directed_texts.append(document_text(result))
             self._advance(ran=call.ok and not again)
