@@ -9,11 +9,12 @@ checked against the tool's ``returns`` schema.
 
 The mocks answer as a service would: with ``strict`` (the default), an id the task's world
 does not hold (a value for a parameter whose variable some tool produces, held under that
-variable nowhere in the task's state or mocked outputs) gives an error result,
-``no <variable> <value>``: a failed call, not a refusal. ``strict=False`` is the paper
-artifact's mocks, which take any value of the right type. Nothing here decides what may
-run: whether a value was obtained, visibility and approval are
-:meth:`planfilter.live.Session.check`'s decision, made before a call reaches the mocks. The bundled suites (planfilter.suites.bundled) run their calls here.
+variable nowhere in the task's state or mocked outputs) gives an error result, ``no
+<variable> <value>``: a failed call, not a refusal. ``strict=False`` is the paper artifact's
+mocks, which take any value of the right type. Nothing here decides what may run: whether a
+value was obtained, visibility and approval are :meth:`planfilter.live.Session.check`'s
+decision, made before a call reaches the mocks. The bundled suites
+(planfilter.suites.bundled) run their calls here.
 """
 
 from __future__ import annotations
