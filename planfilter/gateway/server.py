@@ -203,8 +203,7 @@ class Handlers:
             registry = gateway_registry(self.contracts, tools)
             state = GatewayState(Gateway(registry, upstreams, tools, self.options), upstreams,
                                  coverage)
-            if self.holder is not None:
-                self.holder["state"] = state
+            self.holder["state"] = state
             try:
                 yield state
             finally:
