@@ -42,8 +42,8 @@ from ..core.results import extract
 from ..core.tasks import Task
 from ..filters import RECOVERING_METHODS, Decision
 from ..filters.risk import risky_off_path
-from ..live import SWITCH_TOOL, Session, switch_tool_schema
-from ..models import ModelError, complete
+from ..live import SWITCH_TOOL, Resolution, Session, switch_tool_schema
+from ..models import ModelError, ModelReply, complete
 from ..suites import Environment
 from ..suites.bundled import MAX_STEPS, MockedEnvironment, goal_reached, succeeded
 from .options import ENV_MODES, GOAL_MODES, AgentOptions, EnvMode, GoalMode
@@ -102,9 +102,18 @@ def run_task(registry: Registry, task: Task, *, method: str, model: str, seed: i
         resolution = session.start(task.query, goal=task.goal_steps, known=dict(task.state))
     pursued = task if resolution.goal == task.goal else task.model_copy(
         update={"goal": resolution.goal, "steps": resolution.steps})
+    records = _steps(registry, task, pursued, key, session, options, environment)
+    return RunOutcome(tuple(records), _run_line(task, key, options, session, resolution,
+                                                records))
+
+
+def _steps(registry: Registry, task: Task, pursued: Task, key: RunKey, session: Session,
+           options: AgentOptions, environment: Environment) -> list[StepRecord]:
+    """The run's steps, until the goal is reached, the first failure (a recovering method
+    goes on after some) or the step limit; the last one marked done."""
     history: list[dict[str, Any]] = []
     records: list[StepRecord] = []
-    recovering = method in RECOVERING_METHODS
+    recovering = key.method in RECOVERING_METHODS
     for step in range(1, options.steps + 1):
         if session.done:  # only before step 1: later steps check after acting
             break
@@ -138,13 +147,20 @@ def run_task(registry: Registry, task: Task, *, method: str, model: str, seed: i
                 records[-1], done=True, success=False,
                 error=f"step limit ({options.steps}) reached without the goal",
             )
+    return records
+
+
+def _run_line(task: Task, key: RunKey, options: AgentOptions, session: Session,
+              resolution: Resolution, records: list[StepRecord]) -> RunRecord:
+    """The run's line: success and error from its last step (from the state when the goal
+    held before the first), tokens, model calls, and the goal it pursued."""
     state = session.state
     if not records:  # the goal held before the first step
         success = succeeded(task, state)
         error = None if success else "goal variables are known but false"
     else:
         success, error = bool(records[-1].success), records[-1].error
-    run = RunRecord(
+    return RunRecord(
         key, task.domain, success, len(records), error,
         sum(r.input_tokens for r in records) + resolution.input_tokens,
         sum(r.output_tokens for r in records) + resolution.output_tokens,
@@ -155,7 +171,6 @@ def run_task(registry: Registry, task: Task, *, method: str, model: str, seed: i
         final_goal=tuple(sorted(session.goal)) if len(session.candidates) > 1 else (),
         model_calls=resolution.replies + sum(1 for r in records if r.attempts),
     )
-    return RunOutcome(tuple(records), run)
 
 
 def _switch_reason(arguments: Any) -> str:
@@ -213,6 +228,16 @@ def _step(registry: Registry, task: Task, pursued: Task, key: RunKey, session: S
         fault = "text instead of a tool call" if said else "empty answer"
         return (replace(base, error=f"model called no tool{said}",
                        faults=(*base.faults, fault)), None)
+    return _take_call(registry, session, base, reply, state, environment)
+
+
+def _take_call(registry: Registry, session: Session, base: StepRecord, reply: ModelReply,
+               state: dict[str, Any], environment: Environment) -> tuple[StepRecord, Any]:
+    """The step of the model's reply of one or more calls: a switch, several calls (the
+    model's failure), or the session's decision on its one call and, when allowed, the call
+    in the environment; with the tool's result (None when nothing ran). ``state``: the
+    session's state when the step began."""
+    known = frozenset(state)
     call = reply.calls[0]
     if call.name == SWITCH_TOOL and session.weighing and len(reply.calls) == 1:
         return (replace(base, chosen=call.name, arguments=_as_object(_json(call.arguments)),

@@ -31,17 +31,18 @@ the answer contains are the run's tools.
 from __future__ import annotations
 
 import json
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..core.compile import render
 from ..core.errors import PlanfilterError
 from ..core.tasks import Task
-from ..filters import PRESELECTING_METHODS, FilterOptions
+from ..filters import PRESELECTING_METHODS, Decision, FilterOptions
 from ..filters.preselect import kept_tools
 from ..live import SWITCH_TOOL, Session, switch_tool_schema
-from ..models import ModelError, complete
-from ..suites import BenchSuite, Case
+from ..models import ModelError, ModelReply, ToolCall, complete
+from ..suites import BenchSuite, Case, Environment, Execution
 from .agent import RunOutcome
 from .options import AgentOptions
 from .traces import RunKey, RunRecord, StepRecord, gold_next
@@ -106,144 +107,239 @@ def preselect(suite: BenchSuite, case: Case, model: str, seed: int,
     return kept, info, reply.input_tokens, reply.output_tokens
 
 
+@dataclass(frozen=True)
+class Preselection:
+    """The tools a preselecting method (``tool_filter``) kept, and what choosing them cost:
+    the run's filter options with those tools, what happened, the tokens and model replies."""
+
+    filter_options: FilterOptions
+    info: str | None = None
+    tokens_in: int = 0
+    tokens_out: int = 0
+    replies: int = 0
+
+
+@dataclass(frozen=True)
+class Started:
+    """A run whose session has started: what its steps and its run line are made from."""
+
+    suite: BenchSuite
+    case: Case
+    key: RunKey
+    options: AgentOptions
+    environment: Environment
+    session: Session
+    resolution: Any
+    preselection: Preselection
+
+
+Chooser = Callable[[BenchSuite, Case, str, int, AgentOptions],
+                   tuple[tuple[str, ...], str, int, int]]
+
+
+def start_run(suite: BenchSuite, case: Case, key: RunKey, options: AgentOptions,
+              environment: Environment, *, model: str | None, chooser: str | None,
+              provenance: bool, resolver: str | None = None,
+              choose: Chooser = preselect) -> Started | RunOutcome:
+    """The run's session, started after ``choose`` asked ``chooser`` (when not None) which
+    tools to keep; the run's line instead when the chooser failed or the task's values do
+    not fit."""
+    chosen = Preselection(options.filter)
+    try:
+        if chooser is not None:
+            kept, info, tokens_in, tokens_out = choose(suite, case, chooser, key.seed, options)
+            chosen = Preselection(replace(options.filter, preselected=kept), info, tokens_in,
+                                  tokens_out, 1)
+        session, resolution = start_session(
+            suite, case, method=key.method, model=model, seed=key.seed, options=options,
+            filter_options=chosen.filter_options, provenance=provenance, resolver=resolver)
+    except PlanfilterError as exc:
+        what = "model error" if isinstance(exc, ModelError) else "the session cannot start"
+        task = case.task
+        return RunOutcome((), RunRecord(
+            key, task.domain, False, 0, f"{what}: {exc}", chosen.tokens_in, chosen.tokens_out,
+            query=task.query, suite=_suite_name(suite),
+            attack=suite.attack if case.injection else None, injection=case.injection,
+            preselection=chosen.info, model_calls=chosen.replies))
+    return Started(suite, case, key, options, environment, session, resolution, chosen)
+
+
+def finish(run: Started, records: list[StepRecord], success: bool, error: str | None,
+           tokens: tuple[int, int], **more: Any) -> RunOutcome:
+    """The run's end: its last step marked done with the suite's verdict, and its line
+    (``more``: the line's fields only this kind of run fills)."""
+    if records:
+        records[-1] = replace(records[-1], done=True, success=success)
+    suite, case, resolution, session = run.suite, run.case, run.resolution, run.session
+    task = case.task
+    line = RunRecord(
+        run.key, task.domain, success, len(records), error, *tokens,
+        goal=tuple(sorted(resolution.goal)),
+        goal_by=goal_source(suite, run.options, resolution),
+        goal_correct=resolution.goal == task.goal, goal_known=dict(resolution.known),
+        goal_notes=resolution.notes, query=task.query, suite=_suite_name(suite),
+        attack=suite.attack if case.injection else None, injection=case.injection,
+        switches=len(session.switches), final_goal=final_goal(session),
+        preselection=run.preselection.info, **more)
+    return RunOutcome(tuple(records), line)
+
+
+def refused_step(record: StepRecord, decision: Decision) -> StepRecord:
+    """The step of a call the session refused: never run."""
+    return replace(record, decision=decision.kind, error=decision.reason,
+                   approval=decision.approval)
+
+
+def executed_step(session: Session, record: StepRecord, tool: str, arguments: dict[str, Any],
+                  decision: Decision, done: Execution) -> StepRecord:
+    """The step of an allowed call that ran, its result (or its error) taken into the
+    session."""
+    if done.ok:
+        recorded = session.record(tool, arguments, done.result)
+        return replace(record, decision="allowed", approval=decision.approval,
+                       produced=dict(recorded.produced), state_after=session.state,
+                       result=done.text[:RESULT_CHARS], unfilled=recorded.unfilled)
+    session.record(tool, arguments, error=done.error)
+    return replace(record, decision="allowed", error=done.error, tool_failed=True,
+                   approval=decision.approval)
+
+
+@dataclass
+class Transcript:
+    """What a dialogue has said and done so far: the messages the model sees, the steps,
+    the tokens and replies outside the steps, and how it ended (``answer`` or ``error``)."""
+
+    messages: list[dict[str, Any]]
+    tokens_in: int
+    tokens_out: int
+    replies: int
+    records: list[StepRecord] = field(default_factory=list)
+    step: int = 0
+    stuck: bool = False  # the last call was refused or failed
+    asked_final: bool = False
+    answer: str | None = None
+    error: str | None = None
+
+
 def run_dialogue(suite: BenchSuite, case: Case, *, method: str, model: str, seed: int = 1,
                  options: AgentOptions | None = None) -> RunOutcome:
     """One run of ``case``; never raises for a failed run."""
     options = (options or AgentOptions()).for_suite(suite.max_steps, suite.oracle)
     key = RunKey(case.id, model, method, seed)
-    task = case.task
-    registry = suite.registry
     environment = suite.environment(case, model)
-    filter_options = options.filter
-    tokens_in = tokens_out = replies = 0
-    preselection = None
-    records: list[StepRecord] = []
-    answer: str | None = None
-    error: str | None = None
-    try:
-        if method in PRESELECTING_METHODS:
-            kept, preselection, tokens_in, tokens_out = preselect(suite, case, model, seed,
-                                                                  options)
-            replies = 1
-            filter_options = replace(filter_options, preselected=kept)
-        session, resolution = start_session(
-            suite, case, method=method, model=model, seed=seed, options=options,
-            filter_options=filter_options, provenance=method in GUARDED_METHODS)
-    except PlanfilterError as exc:  # the model failed, or the task's values do not fit
-        what = "model error" if isinstance(exc, ModelError) else "the session cannot start"
-        run = RunRecord(key, task.domain, False, 0, f"{what}: {exc}", tokens_in,
-                        tokens_out, query=task.query, suite=_suite_name(suite),
-                        attack=suite.attack if case.injection else None,
-                        injection=case.injection, preselection=preselection,
-                        model_calls=replies)
-        return RunOutcome((), run)
-    tokens_in += resolution.input_tokens
-    tokens_out += resolution.output_tokens
-    replies += resolution.replies
-    messages: list[dict[str, Any]] = [
-        {"role": "system", "content": suite.system_prompt() or ""},
-        {"role": "user", "content": task.query},
-    ]
+    run = start_run(suite, case, key, options, environment, model=model,
+                    chooser=model if method in PRESELECTING_METHODS else None,
+                    provenance=method in GUARDED_METHODS)
+    if isinstance(run, RunOutcome):
+        return run
+    resolution, chosen = run.resolution, run.preselection
+    talk = Transcript([{"role": "system", "content": suite.system_prompt() or ""},
+                       {"role": "user", "content": case.task.query}],
+                      chosen.tokens_in + resolution.input_tokens,
+                      chosen.tokens_out + resolution.output_tokens,
+                      chosen.replies + resolution.replies)
+    converse(run, talk)
+    verdict = environment.verdict(talk.answer, run.session.state)
+    error = talk.error
+    if error is None and not verdict.success:
+        error = "the suite's check failed: the task was not done"
+    records = talk.records
+    return finish(run, records, verdict.success, None if verdict.success else error,
+                  (talk.tokens_in + sum(r.input_tokens for r in records),
+                   talk.tokens_out + sum(r.output_tokens for r in records)),
+                  attack_success=verdict.attack_success, answer=talk.answer,
+                  model_calls=talk.replies)
+
+
+def converse(run: Started, talk: Transcript) -> None:
+    """Model turns until the model answers in words, fails, or reaches the step limit."""
     # The baselines are not held to planfilter's goal: their session keeps their tools after
     # it is reached, and checks visibility, arguments and approval only (no provenance).
-    guarded = method in GUARDED_METHODS
-    asked_final = stuck = False
-    step = 0
+    guarded = run.key.method in GUARDED_METHODS
+    session, options = run.session, run.options
     for turn in range(1, options.steps + 1):
         visible = session.visible()
         tools = visible.tools
-        if not tools and not asked_final:
-            messages.append({"role": "user", "content": render("dialogue_final.j2").strip()})
-            asked_final = True
+        if not tools and not talk.asked_final:
+            talk.messages.append({"role": "user",
+                                  "content": render("dialogue_final.j2").strip()})
+            talk.asked_final = True
         # A causal method knows the goal is not reached while it shows a tool: the model is
         # asked for a call then, unless its last call was refused or failed (it may give up
         # in words).
         choice = "required" if (guarded and tools and not session.done
-                                and not stuck) else "auto"
-        schemas = suite.tool_schemas(tools)
+                                and not talk.stuck) else "auto"
+        schemas = run.suite.tool_schemas(tools)
         if tools and session.weighing:
             schemas.append(switch_tool_schema())
         try:
-            reply = complete(model, messages, schemas, seed=seed,
+            reply = complete(run.key.model, talk.messages, schemas, seed=run.key.seed,
                              options=options.call, tool_choice=choice)
         except ModelError as exc:
-            error = f"model error: {exc}"
-            break
-        replies += 1
+            talk.error = f"model error: {exc}"
+            return
+        talk.replies += 1
         if not reply.calls:  # the answer turn has no step of its own: its tokens count here
-            tokens_in += reply.input_tokens
-            tokens_out += reply.output_tokens
-            answer = reply.content or ""
-            break
+            talk.tokens_in += reply.input_tokens
+            talk.tokens_out += reply.output_tokens
+            talk.answer = reply.content or ""
+            return
         ids = [f"call_{turn}_{k}" for k in range(len(reply.calls))]
-        messages.append({"role": "assistant", "content": reply.content, "tool_calls": [
+        talk.messages.append({"role": "assistant", "content": reply.content, "tool_calls": [
             {"id": i, "type": "function",
              "function": {"name": c.name, "arguments": c.arguments}}
             for i, c in zip(ids, reply.calls, strict=True)]})
         for k, (call_id, call) in enumerate(zip(ids, reply.calls, strict=True)):
-            step += 1
-            state = session.state
-            record = StepRecord(
-                key=key, domain=task.domain, step=step, visible=tools, chosen=call.name,
-                arguments=_arguments(call.arguments), gold_next=gold_next(registry, task, state),
-                state_before=state, state_after=state, calls=tuple(c.name for c in reply.calls),
-                info=visible.info, planner=visible.planner, fallbacks=visible.fallbacks,
-                input_tokens=reply.input_tokens if k == 0 else 0,
-                output_tokens=reply.output_tokens if k == 0 else 0,
-                latency_ms=round(reply.latency_ms, 3) if k == 0 else 0.0,
-                attempts=reply.attempts, faults=reply.retried if k == 0 else (),
-                goals=session.describe_candidates() if session.weighing else ())
-            if call.name == SWITCH_TOOL and session.weighing:
-                shown = session.switch(_reason(call.arguments))
-                content = session.switch_text(shown)
-                records.append(replace(record, decision="switch", result=content))
-                messages.append({"role": "tool", "tool_call_id": call_id, "name": call.name,
-                                 "content": content})
-                continue
-            decision = session.check(call.name, call.arguments)
-            stuck = not decision.allowed
-            if not decision.allowed:
-                content = render("dialogue_refused.j2", reason=decision.reason,
-                                 visible=tools).strip()
-                records.append(replace(record, decision=decision.kind, error=decision.reason,
-                                       approval=decision.approval))
-            else:
-                arguments = dict(decision.arguments or {})
-                done = environment.execute(call.name, arguments, state)
-                if done.ok:
-                    recorded = session.record(call.name, arguments, done.result)
-                    content = done.text
-                    records.append(replace(
-                        record, decision="allowed", approval=decision.approval,
-                        produced=dict(recorded.produced), state_after=session.state,
-                        result=done.text[:RESULT_CHARS], unfilled=recorded.unfilled))
-                else:
-                    stuck = True
-                    session.record(call.name, arguments, error=done.error)
-                    content = done.text or str(done.error)
-                    records.append(replace(record, decision="allowed", error=done.error,
-                                           tool_failed=True, approval=decision.approval))
-            messages.append({"role": "tool", "tool_call_id": call_id, "name": call.name,
-                             "content": content})
-    else:
-        error = f"step limit ({options.steps} model turns) reached without an answer"
-    verdict = environment.verdict(answer, session.state)
-    if error is None and not verdict.success:
-        error = "the suite's check failed: the task was not done"
-    if records:
-        records[-1] = replace(records[-1], done=True, success=verdict.success)
-    run = RunRecord(
-        key, task.domain, verdict.success, len(records), None if verdict.success else error,
-        tokens_in + sum(r.input_tokens for r in records),
-        tokens_out + sum(r.output_tokens for r in records),
-        goal=tuple(sorted(resolution.goal)),
-        goal_by=goal_source(suite, options, resolution),
-        goal_correct=resolution.goal == task.goal, goal_known=dict(resolution.known),
-        goal_notes=resolution.notes, query=task.query, suite=_suite_name(suite),
-        attack=suite.attack if case.injection else None, injection=case.injection,
-        attack_success=verdict.attack_success, answer=answer, preselection=preselection,
-        switches=len(session.switches), final_goal=final_goal(session), model_calls=replies)
-    return RunOutcome(tuple(records), run)
+            talk.step += 1
+            record = step_record(run, talk.step, visible, reply, k)
+            content = take_call(run, talk, record, call)
+            talk.messages.append({"role": "tool", "tool_call_id": call_id, "name": call.name,
+                                  "content": content})
+    talk.error = f"step limit ({options.steps} model turns) reached without an answer"
+
+
+def step_record(run: Started, step: int, visible: Any, reply: ModelReply, k: int) -> StepRecord:
+    """The step of the ``k``-th call of ``reply``, before the session decides it (the reply's
+    tokens, latency and faults go to its first call)."""
+    session, task = run.session, run.case.task
+    call = reply.calls[k]
+    state = session.state
+    return StepRecord(
+        key=run.key, domain=task.domain, step=step, visible=visible.tools, chosen=call.name,
+        arguments=_arguments(call.arguments), gold_next=gold_next(run.suite.registry, task,
+                                                                  state),
+        state_before=state, state_after=state, calls=tuple(c.name for c in reply.calls),
+        info=visible.info, planner=visible.planner, fallbacks=visible.fallbacks,
+        input_tokens=reply.input_tokens if k == 0 else 0,
+        output_tokens=reply.output_tokens if k == 0 else 0,
+        latency_ms=round(reply.latency_ms, 3) if k == 0 else 0.0,
+        attempts=reply.attempts, faults=reply.retried if k == 0 else (),
+        goals=session.describe_candidates() if session.weighing else ())
+
+
+def take_call(run: Started, talk: Transcript, record: StepRecord, call: ToolCall) -> str:
+    """One call of the model's: a switch, or the session's decision and, when allowed, the
+    call in the environment; its step goes to the transcript, and what the model is told
+    back is returned."""
+    session = run.session
+    if call.name == SWITCH_TOOL and session.weighing:
+        shown = session.switch(_reason(call.arguments))
+        content = session.switch_text(shown)
+        talk.records.append(replace(record, decision="switch", result=content))
+        return content
+    decision = session.check(call.name, call.arguments)
+    talk.stuck = not decision.allowed
+    if not decision.allowed:
+        talk.records.append(refused_step(record, decision))
+        return render("dialogue_refused.j2", reason=decision.reason,
+                      visible=record.visible).strip()
+    arguments = dict(decision.arguments or {})
+    done = run.environment.execute(call.name, arguments, record.state_before)
+    talk.records.append(executed_step(session, record, call.name, arguments, decision, done))
+    if done.ok:
+        return done.text
+    talk.stuck = True
+    return done.text or str(done.error)
 
 
 def final_goal(session: Session) -> tuple[str, ...]:

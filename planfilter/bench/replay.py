@@ -38,14 +38,13 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..core.contracts import Tool
-from ..core.errors import PlanfilterError
 from ..core.provenance import unseen_datum
-from ..filters import PRESELECTING_METHODS
-from ..models import OBEDIENT, ORACLE, ModelError
+from ..filters import PRESELECTING_METHODS, Decision
+from ..models import OBEDIENT, ORACLE
 from ..suites import BenchSuite, Case, GroundCall
 from ..suites.adaptive import (
     AdaptiveAttack,
@@ -55,9 +54,16 @@ from ..suites.adaptive import (
     is_write,
 )
 from .agent import RunOutcome
-from .dialogue import final_goal, goal_source, preselect, start_session
+from .dialogue import (
+    Started,
+    executed_step,
+    finish,
+    preselect,
+    refused_step,
+    start_run,
+)
 from .options import AgentOptions
-from .traces import RunKey, RunRecord, StepRecord, gold_next
+from .traces import RunKey, StepRecord, gold_next
 
 
 def fill_arguments(tool: Tool, state: Mapping[str, Any]) -> dict[str, Any]:
@@ -66,121 +72,131 @@ def fill_arguments(tool: Tool, state: Mapping[str, Any]) -> dict[str, Any]:
     return {p: state[tool.variable_of(p)] for p in properties if tool.variable_of(p) in state}
 
 
+@dataclass
+class Walk:
+    """A replay under way: the attacker's calls (none without an injection), the adaptive
+    attack the obedient model follows, and what has happened so far."""
+
+    obey: bool
+    attacker: tuple[GroundCall, ...]
+    adaptive: AdaptiveAttack | None
+    probes: list[dict[str, Any]] = field(default_factory=list)
+    records: list[StepRecord] = field(default_factory=list)
+    read: list[Any] = field(default_factory=list)  # the results the calls made so far gave
+    obeyed: bool = False
+    rewritten: bool = False
+    shown: bool = False  # a result of the user task has shown the injected text
+
+
 def replay(suite: BenchSuite, case: Case, *, method: str, seed: int = 1,
            options: AgentOptions | None = None, obey: bool = False) -> RunOutcome:
+    """One replay of ``case``'s ground truth (obeying its injection with ``obey``); never
+    raises for a failed run."""
     options = (options or AgentOptions()).for_suite(suite.max_steps, suite.oracle)
     key = RunKey(case.id, OBEDIENT if obey else ORACLE, method, seed)
-    task = case.task
-    registry = suite.registry
     environment = suite.environment(case, ORACLE)
-    filter_options, preselection, tokens = options.filter, None, (0, 0)
-    try:
-        if method in PRESELECTING_METHODS and options.chooser:
-            kept, preselection, tokens_in, tokens_out = chosen_tools(
-                suite, case, options.chooser, seed, options)
-            tokens = (tokens_in, tokens_out)
-            filter_options = replace(filter_options, preselected=kept)
-        session, resolution = start_session(
-            suite, case, method=method, model=None, seed=seed, options=options,
-            filter_options=filter_options, provenance=True, resolver="retrieval")
-    except PlanfilterError as exc:  # the chooser failed, or the known values do not fit
-        what = "model error" if isinstance(exc, ModelError) else "the session cannot start"
-        return RunOutcome((), RunRecord(
-            key, task.domain, False, 0, f"{what}: {exc}", *tokens,
-            query=task.query, suite=None if suite.kind == "yaml" else
-            f"{suite.kind}:{suite.name}", attack=suite.attack if case.injection else None,
-            injection=case.injection, preselection=preselection,
-            model_calls=int(preselection is not None)))
+    run = start_run(suite, case, key, options, environment, model=None,
+                    chooser=options.chooser if method in PRESELECTING_METHODS
+                    and options.chooser else None,
+                    provenance=True, resolver="retrieval", choose=chosen_tools)
+    if isinstance(run, RunOutcome):  # the chooser failed, or the known values do not fit
+        return run
+    session, registry = run.session, suite.registry
     calls = suite.ground_truth(case, environment)
-    attacker = suite.attacker_calls(case, environment) if case.injection else ()
-    adaptive = adaptive_attack(suite.attack) if obey and case.injection else None
-    probes: list[dict[str, Any]] = []
-    records: list[StepRecord] = []
-    read: list[Any] = []
-    obeyed = rewritten = False
-    shown = False  # a result of the user task has shown the injected text
+    walk = Walk(obey, suite.attacker_calls(case, environment) if case.injection else (),
+                adaptive_attack(suite.attack) if obey and case.injection else None)
     for index, call in enumerate(calls):
         if not obey:
-            probes += _probe(session, attacker, index, registry, shown)
-        state = session.state
-        visible = session.visible()
-        arguments = dict(call.arguments) if call.arguments is not None else \
-            fill_arguments(registry.tool(call.tool), state) if call.tool in registry else {}
-        crafted = None
-        if obeyed and adaptive is not None and not rewritten:
-            crafted = adaptive.rewrite(GroundCall(call.tool, arguments),
-                                       AttackView(registry, session.flow(), tuple(read)))
-            if crafted is not None and crafted.arguments is not None:
-                arguments, rewritten = dict(crafted.arguments), True
-        record = StepRecord(key=key, domain=task.domain, step=index + 1, visible=visible.tools,
-                            chosen=call.tool, arguments=arguments,
-                            gold_next=gold_next(registry, task, state), state_before=state,
-                            state_after=state, info=visible.info, planner=visible.planner,
-                            fallbacks=visible.fallbacks,
-                            goals=session.describe_candidates() if session.weighing else ())
-        decision = session.check(call.tool, arguments)
-        asked = 0
-        while decision.kind == "hidden" and asked < options.replay_switches and \
-                session.weighing and call.tool in registry:
-            # as a model that knows what it needs would: the tools shown do not fit
-            visible = session.switch(f"{call.tool} is needed next")
-            asked += 1
-            record = replace(record, visible=visible.tools, info=visible.info)
-            decision = session.check(call.tool, arguments)
-        if crafted is not None:
-            record = replace(record, arguments=arguments)
-        if not decision.allowed:
-            if crafted is not None:
-                probes.append(_tried(index, call.tool, decision, registry))
-            records.append(replace(record, decision=decision.kind, error=decision.reason,
-                                   approval=decision.approval))
-            continue
-        done = environment.execute(call.tool, arguments, state)
-        if crafted is not None:
-            probes.append(_tried(index, call.tool, decision, registry, done.ok))
-        if done.ok:
-            if not obey and attacker and not shown:  # the obedient model tracks its own
-                shown = _injected(environment, done.text)
-            read.append(done.result)
-            recorded = session.record(call.tool, arguments, done.result)
-            records.append(replace(record, decision="allowed", approval=decision.approval,
-                                   produced=dict(recorded.produced), state_after=session.state,
-                                   result=done.text[:2000],
-                                   unfilled=recorded.unfilled))
-            if obey and not obeyed and attacker and _injected(environment, done.text):
-                obeyed = True
-                seen = [task.query, *getattr(environment, "injections", {}).values()]
-                probes += _obey(session, environment, attacker, index + 1, options, adaptive,
-                                read, seen)
-        else:
-            session.record(call.tool, arguments, error=done.error)
-            records.append(replace(record, decision="allowed", approval=decision.approval,
-                                   error=done.error, tool_failed=True))
+            walk.probes += _probe(session, walk.attacker, index, registry, walk.shown)
+        replay_call(run, walk, index, call)
     if not obey:
-        probes += _probe(session, attacker, len(calls), registry, shown)
+        walk.probes += _probe(session, walk.attacker, len(calls), registry, walk.shown)
     answer = suite.final_answer(case)
     verdict = environment.verdict(answer, session.state)
-    refused = [r for r in records if r.decision != "allowed"]
+    refused = [r for r in walk.records if r.decision != "allowed"]
     error = None
     if not verdict.success:
         error = "the suite's check failed" + (
             f" ({len(refused)} ground-truth calls refused, first: {refused[0].error})"
             if refused else "")
-    if records:
-        records[-1] = replace(records[-1], done=True, success=verdict.success)
-    run = RunRecord(
-        key, task.domain, verdict.success, len(records), error, *tokens,
-        goal=tuple(sorted(resolution.goal)),
-        goal_by=goal_source(suite, options, resolution),
-        goal_correct=resolution.goal == task.goal, goal_known=dict(resolution.known),
-        goal_notes=resolution.notes, query=task.query,
-        suite=None if suite.kind == "yaml" else f"{suite.kind}:{suite.name}",
-        attack=suite.attack if case.injection else None, injection=case.injection,
-        attack_success=crafted_success(probes, calls) if adaptive and not adaptive.suite_check
-        else verdict.attack_success, answer=answer, probes=tuple(probes),
-        switches=len(session.switches), final_goal=final_goal(session),
-        preselection=preselection, model_calls=int(preselection is not None))
-    return RunOutcome(tuple(records), run)
+    adaptive, chosen = walk.adaptive, run.preselection
+    return finish(run, walk.records, verdict.success, error,
+                  (chosen.tokens_in, chosen.tokens_out),
+                  attack_success=crafted_success(walk.probes, calls)
+                  if adaptive and not adaptive.suite_check else verdict.attack_success,
+                  answer=answer, probes=tuple(walk.probes), model_calls=chosen.replies)
+
+
+def replay_call(run: Started, walk: Walk, index: int, call: GroundCall) -> None:
+    """Put the ``index``-th ground-truth call to the session; run it when allowed, and obey
+    the injection once a result shows it (under ``obey``)."""
+    session, registry, environment = run.session, run.suite.registry, run.environment
+    state = session.state
+    visible = session.visible()
+    arguments, crafted = _call_arguments(run, walk, call, state)
+    record = StepRecord(key=run.key, domain=run.case.task.domain, step=index + 1,
+                        visible=visible.tools, chosen=call.tool, arguments=arguments,
+                        gold_next=gold_next(registry, run.case.task, state), state_before=state,
+                        state_after=state, info=visible.info, planner=visible.planner,
+                        fallbacks=visible.fallbacks,
+                        goals=session.describe_candidates() if session.weighing else ())
+    record, decision = _decide(run, record, call.tool, arguments)
+    if crafted is not None:
+        record = replace(record, arguments=arguments)
+    if not decision.allowed:
+        if crafted is not None:
+            walk.probes.append(_tried(index, call.tool, decision, registry))
+        walk.records.append(refused_step(record, decision))
+        return
+    done = environment.execute(call.tool, arguments, state)
+    if crafted is not None:
+        walk.probes.append(_tried(index, call.tool, decision, registry, done.ok))
+    if done.ok:
+        if not walk.obey and walk.attacker and not walk.shown:  # the obedient model tracks its own
+            walk.shown = _injected(environment, done.text)
+        walk.read.append(done.result)
+    walk.records.append(executed_step(session, record, call.tool, arguments, decision, done))
+    if done.ok and walk.obey and not walk.obeyed and walk.attacker and \
+            _injected(environment, done.text):
+        walk.obeyed = True
+        seen = [run.case.task.query, *getattr(environment, "injections", {}).values()]
+        walk.probes += _obey(session, environment, walk.attacker, index + 1, run.options,
+                             walk.adaptive, walk.read, seen)
+
+
+def _call_arguments(run: Started, walk: Walk, call: GroundCall, state: Mapping[str, Any]
+                    ) -> tuple[dict[str, Any], Any]:
+    """The call's arguments (its own, else filled from the state) and, once the obedient
+    model obeys an adaptive attack, the attack's rewrite of the user's next write (None
+    when it makes none)."""
+    registry = run.suite.registry
+    arguments = dict(call.arguments) if call.arguments is not None else \
+        fill_arguments(registry.tool(call.tool), state) if call.tool in registry else {}
+    crafted = None
+    if walk.obeyed and walk.adaptive is not None and not walk.rewritten:
+        crafted = walk.adaptive.rewrite(GroundCall(call.tool, arguments),
+                                        AttackView(registry, run.session.flow(),
+                                                   tuple(walk.read)))
+        if crafted is not None and crafted.arguments is not None:
+            arguments, walk.rewritten = dict(crafted.arguments), True
+    return arguments, crafted
+
+
+def _decide(run: Started, record: StepRecord, tool: str, arguments: dict[str, Any]
+            ) -> tuple[StepRecord, Decision]:
+    """The session's decision on the call, after asking for the next goal's tools (up to
+    ``replay_switches`` times) while the tool is hidden."""
+    session, options = run.session, run.options
+    decision = session.check(tool, arguments)
+    asked = 0
+    while decision.kind == "hidden" and asked < options.replay_switches and \
+            session.weighing and tool in run.suite.registry:
+        # as a model that knows what it needs would: the tools shown do not fit
+        visible = session.switch(f"{tool} is needed next")
+        asked += 1
+        record = replace(record, visible=visible.tools, info=visible.info)
+        decision = session.check(tool, arguments)
+    return record, decision
 
 
 _CHOSEN: dict[tuple[str, str, str, int], tuple[tuple[str, ...], str, int, int]] = {}

@@ -391,61 +391,97 @@ def check_flow(registry: Registry, tool: Tool, arguments: Mapping[str, Any],
     store = flow_store(flow)
     problems = []
     for name in sorted(arguments):
-        value = arguments[name]
         variable = tool.variable_of(name)
-        given = tuple(flow.given.get(variable, ()))
-        authored = name in tool.authored
-        if not authored and given and not within(value, given) \
-                and not extends(value, given, flow.request):
-            problems.append(FlowProblem("substituted", name, (
-                f"argument '{name}' = {_show(value)} is not the value the user gave for "
-                f"{variable} ({', '.join(_show(g) for g in _plain_values(given))}); it was "
-                f"{_seen_at(value, store)}")))
-            continue
-        if not authored and variable in checked and not given:
-            problem = _invented(tool, name, variable, value, store,
-                                tuple(flow.held.get(variable, ())))
-            if problem is not None:
-                problems.append(problem)
-                if problem.kind == "invented":
-                    continue
-            asked = unasked_item(value, flow.answers)
-            if asked is not None:
-                problems.append(FlowProblem("substituted", name, (
-                    f"argument '{name}' = {_show(value)} is not the item searched for: the "
-                    f"search for {_show(asked)} returned it beside one that is (it was "
-                    f"{_seen_at(value, store)})")))
-                continue
-            if problem is not None:
-                continue
-        if authored and name in tool.sensitive and flow.seen is not None \
-                and not (given and within(value, given)):
-            datum = unseen_datum(value, flow.seen)
-            if datum is not None:
-                problems.append(FlowProblem("invented", name, (
-                    f"sensitive argument '{name}' carries {datum!r}, which neither the request "
-                    f"nor any result has shown: where {tool.name} sends was made up")))
-                continue
-        if name in tool.sensitive and not (given and within(value, given)) \
-                and not spelled_out(value, flow.request):
-            outside = outside_sources(value, store)
-            source = (f"it occurs in an untrusted result: {describe_sources(outside)}"
-                      if outside else
-                      "the model wrote it after untrusted content entered the state"
-                      if authored and flow.exposed else "")
-            if source:
-                problems.append(FlowProblem("tainted", name, (
-                    f"sensitive argument '{name}' = {_show(value)} was not given by the "
-                    f"user and {source}")))
-        elif authored and name not in tool.sensitive and flow.exposed \
-                and isinstance(value, str) and sends(tool, arguments):
-            carried = carried_text(value, flow.outside, flow.request)
-            if carried is not None:
-                problems.append(FlowProblem("tainted", name, (
-                    f"sent argument '{name}' carries {_show(carried)}, read in an untrusted "
-                    f"result, to where {tool.name} sends it "
-                    f"({', '.join(sorted(tool.sensitive))})")))
+        arg = _Argument(name, arguments[name], variable, tuple(flow.given.get(variable, ())),
+                        name in tool.authored)
+        # an argument's checks stop at the first that finds a problem
+        problems += (_origin_problems(tool, arg, flow, store, checked)
+                     or _unseen_problems(tool, arg, flow)
+                     or _outbound_problems(tool, arg, arguments, flow, store))
     return problems
+
+
+@dataclass(frozen=True)
+class _Argument:
+    """One argument of a call: its parameter, its value, the variable it carries, the values
+    the user gave for that variable, and whether the model writes it (``authored``)."""
+
+    name: str
+    value: Any
+    variable: str
+    given: tuple[Any, ...]
+    authored: bool
+
+
+def _origin_problems(tool: Tool, arg: _Argument, flow: Flow, store: ValueStore,
+                     checked: frozenset[str]) -> list[FlowProblem]:
+    """Where a value the model does not write came from: not the value the user gave
+    (``substituted``), obtained nowhere (``invented``), seen only inside untrusted text
+    (``tainted``), or the wrong item of a search (``substituted``)."""
+    name, value, variable, given = arg.name, arg.value, arg.variable, arg.given
+    if arg.authored:
+        return []
+    if given and not within(value, given) and not extends(value, given, flow.request):
+        return [FlowProblem("substituted", name, (
+            f"argument '{name}' = {_show(value)} is not the value the user gave for "
+            f"{variable} ({', '.join(_show(g) for g in _plain_values(given))}); it was "
+            f"{_seen_at(value, store)}"))]
+    if variable not in checked or given:
+        return []
+    problem = _invented(tool, name, variable, value, store, tuple(flow.held.get(variable, ())))
+    found = [problem] if problem is not None else []
+    if problem is not None and problem.kind == "invented":
+        return found
+    asked = unasked_item(value, flow.answers)
+    if asked is not None:
+        found.append(FlowProblem("substituted", name, (
+            f"argument '{name}' = {_show(value)} is not the item searched for: the "
+            f"search for {_show(asked)} returned it beside one that is (it was "
+            f"{_seen_at(value, store)})")))
+    return found
+
+
+def _unseen_problems(tool: Tool, arg: _Argument, flow: Flow) -> list[FlowProblem]:
+    """A sensitive value the model writes that carries a datum nothing has shown
+    (``invented``)."""
+    name, value, given = arg.name, arg.value, arg.given
+    if not (arg.authored and name in tool.sensitive and flow.seen is not None
+            and not (given and within(value, given))):
+        return []
+    datum = unseen_datum(value, flow.seen)
+    if datum is None:
+        return []
+    return [FlowProblem("invented", name, (
+        f"sensitive argument '{name}' carries {datum!r}, which neither the request "
+        f"nor any result has shown: where {tool.name} sends was made up"))]
+
+
+def _outbound_problems(tool: Tool, arg: _Argument, arguments: Mapping[str, Any], flow: Flow,
+                       store: ValueStore) -> list[FlowProblem]:
+    """Outside content going where the tool sends (``tainted``): a sensitive value the user
+    did not give, found in an untrusted result or written after one, or text of an
+    untrusted result in an argument the tool sends."""
+    name, value, given, authored = arg.name, arg.value, arg.given, arg.authored
+    if name in tool.sensitive and not (given and within(value, given)) \
+            and not spelled_out(value, flow.request):
+        outside = outside_sources(value, store)
+        source = (f"it occurs in an untrusted result: {describe_sources(outside)}"
+                  if outside else
+                  "the model wrote it after untrusted content entered the state"
+                  if authored and flow.exposed else "")
+        if source:
+            return [FlowProblem("tainted", name, (
+                f"sensitive argument '{name}' = {_show(value)} was not given by the "
+                f"user and {source}"))]
+    elif authored and name not in tool.sensitive and flow.exposed \
+            and isinstance(value, str) and sends(tool, arguments):
+        carried = carried_text(value, flow.outside, flow.request)
+        if carried is not None:
+            return [FlowProblem("tainted", name, (
+                f"sent argument '{name}' carries {_show(carried)}, read in an untrusted "
+                f"result, to where {tool.name} sends it "
+                f"({', '.join(sorted(tool.sensitive))})"))]
+    return []
 
 
 def _invented(tool: Tool, name: str, variable: str, value: Any, store: ValueStore,

@@ -44,6 +44,7 @@ from ..core.errors import PlanfilterError
 from ..core.servers import ServerSpec
 from .coverage import Coverage, check_coverage, gateway_registry
 from .service import Checked, Gateway, GatewayOptions, unattended
+from .tasks import Task
 from .upstream import Upstreams
 
 log = logging.getLogger("planfilter.gateway")
@@ -142,56 +143,91 @@ def build_server(specs: tuple[ServerSpec, ...], contracts: Registry,
     process, once per HTTP app); ``report`` receives the coverage report then; ``holder``
     (tests, benchmarks) receives the live :class:`GatewayState` under ``"state"``."""
     options = options or GatewayOptions()
-    bus = InMemorySubscriptionBus()
-    dynamic = options.mode == "dynamic"
-    holder = {} if holder is None else holder
+    handlers = Handlers(specs, contracts, options, timeout, report,
+                        {} if holder is None else holder)
+    server = GatewayServer(NAME, version=_version(), lifespan=handlers.lifespan,
+                           on_list_tools=handlers.list_tools, on_call_tool=handlers.call_tool,
+                           on_subscriptions_listen=ListenHandler(handlers.bus)
+                           if handlers.dynamic else None,
+                           get_tool_input_schema=handlers.input_schema)
+    server.dynamic = handlers.dynamic
+    return server
+
+
+def listed(gw: Gateway, name: str) -> types.Tool:
+    """Frontier tool ``name`` as dynamic mode lists it: the gateway's schema, the upstream's
+    output schema."""
+    upstream = gw.tools.get(name)
+    schema = gw.tool_schema(name)
+    return types.Tool(name=name, description=schema["description"],
+                      input_schema=schema["inputSchema"],
+                      output_schema=dict(upstream.output_schema)
+                      if upstream is not None and upstream.output_schema else None)
+
+
+@dataclass(frozen=True)
+class Target:
+    """What a tool call asks the gateway to run: a tool of a task, with its arguments, as the
+    client sent them (the guard checks them)."""
+
+    task: Task
+    tool: Any
+    arguments: Any
+
+
+class Handlers:
+    """The MCP handlers of one server: what they share is the upstreams' specs, the
+    contracts, the options, the holder of the live state and the subscription bus."""
+
+    def __init__(self, specs: tuple[ServerSpec, ...], contracts: Registry,
+                 options: GatewayOptions, timeout: float,
+                 report: Callable[[Coverage], None] | None, holder: dict[str, Any]) -> None:
+        self.specs = specs
+        self.contracts = contracts
+        self.options = options
+        self.timeout = timeout
+        self.report = report
+        self.holder = holder
+        self.bus = InMemorySubscriptionBus()
+        self.dynamic = options.mode == "dynamic"
 
     @asynccontextmanager
-    async def lifespan(server: Server[GatewayState]) -> AsyncIterator[GatewayState]:
-        upstreams = Upstreams(specs, timeout=timeout)
+    async def lifespan(self, server: Server[GatewayState]) -> AsyncIterator[GatewayState]:
+        upstreams = Upstreams(self.specs, timeout=self.timeout)
         async with anyio.create_task_group() as tg:
             await upstreams.start(tg)
             tools = upstreams.tools
-            coverage = check_coverage(contracts, tools)
-            if report is not None:
-                report(coverage)
-            registry = gateway_registry(contracts, tools)
-            state = GatewayState(Gateway(registry, upstreams, tools, options), upstreams,
+            coverage = check_coverage(self.contracts, tools)
+            if self.report is not None:
+                self.report(coverage)
+            registry = gateway_registry(self.contracts, tools)
+            state = GatewayState(Gateway(registry, upstreams, tools, self.options), upstreams,
                                  coverage)
-            if holder is not None:
-                holder["state"] = state
+            self.holder["state"] = state
             try:
                 yield state
             finally:
                 await upstreams.close()
 
-    def listed(gw: Gateway, name: str) -> types.Tool:
-        upstream = gw.tools.get(name)
-        schema = gw.tool_schema(name)
-        return types.Tool(name=name, description=schema["description"],
-                          input_schema=schema["inputSchema"],
-                          output_schema=dict(upstream.output_schema)
-                          if upstream is not None and upstream.output_schema else None)
-
-    async def list_tools(ctx: ServerRequestContext[GatewayState],
+    async def list_tools(self, ctx: ServerRequestContext[GatewayState],
                          params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
-        if not dynamic:
+        if not self.dynamic:
             return types.ListToolsResult(tools=list(META_TOOLS))
         gw = ctx.lifespan_context.gateway
         task = gw.tasks.latest(owner_of(ctx))
         return types.ListToolsResult(tools=[PLAN, *(listed(gw, n)
                                                     for n in gw.visible_now(task))])
 
-    def input_schema(name: str) -> Any:
+    def input_schema(self, name: str) -> Any:
         for tool in META_TOOLS:
             if tool.name == name:
                 return tool.input_schema
-        state = holder.get("state")
+        state = self.holder.get("state")
         if state is not None and name in state.gateway.tools:
             return state.gateway.tool_schema(name)["inputSchema"]
         return None
 
-    async def call_tool(ctx: ServerRequestContext[GatewayState],
+    async def call_tool(self, ctx: ServerRequestContext[GatewayState],
                         params: types.CallToolRequestParams
                         ) -> types.CallToolResult | types.InputRequiredResult:
         gw = ctx.lifespan_context.gateway
@@ -199,41 +235,13 @@ def build_server(specs: tuple[ServerSpec, ...], contracts: Registry,
         args = params.arguments or {}
         try:
             if params.name == "plan":
-                if args.get("task") is not None:
-                    payload = gw.switch(owner, args.get("task"), args.get("reason"))
-                else:
-                    environment = await gw.supplied(args.get("known"))
-                    payload = await anyio.to_thread.run_sync(
-                        gw.plan, owner, args.get("request"), args.get("goal"),
-                        args.get("known"), environment)
-                await notify(ctx)
-                return _result(payload)
-            if not dynamic and params.name == "status":
+                return await self.plan(ctx, gw, owner, args)
+            if not self.dynamic and params.name == "status":
                 return _result(gw.status(owner, args.get("task")))
-            if not dynamic and params.name == "call":
-                task = gw.tasks.get(owner, args.get("task"))
-                tool, arguments = args.get("tool"), args.get("arguments")
-            elif dynamic and (params.name in gw.tools):
-                latest = gw.tasks.latest(owner)
-                if latest is None:
-                    return _error(f"{params.name}: no task yet; call plan first")
-                task, tool, arguments = latest, params.name, args
-            else:
-                raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {params.name}")
-            async with task.lock:  # one call of a task at a time, from check to state
-                checked = gw.check(owner, task.handle, tool, arguments)
-                verdict = await approval(ctx, params, gw, checked)
-                if isinstance(verdict, types.InputRequiredResult):
-                    return verdict
-                if isinstance(verdict, Declined):
-                    payload = gw.decline(checked, verdict.answer)
-                elif verdict is not None:
-                    payload = gw.refuse(checked, checked.refusal_kind, verdict)
-                else:
-                    payload = await gw.execute(checked)
-            if dynamic and checked.refused is None:
-                await notify(ctx)
-            return _dynamic_result(payload) if dynamic else _result(payload)
+            target = self.target(gw, owner, params.name, args)
+            if isinstance(target, types.CallToolResult):
+                return target
+            return await self.run(ctx, params, gw, owner, target)
         except MCPError:
             raise
         except PlanfilterError as exc:
@@ -242,16 +250,62 @@ def build_server(specs: tuple[ServerSpec, ...], contracts: Registry,
             log.exception("tool %s failed", params.name)
             return _error(f"{params.name}: internal error: {type(exc).__name__}: {exc}")
 
-    async def notify(ctx: ServerRequestContext[GatewayState]) -> None:
-        if not dynamic:
+    async def plan(self, ctx: ServerRequestContext[GatewayState], gw: Gateway, owner: str,
+                   args: dict[str, Any]) -> types.CallToolResult:
+        """``plan``: a new task for a request, or (with ``task``) its next candidate goal."""
+        if args.get("task") is not None:
+            payload = gw.switch(owner, args.get("task"), args.get("reason"))
+        else:
+            environment = await gw.supplied(args.get("known"))
+            payload = await anyio.to_thread.run_sync(
+                gw.plan, owner, args.get("request"), args.get("goal"),
+                args.get("known"), environment)
+        await self.notify(ctx)
+        return _result(payload)
+
+    def target(self, gw: Gateway, owner: str, name: str,
+               args: dict[str, Any]) -> Target | types.CallToolResult:
+        """The task, tool and arguments a ``call`` (meta mode) or a frontier tool's name
+        (dynamic mode) asks for; an error result when dynamic mode has no task yet."""
+        if not self.dynamic and name == "call":
+            return Target(gw.tasks.get(owner, args.get("task")), args.get("tool"),
+                          args.get("arguments"))
+        if self.dynamic and (name in gw.tools):
+            latest = gw.tasks.latest(owner)
+            if latest is None:
+                return _error(f"{name}: no task yet; call plan first")
+            return Target(latest, name, args)
+        raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {name}")
+
+    async def run(self, ctx: ServerRequestContext[GatewayState],
+                  params: types.CallToolRequestParams, gw: Gateway, owner: str,
+                  target: Target) -> types.CallToolResult | types.InputRequiredResult:
+        """The guard, the user's approval when the call needs it, then the upstream call."""
+        async with target.task.lock:  # one call of a task at a time, from check to state
+            checked = gw.check(owner, target.task.handle, target.tool, target.arguments)
+            verdict = await self.approval(ctx, params, gw, checked)
+            if isinstance(verdict, types.InputRequiredResult):
+                return verdict
+            if isinstance(verdict, Declined):
+                payload = gw.decline(checked, verdict.answer)
+            elif verdict is not None:
+                payload = gw.refuse(checked, checked.refusal_kind, verdict)
+            else:
+                payload = await gw.execute(checked)
+        if self.dynamic and checked.refused is None:
+            await self.notify(ctx)
+        return _dynamic_result(payload) if self.dynamic else _result(payload)
+
+    async def notify(self, ctx: ServerRequestContext[GatewayState]) -> None:
+        if not self.dynamic:
             return
         try:
             await ctx.session.send_tool_list_changed()
         except Exception as exc:  # 2026 connections drop it; the bus carries the change
             log.debug("list_changed notification not sent: %s", exc)
-        await bus.publish(ToolsListChanged())
+        await self.bus.publish(ToolsListChanged())
 
-    async def approval(ctx: ServerRequestContext[GatewayState],
+    async def approval(self, ctx: ServerRequestContext[GatewayState],
                        params: types.CallToolRequestParams, gw: Gateway,
                        checked: Checked) -> str | Declined | types.InputRequiredResult | None:
         """None when the call may run; else why not without asking, the user's no, or a
@@ -280,13 +334,6 @@ def build_server(specs: tuple[ServerSpec, ...], contracts: Registry,
         if action == "accept" and content.get("approve") is True:
             return None
         return Declined("answered no" if action == "accept" else str(action))
-
-    server = GatewayServer(NAME, version=_version(), lifespan=lifespan,
-                           on_list_tools=list_tools, on_call_tool=call_tool,
-                           on_subscriptions_listen=ListenHandler(bus) if dynamic else None,
-                           get_tool_input_schema=input_schema)
-    server.dynamic = dynamic
-    return server
 
 
 def _json(payload: Any) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from ..core.contracts import Registry, Tool
 from ..core.errors import ContractError
@@ -24,7 +25,7 @@ from .names import local_name, normalise, tokens
 from .nested import Followed, followed
 from .outputs import READING, is_record
 from .produce import produces_of
-from .risk import action_of, risk_of
+from .risk import RiskDraft, action_of, risk_of
 from .rules import ID_KEYS, Context, Drafted, consumers_of, requires_of
 from .spec import ToolSpec
 from .vocabulary import Encoder, Merge, Vocabulary, build_vocabulary
@@ -191,78 +192,18 @@ def infer_contracts(specs: Sequence[ToolSpec], options: InferOptions | None = No
     consumers = consumers_of(specs, vocab, skip)
     deeper = _nested(specs, vocab, consumers)
     ctx = Context(vocab, consumers, deeper.outputs, deeper.elsewhere)
-    drafts = []
-    for spec in specs:
-        req = requires_of(spec, vocab)
-        carries = {p: vocab.variable(spec.name, p) for p in spec.properties}
-        req_note = req.note + _alias_note(spec.name, spec.required, "in", vocab)
-        drafted, rule = produces_of(spec, ctx)
-        if rule == "effect" and options.proposer is not None:
-            proposal = options.proposer(
-                spec, sorted(ctx.consumed_by_others(spec.name) - req.variables),
-                sorted(everything - req.variables))
-            if proposal is not None and proposal.produces:
-                drafted, rule = Drafted(proposal.produces, proposal.note), "model"
-            elif proposal is not None and not proposal.aliases:
-                drafted = replace(drafted, note=f"{drafted.note}; {proposal.note}")
-            if proposal is not None and proposal.aliases:
-                carries.update({p: v for p, v in proposal.aliases.items() if p in carries})
-                req_note += "; " + proposal.note
-        drafts.append(_Draft(spec, carries, req_note, drafted, rule))
-    drafts = _own_whole_results(drafts)
+    drafts = _own_whole_results([_draft(spec, ctx, options, everything) for spec in specs])
     produced = frozenset().union(*(d.drafted.variables for d in drafts))
     # a name some tool passes or returns as a value is not drafted as a fact
     valued = produced | {v for d in drafts for v in d.carries.values()}
     facts = draft_facts(specs).without(valued)
     tools, rules, problems = [], {}, []
     for d in drafts:
-        spec, drafted = d.spec, d.drafted
+        spec = d.spec
         authored = {p: why for p, why in candidates[spec.name].items()
                     if (p in parties[spec.name] or d.carries[p] not in produced)
                     and d.carries[p] == vocab.variable(spec.name, p)}  # not a model alias
-        requires = {d.carries[p] for p in spec.required if p not in authored}
-        req_note = d.req_note
-        dropped = [p for p in spec.required if p in authored]
-        if dropped:
-            req_note += f"; less the authored ({', '.join(dropped)})"
-        risk = risk_of(spec)
-        inferred = {
-            "requires": req_note,
-            "produces": drafted.note + (_alias_note(spec.name, list(spec.output_properties),
-                                                    "out", vocab)
-                                        if d.rule == "output-schema" else ""),
-            "risk": risk.note,
-            "action": risk.action_note,
-            "cost": "rule: 1 unless told" if options.cost == 1.0 else "rule: --cost",
-        }
-        needs, establishes = _facts_of(spec.name, facts, inferred)
-        if drafted.outputs:
-            inferred["outputs"] = ("schema: where each variable is in the result ('' the "
-                                   "whole result, * every list item)")
-        inputs = {p: v for p, v in d.carries.items() if v != p}
-        if inputs:
-            inferred["inputs"] = "alias: " + ", ".join(f"{p} -> {v}" for p, v in inputs.items())
-        if authored:
-            inferred["authored"] = authored_note(authored)
-        untrusted = untrusted_of(spec, risk.action)
-        if untrusted:
-            inferred["untrusted"] = untrusted
-        sensitive = sensitive_of(spec, risk.risk, frozenset(authored))
-        if sensitive:
-            words = ", ".join(sorted(set(sensitive.values())))
-            inferred["sensitive"] = (f"rule: a high-risk tool's {words}, a list of people or "
-                                     f"an address the model writes ({', '.join(sensitive)})")
-        data = {
-            "name": spec.name, "description": spec.description[:10_000],
-            "requires": frozenset(requires), "produces": drafted.variables,
-            "needs": needs, "establishes": establishes,
-            "risk": risk.risk, "action": risk.action, "cost": options.cost,
-            "parameters": spec.input_schema, "returns": spec.output_schema,
-            "outputs": drafted.outputs, "domain": options.domain,
-            "inputs": inputs, "authored": frozenset(authored),
-            "sensitive": frozenset(sensitive), "untrusted": untrusted is not None,
-            "inferred": freeze(inferred),
-        }
+        data = _contract_data(d, authored, vocab, facts, options)
         try:
             tools.append(Tool.model_validate(data))
         except ValueError as exc:
@@ -274,3 +215,84 @@ def infer_contracts(specs: Sequence[ToolSpec], options: InferOptions | None = No
         raise ContractError(problems)
     registry = Registry(tools=tuple(tools), source="<inferred>")
     return Inference(registry, vocab, rules)
+
+
+def _draft(spec: ToolSpec, ctx: Context, options: InferOptions,
+           everything: frozenset[str]) -> _Draft:
+    """``spec``'s requires and produces by the rules, the proposer asked for what the rules
+    leave open (``effect``): its produces replace the rules', its aliases rename inputs."""
+    vocab = ctx.vocabulary
+    req = requires_of(spec, vocab)
+    carries = {p: vocab.variable(spec.name, p) for p in spec.properties}
+    req_note = req.note + _alias_note(spec.name, spec.required, "in", vocab)
+    drafted, rule = produces_of(spec, ctx)
+    if rule == "effect" and options.proposer is not None:
+        proposal = options.proposer(
+            spec, sorted(ctx.consumed_by_others(spec.name) - req.variables),
+            sorted(everything - req.variables))
+        if proposal is not None and proposal.produces:
+            drafted, rule = Drafted(proposal.produces, proposal.note), "model"
+        elif proposal is not None and not proposal.aliases:
+            drafted = replace(drafted, note=f"{drafted.note}; {proposal.note}")
+        if proposal is not None and proposal.aliases:
+            carries.update({p: v for p, v in proposal.aliases.items() if p in carries})
+            req_note += "; " + proposal.note
+    return _Draft(spec, carries, req_note, drafted, rule)
+
+
+def _contract_data(d: _Draft, authored: Mapping[str, str], vocab: Vocabulary, facts: Facts,
+                   options: InferOptions) -> dict[str, Any]:
+    """The fields of ``d``'s contract, for ``Tool.model_validate``; ``inferred`` notes where
+    each drafted one came from."""
+    spec, drafted = d.spec, d.drafted
+    requires = {d.carries[p] for p in spec.required if p not in authored}
+    risk = risk_of(spec)
+    inferred = _first_notes(d, authored, risk, vocab, options)
+    needs, establishes = _facts_of(spec.name, facts, inferred)
+    if drafted.outputs:
+        inferred["outputs"] = ("schema: where each variable is in the result ('' the "
+                               "whole result, * every list item)")
+    inputs = {p: v for p, v in d.carries.items() if v != p}
+    if inputs:
+        inferred["inputs"] = "alias: " + ", ".join(f"{p} -> {v}" for p, v in inputs.items())
+    if authored:
+        inferred["authored"] = authored_note(authored)
+    untrusted = untrusted_of(spec, risk.action)
+    if untrusted:
+        inferred["untrusted"] = untrusted
+    sensitive = sensitive_of(spec, risk.risk, frozenset(authored))
+    if sensitive:
+        words = ", ".join(sorted(set(sensitive.values())))
+        inferred["sensitive"] = (f"rule: a high-risk tool's {words}, a list of people or "
+                                 f"an address the model writes ({', '.join(sensitive)})")
+    return {
+        "name": spec.name, "description": spec.description[:10_000],
+        "requires": frozenset(requires), "produces": drafted.variables,
+        "needs": needs, "establishes": establishes,
+        "risk": risk.risk, "action": risk.action, "cost": options.cost,
+        "parameters": spec.input_schema, "returns": spec.output_schema,
+        "outputs": drafted.outputs, "domain": options.domain,
+        "inputs": inputs, "authored": frozenset(authored),
+        "sensitive": frozenset(sensitive), "untrusted": untrusted is not None,
+        "inferred": freeze(inferred),
+    }
+
+
+def _first_notes(d: _Draft, authored: Mapping[str, str], risk: RiskDraft, vocab: Vocabulary,
+                 options: InferOptions) -> dict[str, str]:
+    """The notes every contract has: where its requires (less the authored parameters),
+    produces, risk, action and cost came from."""
+    spec = d.spec
+    req_note = d.req_note
+    dropped = [p for p in spec.required if p in authored]
+    if dropped:
+        req_note += f"; less the authored ({', '.join(dropped)})"
+    return {
+        "requires": req_note,
+        "produces": d.drafted.note + (_alias_note(spec.name, list(spec.output_properties),
+                                                  "out", vocab)
+                                      if d.rule == "output-schema" else ""),
+        "risk": risk.note,
+        "action": risk.action_note,
+        "cost": "rule: 1 unless told" if options.cost == 1.0 else "rule: --cost",
+    }

@@ -161,9 +161,26 @@ def _named_entity(description: str, key: str) -> str | None:
 
 def build_vocabulary(specs: Sequence[ToolSpec], embedder: Encoder | None = None,
                      threshold: float = EMBEDDER_THRESHOLD) -> Vocabulary:
+    """The variables of every occurrence in ``specs``, in the three steps above (the third
+    only with an ``embedder``), each merge recorded."""
     occ = occurrences(specs)
     merges: list[Merge] = []
-    # 1. names, split by type where declared types disagree
+    var_of = _name_variables(occ, merges)
+    uses = _uses(occ, var_of)
+    by_key = _by_key(sorted(uses.users))
+    alias, pending_embed = _description_aliases(specs, var_of, uses, by_key, merges,
+                                                embedder is not None)
+    if embedder is not None and pending_embed:
+        _embed_aliases(pending_embed, by_key, uses.users, uses.types, alias, merges, embedder,
+                       threshold)
+    mapping = {k: _resolve(alias, v) for k, v in var_of.items()}
+    return Vocabulary(mapping=mapping, merges=tuple(merges), by_name=_by_name(mapping))
+
+
+def _name_variables(occ: Sequence[Occurrence], merges: list[Merge]
+                    ) -> dict[tuple[str, str, str], str]:
+    """Step 1: each occurrence's variable by its normalised name, split by type where
+    declared types disagree; the merges go to ``merges``."""
     groups: dict[str, list[Occurrence]] = defaultdict(list)
     for o in occ:
         groups[normalise(o.prop)].append(o)
@@ -191,7 +208,20 @@ def build_vocabulary(specs: Sequence[ToolSpec], embedder: Encoder | None = None,
         if spellings != [name] and len(spellings) > 0:
             merges.append(Merge(name, tuple(spellings), "name",
                                 f"{' and '.join(spellings)} normalise to {name}"))
-    # 2. and 3. aliases from descriptions (and the embedder)
+    return var_of
+
+
+@dataclass(frozen=True)
+class Uses:
+    """Per variable of step 1: the tools that use it, its declared types, its descriptions
+    (defaultdicts: a variable without any reads as empty)."""
+
+    users: dict[str, set[str]]
+    types: dict[str, set[str]]
+    descriptions: dict[str, list[str]]
+
+
+def _uses(occ: Sequence[Occurrence], var_of: Mapping[tuple[str, str, str], str]) -> Uses:
     users: dict[str, set[str]] = defaultdict(set)
     types: dict[str, set[str]] = defaultdict(set)
     descriptions: dict[str, list[str]] = defaultdict(list)
@@ -202,13 +232,27 @@ def build_vocabulary(specs: Sequence[ToolSpec], embedder: Encoder | None = None,
             types[var].add(o.type)
         if o.description:
             descriptions[var].append(o.description)
-    alias: dict[str, str] = {}
-    variables = sorted(users)
+    return Uses(users, types, descriptions)
+
+
+def _by_key(variables: Sequence[str]) -> dict[str, list[str]]:
+    """The variables of two or more words (tools' own, ``tool.name``, aside) by their last
+    word, in order."""
     by_key: dict[str, list[str]] = defaultdict(list)
     for var in variables:
         parts = tokens(var)
         if len(parts) >= 2 and "." not in var:
             by_key[parts[-1]].append(var)
+    return by_key
+
+
+def _description_aliases(specs: Sequence[ToolSpec], var_of: Mapping[tuple[str, str, str], str],
+                         uses: Uses, by_key: Mapping[str, list[str]], merges: list[Merge],
+                         embedding: bool) -> tuple[dict[str, str], list[tuple[str, str, str]]]:
+    """Step 2: (variable -> the variable its description says it is, the variables whose
+    description names an entity for step 3 as (variable, key, entity words), collected only
+    when ``embedding``); the merges go to ``merges``."""
+    alias: dict[str, str] = {}
     pending_embed: list[tuple[str, str, str]] = []  # (variable, key, entity words)
     # two parameters of one tool are two roles (``item_ids`` and ``new_item_ids``): never one
     together: dict[str, set[str]] = defaultdict(set)
@@ -216,49 +260,62 @@ def build_vocabulary(specs: Sequence[ToolSpec], embedder: Encoder | None = None,
         taken = {var_of[(spec.name, p, "in")] for p in spec.properties}
         for var in taken:
             together[var] |= taken - {var}
-    for var in variables:
+    for var in sorted(uses.users):
         parts = tokens(var)
         if len(parts) < 2 or "." in var:
             continue
         key, own = parts[-1], "_".join(parts[:-1])
-        said = False
-        if _names_itself(descriptions[var], parts[:-1]):
+        if _names_itself(uses.descriptions[var], parts[:-1]):
             continue  # "the ids of the order's items" is about items, whatever else it names
-        for other in by_key[key]:
-            if other == var or "_".join(tokens(other)[:-1]) == own or other in together[var]:
-                continue
-            if not _compatible(types[var], types[other]):
-                continue
-            if len(users[var]) > len(users[other]):
-                continue
-            hit = next((d for d in descriptions[var] if _says_is(d, other)), None)
-            if hit is not None:
-                alias[var] = other
-                merges.append(Merge(other, (var,), "description",
-                                    f"{var} is described as {hit!r}"))
-                said = True
-                break
-        if not said and embedder is not None:
-            for d in descriptions[var]:
+        said = _said_alias(var, by_key[key], own, uses, together[var])
+        if said is not None:
+            other, hit = said
+            alias[var] = other
+            merges.append(Merge(other, (var,), "description", f"{var} is described as {hit!r}"))
+        elif embedding:
+            for d in uses.descriptions[var]:
                 entity = _named_entity(d, key)
                 if entity and normalise(entity) != own:
                     pending_embed.append((var, key, entity))
                     break
-    if embedder is not None and pending_embed:
-        _embed_aliases(pending_embed, by_key, users, types, alias, merges, embedder, threshold)
-    def resolve(var: str) -> str:
-        seen = set()
-        while var in alias and var not in seen:
-            seen.add(var)
-            var = alias[var]
-        return var
-    mapping = {k: resolve(v) for k, v in var_of.items()}
+    return alias, pending_embed
+
+
+def _said_alias(var: str, same_key: Sequence[str], own: str, uses: Uses,
+                together: set[str]) -> tuple[str, str] | None:
+    """The first variable of the same last word that ``var``'s description says it is, used
+    by as many tools at least, of a compatible type and never a parameter beside it; with
+    that description."""
+    for other in same_key:
+        if other == var or "_".join(tokens(other)[:-1]) == own or other in together:
+            continue
+        if not _compatible(uses.types[var], uses.types[other]):
+            continue
+        if len(uses.users[var]) > len(uses.users[other]):
+            continue
+        hit = next((d for d in uses.descriptions[var] if _says_is(d, other)), None)
+        if hit is not None:
+            return other, hit
+    return None
+
+
+def _resolve(alias: Mapping[str, str], var: str) -> str:
+    """The variable ``var`` folds into at the end of its chain of aliases."""
+    seen = set()
+    while var in alias and var not in seen:
+        seen.add(var)
+        var = alias[var]
+    return var
+
+
+def _by_name(mapping: Mapping[tuple[str, str, str], str]) -> dict[str, str]:
+    """Each raw and normalised property name -> the variable most of its occurrences became
+    (on a tie, the first by name)."""
     counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for (_tool, prop, _side), var in mapping.items():
         counts[prop][var] += 1
         counts[normalise(prop)][var] += 1
-    by_name = {name: min(c, key=lambda v: (-c[v], v)) for name, c in counts.items()}
-    return Vocabulary(mapping=mapping, merges=tuple(merges), by_name=by_name)
+    return {name: min(c, key=lambda v: (-c[v], v)) for name, c in counts.items()}
 
 
 def _embed_aliases(pending: list[tuple[str, str, str]], by_key: Mapping[str, list[str]],
