@@ -60,6 +60,8 @@ from ..core.contracts import Registry, Steps, Tool
 from ..core.planners.index import index_for, reduce_problem
 from ..core.schemas import schema_kind
 from ..core.sentences import sentences
+from ..core.text import PLAIN_READ_VERBS, singular
+from ..core.text import words as split_words
 from .directions import direction_sentences
 from .goals import GoalOption, Resolution, goal_vocabulary, rank_goals
 from .recognition import Candidate, Origin, RecognitionOptions, candidates_from
@@ -106,10 +108,6 @@ def _text_result(schema: Any) -> bool:
     return isinstance(schema, Mapping) and schema_kind(schema) == "string"
 
 
-def _singular(name: str) -> str:
-    return name[:-1] if name.endswith("s") and len(name) > 3 else name
-
-
 #: Words that name no kind of thing in a parameter's or a result's name.
 _GENERIC = frozenset({"name", "id", "all", "in", "for", "of", "by", "to", "per", "the", "a",
                       "and", "list", "get", "type", "info", "detail", "data", "value", "day"})
@@ -119,20 +117,20 @@ def _kinds(name: str) -> frozenset[str]:
     """The kinds of thing a name speaks of: its words, made singular, less the generic ones
     (``hotel_names`` -> hotel; ``all_car_rental_companies_in_city`` -> car, rental, company,
     city)."""
-    words = (_singular(w) for w in re.split(r"[^a-z0-9]+", name.lower()) if w)
+    words = (singular(w, english=False) for w in split_words(name))
     return frozenset(w[:-2] + "y" if w.endswith("ie") else w for w in words) - _GENERIC
 
 
 def said_kinds(text: str) -> frozenset[str]:
     """The kinds of thing the words of ``text`` name (each word as :func:`_kinds` reads
     it): "in Alice's inbox" names an inbox."""
-    return frozenset().union(*(_kinds(w) for w in re.split(r"[^a-z0-9]+", text.lower()) if w))
+    return frozenset().union(*(_kinds(w) for w in split_words(text)))
 
 
 def own_kinds(tool: Tool) -> frozenset[str]:
     """The kinds of thing a tool's name speaks of, less how it looks and the heads that
     name no kind (``read_inbox`` -> inbox; ``get_flight_information`` -> flight)."""
-    return _kinds(tool.name) - _NO_HEAD - _VERBS
+    return _kinds(tool.name) - _NO_HEAD - PLAIN_READ_VERBS
 
 
 def listed_kinds(tool: Tool) -> frozenset[str]:
@@ -194,9 +192,6 @@ _ABOUT = frozenset({"for", "of", "in", "from", "with", "to", "per"})
 _BY = frozenset({"by"})
 
 
-#: Words of a read's name that say how it looks, not what for.
-_VERBS = frozenset({"get", "search", "check", "read", "find", "fetch", "lookup"})
-
 #: Heads that name no kind of thing ("get_user_information", "get_flight_information").
 _NO_HEAD = _GENERIC | frozenset({"information", "result", "detail", "content"})
 
@@ -208,9 +203,9 @@ def _head_and_object(name: str, things: frozenset[str]) -> tuple[str, frozenset[
     ``get_rating_reviews_for_hotels`` -> (review, {hotel}); ``get_hotels_address`` ->
     (address, {hotel}); ``get_received_emails`` and ``search_files_by_filename`` -> (email,
     {}), (file, {})."""
-    words = [w for w in re.split(r"[^a-z0-9]+", name.lower()) if w]
+    words = split_words(name)
     cut = next((i for i, w in enumerate(words) if w in _ABOUT | _BY), len(words))
-    head = _singular(words[cut - 1]) if cut else ""
+    head = singular(words[cut - 1], english=False) if cut else ""
     before = _kinds("_".join(words[: cut - 1])) & things if cut else frozenset()
     after = frozenset() if cut == len(words) or words[cut] in _BY else \
         _kinds("_".join(words[cut + 1:]))
@@ -246,7 +241,7 @@ def names_read(tool: Tool) -> frozenset[str]:
     """What a read's result is named by: its result's fields and its produced variables,
     plurals made singular (``channels`` names ``channel``)."""
     names = result_fields(tool.returns) | tool.produces
-    return frozenset(names) | frozenset(_singular(n) for n in names)
+    return frozenset(names) | frozenset(singular(n, english=False) for n in names)
 
 
 def asked_input(tool: Tool, request: str, known: Mapping[str, Any]) -> bool:
@@ -296,7 +291,7 @@ def informs(registry: Registry, read: GoalOption, action: GoalOption, request: s
     (its fields, its variables), or, for a text result, every one of them (a text can hold
     any value) when the request states its input; one more when the request points at the
     read (states a value of one of its parameters: "the bill 'bill.txt'")."""
-    params = frozenset(_singular(p) for t in registry.producers(action.variables)
+    params = frozenset(singular(p, english=False) for t in registry.producers(action.variables)
                        for p in t.parameters.get("properties", {}))
     best = 0
     for tool in registry.producers(read.variables):
@@ -382,8 +377,7 @@ def named_listings(registry: Registry, request: str, every_read: Sequence[GoalOp
     ("a hotel, a car rental company, and a restaurant": the hotels, the car rental
     companies and the restaurants of a city): most of the kinds a listing lists are words
     of the request, and none is inside a thing another lists."""
-    said = [w for w in re.split(r"[^a-z0-9]+", request.lower()) if w]
-    named = [_kinds(w) for w in said]
+    named = [_kinds(w) for w in split_words(request)]
     positions = {k: i for i, kinds in reversed(list(enumerate(named))) for k in kinds}
     found: list[tuple[int, GoalOption]] = []
     for read in every_read:

@@ -32,14 +32,11 @@ from typing import Any
 
 from ..core.contracts import Registry, Tool
 from ..core.schemas import accepts_list, value_errors
+from ..core.text import VALUE_STOP_WORDS, singular
+from ..core.text import words as split_words
 
 #: Words between a quoted text or a number and a word of the parameter, at most.
 NEAR = 4
-_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
-#: Words too common to tie a value to a parameter.
-_STOP = frozenset("""a an and are as at be by for from get in into is it its of on or the to
-with new id ids name names value values list given user users my me your this that their
-them which what one""".split())
 
 
 @dataclass(frozen=True)
@@ -185,22 +182,19 @@ def normalise_name(name: str) -> str:
         .replace("address_1", "address1").replace("address_2", "address2")
 
 
-def words(text: str) -> frozenset[str]:
-    out = set()
-    for word in _WORD.findall(text.replace("_", " ")):
-        lowered = word.lower()
-        if lowered not in _STOP:
-            out.add(lowered)
-            if lowered.endswith("s") and len(lowered) > 3:
-                out.add(lowered[:-1])
-    return frozenset(out)
+def cue_words(text: str) -> frozenset[str]:
+    """The words of ``text`` that can tie a value to a parameter: those that start with a
+    letter, less :data:`~planfilter.core.text.VALUE_STOP_WORDS`, each also without a final
+    ``s`` (the plain singular: ``emails`` gives ``emails`` and ``email``)."""
+    found = split_words(text, numbers=False, stop=VALUE_STOP_WORDS)
+    return frozenset(found) | frozenset(singular(w, english=False) for w in found)
 
 
 def parameter_words(tool: Tool, parameter: str) -> frozenset[str]:
     """The words of a parameter: its name, the variable it carries, its description."""
     schema = tool.parameters.get("properties", {}).get(parameter) or {}
     description = schema.get("description", "") if isinstance(schema, Mapping) else ""
-    return words(f"{parameter} {tool.variable_of(parameter)} {description}")
+    return cue_words(f"{parameter} {tool.variable_of(parameter)} {description}")
 
 
 def _types(tool: Tool, parameter: str) -> frozenset[str]:
@@ -217,9 +211,9 @@ def _types(tool: Tool, parameter: str) -> frozenset[str]:
 
 
 def _near(text: str, span: Span, cue: frozenset[str]) -> bool:
-    before = _WORD.findall(text[: span.start].replace("_", " "))[-NEAR:]
-    after = _WORD.findall(text[span.end:].replace("_", " "))[:NEAR]
-    return bool(words(" ".join(before + after)) & cue)
+    before = split_words(text[: span.start], numbers=False)[-NEAR:]
+    after = split_words(text[span.end:], numbers=False)[:NEAR]
+    return bool(cue_words(" ".join(before + after)) & cue)
 
 
 def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
@@ -236,8 +230,8 @@ def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
         # text, not the number; never a name ("a hotel for 3 days" names no hotel)
         if re.split(r"[^a-z]+", parameter.lower())[-1] in {"name", "names"}:
             return False
-        before = _WORD.findall(text[: span.start].replace("_", " "))[-2:]
-        return "string" in types and bool(words(" ".join(before)) & words(parameter))
+        before = split_words(text[: span.start], numbers=False)[-2:]
+        return "string" in types and bool(cue_words(" ".join(before)) & cue_words(parameter))
     if span.kind.startswith("address:"):
         return normalise_name(parameter) in ADDRESS_PARTS[span.kind.partition(":")[2]] \
             and "string" in types
@@ -246,14 +240,14 @@ def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
     if span.kind in _NOT_AN_ID and re.split(r"[^a-z]+", parameter.lower())[-1] in {"id", "ids"}:
         return False  # an identifier's parameter (email_id) takes no address, link or date
     if span.kind in _NAME_CUES:
-        said = set(re.findall(r"[a-z]+", f"{parameter} {tool.variable_of(parameter)}".lower()))
+        said = set(split_words(f"{parameter} {tool.variable_of(parameter)}", digits=False))
         return "name" in said and bool(said & _NAME_CUES[span.kind])
     if span.kind == "code":  # an id right after the word its name has ("order #W1")
-        before = _WORD.findall(text[: span.start].replace("_", " "))[-2:]
-        return bool(words(" ".join(before)) & words(f"{parameter} "
-                                                     f"{tool.variable_of(parameter)}"))
+        before = split_words(text[: span.start], numbers=False)[-2:]
+        return bool(cue_words(" ".join(before)) & cue_words(f"{parameter} "
+                                                             f"{tool.variable_of(parameter)}"))
     if span.kind == "quoted":  # by the parameter's own name: descriptions say too much
-        return _near(text, span, words(f"{parameter} {tool.variable_of(parameter)}"))
+        return _near(text, span, cue_words(f"{parameter} {tool.variable_of(parameter)}"))
     return bool(cue & _CUES.get(span.kind, frozenset()))
 
 
