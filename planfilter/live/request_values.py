@@ -1,11 +1,11 @@
 """Values a request states, matched to the parameters that can take them.
 
-A user has only the request: "Can you please pay the bill 'bill-december-2023.txt'?", "Invite
-Dora; her e-mail is on www.dora-website.com", "update the password to '1j1l-2k3j'". This
-module reads such values by rule, with no model: it finds spans of a few kinds in the text
-(e-mail addresses, web addresses, IBANs, file names, dates (ISO, or in words with their
-year, read as ISO) and times, quoted text, numbers) and gives each to the parameters whose
-schema and words fit it:
+A user has only the request: "Forward the invoice email from billing@acme.example to
+accounts@northwind.example", "Summarize the PDF at www.example.com/q3-deck.pdf", "Rename
+the spreadsheet to 'Vendor comparison'". This module reads such values by rule, with no
+model: it finds spans of a few kinds in the text (e-mail addresses, web addresses, IBANs,
+file names, dates (ISO, or in words with their year, read as ISO) and times, quoted text,
+numbers) and gives each to the parameters whose schema and words fit it:
 
 - a span of a *specific* kind goes to a parameter whose name or description names that kind
   (an e-mail to ``email``/``recipient``; a web address to ``url``/``website``; an IBAN to
@@ -13,10 +13,10 @@ schema and words fit it:
   ``day``), the schema allowing it;
 - quoted text and numbers are too common to go anywhere on their kind alone: they go to a
   parameter one of whose words (stop words aside) stands within ``NEAR`` words of them in
-  the request ("the password to '1j1l-2k3j'", "my 100 most recent transactions"), the schema
+  the request ("rename it to 'Vendor comparison'", "remind me 5 minutes before"), the schema
   allowing them (an integer parameter takes whole numbers only); a number by the words of
   the parameter's name or description, quoted text by its name alone (the e-mail with the
-  subject 'Follow-up' names no sender, whatever ``sender``'s description says of e-mails).
+  subject 'Q3 budget' names no sender, whatever ``sender``'s description says of e-mails).
 
 A value is kept only when it validates against every parameter that carries the variable.
 Several spans for one variable are several values of it (any of them is the user's).
@@ -77,7 +77,7 @@ _NOT_PLACES = frozenset({*_MONTH_NAMES, "Monday", "Tuesday", "Wednesday", "Thurs
 _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("address", _ADDRESS),
     ("email", re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")),
-    # a web address's labels start with no capitalised word: "www.our-company.com.They sent"
+    # a web address's labels start with no capitalised word: "www.example.com.They sent"
     # ends the address at "com", a sentence's stop without its space
     ("url", re.compile(r"\b(?:https?://[^\s'\"<>]+|"
                        r"www\.[\w-]+(?:\.(?![A-Z][a-z])[\w-]+)+(?:/[^\s'\"<>]*)?)")),
@@ -95,8 +95,8 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
                           r"‘([^’\n]{1,200})’|“([^”\n]{1,200})”")),
     ("person", re.compile(r"(?:\b(?:I'm|I am|[Mm]y name is|[Tt]his is)\s+)"
                           r"([A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?)\s+([A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?)")),
-    # a place after the word that leads to it: "in Paris", "from Paris to London", "visit
-    # Los Angeles and San Diego"
+    # a place after the word that leads to it: "in Lisbon", "from Lyon to Turin", "visit
+    # Buenos Aires and Cape Town"
     ("place", re.compile(r"\b(?:in|to|from|at|visit|visiting)\s+(" + _PLACE
                          + r"(?:(?:,\s*|\s+and\s+|\s+or\s+)" + _PLACE + r")*)")),
     ("code", re.compile(r"(?<![\w@/.-])#?(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z#])"
@@ -227,7 +227,7 @@ def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
         if types & {"number", "integer"}:
             return _near(text, span, cue)
         # digits right after the words of a text parameter's name ("zip code 43215"): the
-        # text, not the number; never a name ("a hotel for 3 days" names no hotel)
+        # text, not the number; never a name ("a venue for 3 days" names no venue)
         if re.split(r"[^a-z]+", parameter.lower())[-1] in {"name", "names"}:
             return False
         before = split_words(text[: span.start], numbers=False)[-2:]
@@ -340,19 +340,19 @@ def stated_values(registry: Registry, text: str) -> dict[str, Any]:
 _NAME = r"[A-Z][a-z]+(?:\s[A-Z][a-z]+)?"
 #: What joins the names of a list: a comma, "and", "or".
 _JOIN = r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+"
-#: Names listed together ("Dora and Eve", "Alice, Bob or Charlie"), or quoted
-#: ("the 'general' and 'random' channels").
+#: Names listed together ("Priya and Marco", "Maria, Kenji or Hannah"), or quoted
+#: ("the 'Legal' and 'Press' folders").
 _NAMES = re.compile(rf"\b{_NAME}(?:(?:{_JOIN}){_NAME})+\b"
                     rf"|(?<![A-Za-z])'[^'\n]+'(?:(?:{_JOIN})'[^'\n]+')+")
-#: What a request says in brackets after a name ("Dora (www.dora-website.com)").
+#: What a request says in brackets after a name ("Kenji (kenji@globex.example)").
 _ASIDE = re.compile(r"\s*\([^()\n]*\)")
 
 
 def named_with(text: str, value: Any) -> tuple[str, ...]:
     """The names ``text`` lists together with ``value``, in order, ``value`` among them
-    ("visit the websites of Dora (www.dora-website.com) and Eve ... and message them": Dora
-    and Eve; a sentence's first word left out: "Message Alice and Bob"; quoted: "the
-    'general' and 'random' channels"); () when the text lists it with no other name."""
+    ("invite Kenji (kenji@globex.example) and Priya to the kickoff": Kenji and Priya; a
+    sentence's first word left out: "Invite Maria and Hannah"; quoted: "the 'Legal' and
+    'Press' folders"); () when the text lists it with no other name."""
     if not isinstance(value, str) or not value.strip():
         return ()
     plain = _ASIDE.sub("", text)
@@ -362,7 +362,7 @@ def named_with(text: str, value: Any) -> tuple[str, ...]:
         if match.group(0).startswith("'"):
             names = [n.strip("'") for n in names]
         elif " " in names[0] and (not before or before.endswith((".", "!", "?", ":"))):
-            # a sentence's first word is no name ("Message Alice and Bob")
+            # a sentence's first word is no name ("Invite Maria and Hannah")
             names[0] = names[0].split(" ", 1)[1]
         found = tuple(dict.fromkeys(names))
         if value in found and len(found) > 1:
