@@ -5,10 +5,11 @@ singular; :data:`STOP_WORDS` are words that tell nothing about a tool. The lists
 prepositions and verbs say what a word of a tool's name does there (``files_by_filename``
 is about files; ``search_`` looks things up). Nothing here knows a tool, a suite or a task.
 
-Where two readers differ on purpose (the simulated model's wider stop list, its plain
-``-s`` singular, the contract rules' letters-only words, the request's values' words that
-start with a letter), the difference is an option or a named list here, not a second copy:
-results measured with one reading stay the same.
+Where two readers differ on purpose (the simulated model's wider stop list; the plain
+``-s`` singular of the simulated model and of the live layer's kinds of thing; the contract
+rules' letters-only words; the words of a request that start with a letter, beside its
+values), the difference is an option or a named list here, not a second copy, so that each
+reader keeps its own reading.
 """
 
 from __future__ import annotations
@@ -31,8 +32,7 @@ QUESTION_STOP_WORDS = STOP_WORDS | frozenset(
     "given one s what when which who whose will".split())
 
 #: Words too common to tie a value in a request to a parameter's words: the small words,
-#: the words every schema has (``id``, ``name``, ``value``, ``list``) and pronouns
-#: (planfilter.live.request_values).
+#: the words every schema has (``id``, ``name``, ``value``, ``list``) and pronouns.
 VALUE_STOP_WORDS = frozenset(
     "a an and are as at be by for from get given id ids in into is it its list me my name "
     "names new of on one or that the their them this to user users value values what which "
@@ -85,8 +85,8 @@ def singular(word: str, *, english: bool = True) -> str:
     ``policies`` -> ``policy``, ``boxes`` -> ``box``; ``class``, ``status``, ``ids`` stay).
 
     With ``english=False`` only a final ``s`` of a word over three letters goes
-    (``policies`` -> ``policie``, ``class`` -> ``clas``): the simulated model's reading,
-    kept because its figures were measured with it."""
+    (``policies`` -> ``policie``, ``class`` -> ``clas``): the reading of the simulated
+    model and of the live layer's kinds of thing."""
     if not english:
         return word[:-1] if len(word) > 3 and word.endswith("s") else word
     if len(word) <= 3 or word.endswith(("ss", "us", "is")):
