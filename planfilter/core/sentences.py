@@ -10,8 +10,8 @@ import re
 NOT_AN_ABBREVIATION = r"(?<![\s.(][A-Za-z]\.)"
 
 #: A sentence of a request ends at a stop before a space ("i.e." ends none), at a stop after
-#: a word's small letter right before a capitalised word ("... www.our-company.com.They
-#: sent ...", "... their websites.Note that ...": the space left out), or at a line's end.
+#: a word's small letter right before a capitalised word ("... www.example.com.They
+#: sent ...", "... the report.Note that ...": the space left out), or at a line's end.
 _SENTENCE_END = re.compile(r"(?<=[.?!])" + NOT_AN_ABBREVIATION + r"\s+"
                            + r"|(?<=[a-z][.?!])" + NOT_AN_ABBREVIATION + r"(?=[A-Z][a-z])"
                            + r"|\s*\n+\s*")

@@ -5,9 +5,11 @@ singular; :data:`STOP_WORDS` are words that tell nothing about a tool. The lists
 prepositions and verbs say what a word of a tool's name does there (``files_by_filename``
 is about files; ``search_`` looks things up). Nothing here knows a tool, a suite or a task.
 
-Where two readers differ on purpose (the simulated model's wider stop list, its plain
-``-s`` singular, the contract rules' letters-only words), the difference is an option or a
-named list here, not a second copy: results measured with one reading stay the same.
+Where two readers differ on purpose (the simulated model's wider stop list; the plain
+``-s`` singular of the simulated model and of the live layer's kinds of thing; the contract
+rules' letters-only words; the words of a request that start with a letter, beside its
+values), the difference is an option or a named list here, not a second copy, so that each
+reader keeps its own reading.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from collections.abc import Iterable
 
 _WORD = re.compile(r"[a-z0-9]+")
 _LETTERS = re.compile(r"[a-z]+")
+_NAMED = re.compile(r"[a-z][a-z0-9]*")
 
 #: Words that carry no signal in a request or a tool's description (retrieval drops them).
 STOP_WORDS = frozenset(
@@ -27,6 +30,14 @@ STOP_WORDS = frozenset(
 #: "one", and the ``s`` an apostrophe leaves: the simulated model's list.
 QUESTION_STOP_WORDS = STOP_WORDS | frozenset(
     "given one s what when which who whose will".split())
+
+#: Words too common to tie a value in a request to a parameter's words: the small words,
+#: the words every schema has (``id``, ``name``, ``value``, ``list``) and pronouns.
+VALUE_STOP_WORDS = frozenset(
+    "a an and are as at be by for from get given id ids in into is it its list me my name "
+    "names new of on one or that the their them this to user users value values what which "
+    "with your".split()
+)
 
 #: Words that end the object of a tool's name (``files_by_filename`` is about files).
 PREPOSITIONS = frozenset({"by", "for", "in", "of", "from", "to", "with", "on", "at", "into"})
@@ -43,6 +54,9 @@ READ_VERBS = frozenset({"read", "get", "fetch", "open", "view", "show", "load", 
                         "check", "count", "summarize", "summarise", "extract", "translate",
                         "convert", "export", "inspect", "diff", "log", "status", "compute",
                         "calculate", "analyze", "analyse", "parse", "preview", "download"})
+#: The :data:`READ_VERBS` that say only that a tool looks, not at what: the other words of
+#: a read's name name what it reads (``get_event_attendees`` reads attendees).
+PLAIN_READ_VERBS = frozenset({"get", "search", "check", "read", "find", "fetch", "lookup"})
 #: Verbs of requests that ask for a change, and of tool names that make one.
 CHANGE_VERBS = frozenset(
     "update move reschedule change push edit modify rename send reply forward respond "
@@ -50,13 +64,16 @@ CHANGE_VERBS = frozenset(
 )
 
 
-def words(text: str, *, digits: bool = True, stop: Iterable[str] = ()) -> list[str]:
+def words(text: str, *, digits: bool = True, numbers: bool = True,
+          stop: Iterable[str] = ()) -> list[str]:
     """The lowercase words of ``text`` in order, repeats kept, less those in ``stop``.
 
     A word is a run of letters and digits (``gpt4o`` is one word); with ``digits=False`` a
-    run of letters only (``gpt4o`` is ``gpt``, ``o``). Every other character, ``_`` and
-    ``-`` included, separates words."""
-    found = (_WORD if digits else _LETTERS).findall(text.lower())
+    run of letters only (``gpt4o`` is ``gpt``, ``o``); with ``numbers=False`` a letter and
+    the letters and digits after it (``gpt4o`` is one word, ``2024`` none, ``1j1l`` is
+    ``j1l``). Every other character, ``_`` and ``-`` included, separates words."""
+    found = (_WORD if digits and numbers else _NAMED if digits else _LETTERS) \
+        .findall(text.lower())
     if not stop:
         return found
     dropped = stop if isinstance(stop, frozenset) else frozenset(stop)
@@ -68,8 +85,8 @@ def singular(word: str, *, english: bool = True) -> str:
     ``policies`` -> ``policy``, ``boxes`` -> ``box``; ``class``, ``status``, ``ids`` stay).
 
     With ``english=False`` only a final ``s`` of a word over three letters goes
-    (``policies`` -> ``policie``, ``class`` -> ``clas``): the simulated model's reading,
-    kept because its figures were measured with it."""
+    (``policies`` -> ``policie``, ``class`` -> ``clas``): the reading of the simulated
+    model and of the live layer's kinds of thing."""
     if not english:
         return word[:-1] if len(word) > 3 and word.endswith("s") else word
     if len(word) <= 3 or word.endswith(("ss", "us", "is")):

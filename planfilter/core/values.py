@@ -188,7 +188,7 @@ class ValueStore:
 
     def mentions(self, value: Any) -> tuple[Source, ...]:
         """The texts that spell ``value`` out as whole words (case and runs of whitespace
-        ignored; ``Alice`` in "send it to Alice", not ``Ali``), as ``text`` sources, in
+        ignored; ``Maria`` in "send it to Maria", not ``Mar``), as ``text`` sources, in
         order. Text shorter than :data:`MIN_MENTION_CHARS` and numbers of fewer than
         :data:`MIN_MENTION_DIGITS` digits are never looked for: they occur in any text."""
         pattern = mention_pattern(value)

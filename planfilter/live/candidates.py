@@ -4,46 +4,45 @@ that inform an action.
 Goal recognition (planfilter.live.recognition) weighs candidates; this module says which
 ones. The resolver's answer comes first, then the vocabulary options in the resolver's order
 (retrieval's ranking of the request). An action is often asked for with values nobody typed:
-"pay the bill 'bill-december-2023.txt'" names neither the recipient nor the amount, and the
+"pay the invoice in 'invoice-0412.pdf'" names neither the recipient nor the amount, and the
 action alone, planned to its effect, goes straight to the payment. So beside every action
 among the options the request ranks highest, the candidates hold the action preceded by a
 read that can inform it, as a goal in two steps (read, then act). The contracts say which
 reads those are, and when a read is likely needed:
 
 - a read *informs* an action when its result holds fields named like the action's
-  parameters (transactions with ``recipient`` and ``amount`` inform ``send_money``), or when
-  it answers in text and the request states its input (the file the request names: a text
-  can hold any value); the reads that inform it most come first, retrieval's order breaking
-  ties;
+  parameters (a result with ``recipient_email`` and ``payment_amount`` informs
+  ``send_payment``), or when it answers in text and the request states its input (the file
+  the request names: a text can hold any value); the reads that inform it most come first,
+  retrieval's order breaking ties;
 - when a ``sensitive`` parameter of the tools that reach the action (a recipient, an amount)
   has no value the request states (planfilter.live.request_values), the read-then-act
-  candidates rank ahead of the action alone; when the request states them all ("send 10 to
-  GB29..."), the action alone ranks ahead;
-- a read a sentence of the request points at ("you can find details in the message ... in
-  Alice's inbox", planfilter.live.directions) is the first read paired with every action, and
-  that pair ranks ahead of the action alone: the user has said where the values are.
+  candidates rank ahead of the action alone; when the request states them all ("send
+  250.00 USD to billing@acme.example"), the action alone ranks ahead;
+- a read a sentence of the request points at ("the details are in Maria's email",
+  planfilter.live.directions) is the first read paired with every action, and that pair
+  ranks ahead of the action alone: the user has said where the values are.
 
-A read that takes names the model writes (``get_hotels_prices(hotel_names)``) needs those
-names from somewhere: from the request ("the 'City Hub'") or from a read that *lists* that
-kind of thing (``get_all_hotels_in_city`` answers with hotel names; its name says so, and it
-takes no such name itself). When the request states no such name, the candidates hold the
+A read that takes names the model writes (``get_venue_prices(venue_names)``) needs those
+names from somewhere: from the request ("the 'Harbor Hall'") or from a read that *lists*
+that kind of thing (``list_venues_in_city`` answers with venue names; its name says so, and
+it takes no such name itself). When the request states no such name, the candidates hold the
 list first, then the reads (and the actions that take such a name), in two steps. When an
-action the request asks for writes such a name too ("post to the channel with the most
-users", "book the best-rated hotel"), the read singles one thing out for it: the candidates
-hold the list, the read, then the action, in three steps.
+action the request asks for writes such a name too ("book the cheapest venue"), the read
+singles one thing out for it: the candidates hold the list, the read, then the action, in
+three steps.
 
-A request may name several kinds of thing to look up ("suggest a hotel, a car rental
-company, and a restaurant with the best ratings"); its ranking as a whole favours one of
-them. Then one candidate, first, asks for every kind's listing and the reads the request
-asks of any of them (the ratings and the prices of each), in one step and in any order; a
-kind no listing lists joins it when the request states what its read requires (a flight
-from Paris to London).
+A request may name several kinds of thing to look up ("suggest a venue, a caterer and a
+florist with the best reviews"); its ranking as a whole favours one of them. Then one
+candidate, first, asks for every kind's listing and the reads the request asks of any of
+them (the reviews and the prices of each), in one step and in any order; a kind no listing
+lists joins it when the request states what its read requires (a train from Lyon to Turin).
 
 Reads of one kind of thing that answer with the same variable stand in for one another:
-the received e-mails and a search of the e-mails (both give e-mail ids), the scheduled and
-the recent transactions, the files listed and the files searched. Whichever of them a
-candidate's next step shows, the session shows its kin too (:func:`kin_reads`): the request
-rarely says which one, and a read is low-risk.
+the recent e-mails and a search of the e-mails (both give e-mail ids), the files listed
+recently and the files searched. Whichever of them a candidate's next step shows, the
+session shows its kin too (:func:`kin_reads`): the request rarely says which one, and a read
+is low-risk.
 
 Which of the orders the agent is on, the calls it makes tell (a read first keeps the
 two-step candidates; the action first keeps the action alone).
@@ -60,6 +59,8 @@ from ..core.contracts import Registry, Steps, Tool
 from ..core.planners.index import index_for, reduce_problem
 from ..core.schemas import schema_kind
 from ..core.sentences import sentences
+from ..core.text import PLAIN_READ_VERBS, singular
+from ..core.text import words as split_words
 from .directions import direction_sentences
 from .goals import GoalOption, Resolution, goal_vocabulary, rank_goals
 from .recognition import Candidate, Origin, RecognitionOptions, candidates_from
@@ -106,10 +107,6 @@ def _text_result(schema: Any) -> bool:
     return isinstance(schema, Mapping) and schema_kind(schema) == "string"
 
 
-def _singular(name: str) -> str:
-    return name[:-1] if name.endswith("s") and len(name) > 3 else name
-
-
 #: Words that name no kind of thing in a parameter's or a result's name.
 _GENERIC = frozenset({"name", "id", "all", "in", "for", "of", "by", "to", "per", "the", "a",
                       "and", "list", "get", "type", "info", "detail", "data", "value", "day"})
@@ -117,27 +114,27 @@ _GENERIC = frozenset({"name", "id", "all", "in", "for", "of", "by", "to", "per",
 
 def _kinds(name: str) -> frozenset[str]:
     """The kinds of thing a name speaks of: its words, made singular, less the generic ones
-    (``hotel_names`` -> hotel; ``all_car_rental_companies_in_city`` -> car, rental, company,
+    (``venue_names`` -> venue; ``list_catering_companies_in_city`` -> catering, company,
     city)."""
-    words = (_singular(w) for w in re.split(r"[^a-z0-9]+", name.lower()) if w)
+    words = (singular(w, english=False) for w in split_words(name))
     return frozenset(w[:-2] + "y" if w.endswith("ie") else w for w in words) - _GENERIC
 
 
 def said_kinds(text: str) -> frozenset[str]:
     """The kinds of thing the words of ``text`` name (each word as :func:`_kinds` reads
-    it): "in Alice's inbox" names an inbox."""
-    return frozenset().union(*(_kinds(w) for w in re.split(r"[^a-z0-9]+", text.lower()) if w))
+    it): "the details are in Maria's email" names an email."""
+    return frozenset().union(*(_kinds(w) for w in split_words(text)))
 
 
 def own_kinds(tool: Tool) -> frozenset[str]:
     """The kinds of thing a tool's name speaks of, less how it looks and the heads that
-    name no kind (``read_inbox`` -> inbox; ``get_flight_information`` -> flight)."""
-    return _kinds(tool.name) - _NO_HEAD - _VERBS
+    name no kind (``read_email`` -> email; ``get_contact_details`` -> contact)."""
+    return _kinds(tool.name) - _NO_HEAD - PLAIN_READ_VERBS
 
 
 def listed_kinds(tool: Tool) -> frozenset[str]:
     """What a list-answering read lists (the kinds its results are named by, less those it
-    takes as input): ``get_all_hotels_in_city(city)`` lists hotels."""
+    takes as input): ``list_venues_in_city(city)`` lists venues."""
     if not tool.reads or not (_text_result(tool.returns) or schema_kind(tool.returns or {})
                               == "array" or tool.name.startswith(("get_all", "list"))):
         return frozenset()
@@ -150,7 +147,7 @@ def option_lists(registry: Registry, option: GoalOption) -> frozenset[str]:
 
 
 def parameter_kinds(tools: Iterable[Tool]) -> frozenset[str]:
-    """The kinds of thing the tools' parameters name (a hotel, a restaurant, a file)."""
+    """The kinds of thing the tools' parameters name (a venue, a contact, a file)."""
     return frozenset().union(*(_kinds(p) for t in tools
                                for p in t.parameters.get("properties") or {}))
 
@@ -189,15 +186,10 @@ def listing_reads(registry: Registry, option: GoalOption, reads: Sequence[GoalOp
 
 
 #: Words that end the head of a tool's name and open what it is about ("reviews *for*
-#: hotels") or how it is found ("files *by* filename").
+#: venues") or how it is found ("files *by* name").
 _ABOUT = frozenset({"for", "of", "in", "from", "with", "to", "per"})
 _BY = frozenset({"by"})
-
-
-#: Words of a read's name that say how it looks, not what for.
-_VERBS = frozenset({"get", "search", "check", "read", "find", "fetch", "lookup"})
-
-#: Heads that name no kind of thing ("get_user_information", "get_flight_information").
+#: Heads that name no kind of thing (``get_contact_details``, ``get_file_content``).
 _NO_HEAD = _GENERIC | frozenset({"information", "result", "detail", "content"})
 
 
@@ -205,12 +197,12 @@ def _head_and_object(name: str, things: frozenset[str]) -> tuple[str, frozenset[
     """A read's name as the kind of thing it returns (its last noun before a preposition,
     made singular) and what it is about: the ``things`` named before the head and the kinds
     after ``for``/``of``/``in``... (what follows ``by`` says how, not what).
-    ``get_rating_reviews_for_hotels`` -> (review, {hotel}); ``get_hotels_address`` ->
-    (address, {hotel}); ``get_received_emails`` and ``search_files_by_filename`` -> (email,
-    {}), (file, {})."""
-    words = [w for w in re.split(r"[^a-z0-9]+", name.lower()) if w]
+    ``get_reviews_for_venues`` -> (review, {venue}); ``get_venue_prices`` -> (price,
+    {venue}); ``list_recent_emails`` and ``find_files_by_name`` -> (email, {}), (file,
+    {})."""
+    words = split_words(name)
     cut = next((i for i, w in enumerate(words) if w in _ABOUT | _BY), len(words))
-    head = _singular(words[cut - 1]) if cut else ""
+    head = singular(words[cut - 1], english=False) if cut else ""
     before = _kinds("_".join(words[: cut - 1])) & things if cut else frozenset()
     after = frozenset() if cut == len(words) or words[cut] in _BY else \
         _kinds("_".join(words[cut + 1:]))
@@ -222,8 +214,8 @@ def kin_reads(registry: Registry) -> Mapping[str, tuple[str, ...]]:
     """Read -> the other low-risk reads of the same kind of thing about the same things that
     produce a variable it produces too (the e-mail ids every e-mail read answers with), in
     registry order: alternatives, not steps (reading an e-mail and summarising it produce
-    different things). The things are what the registry's parameters name (a hotel, a
-    restaurant), so "received" or "scheduled" qualify a kind, not a thing."""
+    different things). The things are what the registry's parameters name (a venue, a
+    contact), so "recent" or "archived" qualify a kind, not a thing."""
     things = registry_things(registry)
     reads = [t for t in registry if t.reads and t.risk == "low"]
     kinds = {t.name: _head_and_object(t.name, things) for t in reads}
@@ -244,14 +236,14 @@ def kin_of_variables(registry: Registry) -> Mapping[str, frozenset[str]]:
 
 def names_read(tool: Tool) -> frozenset[str]:
     """What a read's result is named by: its result's fields and its produced variables,
-    plurals made singular (``channels`` names ``channel``)."""
+    plurals made singular (``emails`` names ``email``)."""
     names = result_fields(tool.returns) | tool.produces
-    return frozenset(names) | frozenset(_singular(n) for n in names)
+    return frozenset(names) | frozenset(singular(n, english=False) for n in names)
 
 
 def asked_input(tool: Tool, request: str, known: Mapping[str, Any]) -> bool:
     """The request (or the user) gives a value one of the tool's parameters takes: the read
-    the request points at ("the file 'bill.txt'", "the article at www.x.com")."""
+    the request points at ("the file 'notes.txt'", "the article at www.example.com")."""
     return any(tool.variable_of(p) in known or states_parameter(tool, p, request)
                for p in tool.parameters.get("properties", {}))
 
@@ -266,12 +258,12 @@ def _stated_inputs(tool: Tool, request: str, known: Mapping[str, Any]) -> bool:
 
 def directed_reads(registry: Registry, request: str,
                   every_read: Sequence[GoalOption] | None = None) -> tuple[GoalOption, ...]:
-    """The reads a sentence of the request points at (planfilter.live.directions: "you can
-    find details in the message ... in Alice's inbox"), in ``every_read``'s order: every
-    kind of thing a tool that reaches it is named by (its name's words, less how it looks)
-    is a word of the sentence (the inbox), or the sentence states a value one of its
-    parameters takes ("on her website: www.dora-website.com"). ``every_read`` defaults to
-    every read of the vocabulary."""
+    """The reads a sentence of the request points at (planfilter.live.directions: "the
+    details are in Maria's email"), in ``every_read``'s order: every kind of thing a tool
+    that reaches it is named by (its name's words, less how it looks) is a word of the
+    sentence (the email), or the sentence states a value one of its parameters takes ("the
+    agenda is on www.example.com/agenda"). ``every_read`` defaults to every read of the
+    vocabulary."""
     if every_read is None:
         every_read = [o for o in goal_vocabulary(registry) if is_read(registry, o)]
     out: list[GoalOption] = []
@@ -295,8 +287,8 @@ def informs(registry: Registry, read: GoalOption, action: GoalOption, request: s
     """How much a read can inform an action: the action's parameters its result is named by
     (its fields, its variables), or, for a text result, every one of them (a text can hold
     any value) when the request states its input; one more when the request points at the
-    read (states a value of one of its parameters: "the bill 'bill.txt'")."""
-    params = frozenset(_singular(p) for t in registry.producers(action.variables)
+    read (states a value of one of its parameters: "the invoice 'invoice-0412.pdf'")."""
+    params = frozenset(singular(p, english=False) for t in registry.producers(action.variables)
                        for p in t.parameters.get("properties", {}))
     best = 0
     for tool in registry.producers(read.variables):
@@ -333,7 +325,7 @@ def stated_enough(registry: Registry, option: GoalOption, request: str,
 
 def together(reads: list[GoalOption]) -> list[GoalOption]:
     """The best-ranked reads asked together, two to ``TOGETHER`` of them, as one step in no
-    order ("tell me the address, rating and price")."""
+    order ("tell me the owner, the size and the date of the file")."""
     out: list[GoalOption] = []
     for size in range(2, min(TOGETHER, len(reads)) + 1):
         chosen = reads[:size]
@@ -350,10 +342,10 @@ def listed_first(registry: Registry, option: GoalOption, origin: Origin,
     """The option, and before it the option preceded by the read that lists the names it
     writes, when the request gives none (see the module docstring); the reads the request
     asks for (``asked``: those its ranking puts among the first ``NAMED`` options) that take
-    the same names join the option's step (the price, the rating and the address of the
-    hotels listed). When an action the request asks for (``actions``, best
-    first) writes such a name too, first the three steps: list, read, then act on the one
-    the reads single out (post to the channel with the most users)."""
+    the same names join the option's step (the price, the reviews and the address of the
+    venues listed). When an action the request asks for (``actions``, best first) writes
+    such a name too, first the three steps: list, read, then act on the one the reads
+    single out (book the cheapest venue)."""
     alone = (option.name, option.goal_steps, origin)
     listing = listing_reads(registry, option, every_read, request, known)[:1]
     if not listing:
@@ -379,11 +371,10 @@ def listed_first(registry: Registry, option: GoalOption, origin: Origin,
 def named_listings(registry: Registry, request: str, every_read: Sequence[GoalOption]
                    ) -> list[GoalOption]:
     """The reads that list a kind of thing the request names, in the order it names them
-    ("a hotel, a car rental company, and a restaurant": the hotels, the car rental
-    companies and the restaurants of a city): most of the kinds a listing lists are words
+    ("a venue, a caterer and a florist": the venues, the caterers and the florists of a
+    city): most of the kinds a listing lists are words
     of the request, and none is inside a thing another lists."""
-    said = [w for w in re.split(r"[^a-z0-9]+", request.lower()) if w]
-    named = [_kinds(w) for w in said]
+    named = [_kinds(w) for w in split_words(request)]
     positions = {k: i for i, kinds in reversed(list(enumerate(named))) for k in kinds}
     found: list[tuple[int, GoalOption]] = []
     for read in every_read:
@@ -391,7 +382,7 @@ def named_listings(registry: Registry, request: str, every_read: Sequence[GoalOp
         hits = [positions[k] for k in kinds if k in positions]
         if kinds and 2 * len(hits) >= len(kinds):
             found.append((min(hits), read))
-    # a listing inside a thing another one lists (the users of a channel) is no kind apart
+    # a listing inside a thing another one lists (the attendees of an event) is no kind apart
     listed = {r.name: option_lists(registry, r) for _, r in found}
     taken = {r.name: parameter_kinds(registry.producers(r.variables)) for _, r in found}
     return [r for _, r in sorted(found, key=lambda item: item[0])
@@ -403,16 +394,16 @@ def kinds_named(registry: Registry, asked: Sequence[GoalOption],
                 every_read: Sequence[GoalOption], request: str, known: Mapping[str, Any]
                 ) -> tuple[str, Steps, Origin] | None:
     """One goal for a request that names several kinds of thing to look up ("suggest a
-    hotel, a car rental company, and a restaurant with the best ratings"): each kind's
-    listing and its reads, in one step, in any order. A kind's reads are those the request
-    asks for (``asked``: the reads it ranks among its first ``NAMED`` options), and those
-    that read what such a read reads of another kind (the rating of the hotels as of the car
-    rental companies): the request asks the same of each kind, and its ranking as a whole
-    favours one. Once one listed kind is looked up, a read the request ranks of a kind no
-    other read lists, named in the request, joins as a kind of its own when the request
-    states every input it requires (the flights from Paris to London, beside the car rental
-    companies); its kind is what its name speaks of less what it takes (flights, not the
-    city of the restaurants in a city). None for fewer than two kinds."""
+    venue, a caterer and a florist with the best reviews"): each kind's listing and its
+    reads, in one step, in any order. A kind's reads are those the request asks for
+    (``asked``: the reads it ranks among its first ``NAMED`` options), and those that read
+    what such a read reads of another kind (the reviews of the venues as of the caterers):
+    the request asks the same of each kind, and its ranking as a whole favours one. Once one
+    listed kind is looked up, a read the request ranks of a kind no other read lists, named
+    in the request, joins as a kind of its own when the request states every input it
+    requires (the trains from Lyon to Turin, beside the caterers); its kind is what its name
+    speaks of less what it takes (trains, not the city of the venues in a city). None for
+    fewer than two kinds."""
     things = registry_things(registry)
     heads = {_head_and_object(t.name, things)[0] for o in asked
              for t in registry.producers(o.variables)} - {""}
@@ -432,7 +423,7 @@ def kinds_named(registry: Registry, asked: Sequence[GoalOption],
         lists = {r.name: option_lists(registry, r) for r in every_read}
         for option in asked:
             tools = registry.producers(option.variables)
-            # the kind it looks up, not what it is about (the restaurants *in a city*)
+            # the kind it looks up, not what it is about (the venues *in a city*)
             own = frozenset().union(*(own_kinds(t) - parameter_kinds((t,)) for t in tools))
             listed = frozenset().union(*(k for n, k in lists.items() if n != option.name))
             if option not in parts and own & said and not own & listed and all(
@@ -532,8 +523,9 @@ def model_first(goals: list[tuple[str, Steps, Origin]], first: tuple[str, Steps,
 
 @lru_cache(maxsize=256)
 def request_parts(registry: Registry, request: str) -> tuple[GoalOption, ...]:
-    """The action each sentence of a request of several asks for, in order, each once ("Tell
-    me the hotel's name and address. Then send an e-mail to my wife ...": the e-mail): the
+    """The action each sentence of a request of several asks for, in order, each once
+    ("Summarize the Globex kickoff. Then e-mail the summary to ops@northwind.example": the
+    e-mail): the
     best-ranked action among the sentence's first ``PART_OPTIONS`` options, its quoted text
     left out (a title or a message to write is what the action carries, not what to do).
     The whole request's ranking favours its first part, and the calls that serve it are off

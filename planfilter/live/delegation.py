@@ -10,7 +10,7 @@ that is something else sets that offer aside (an address a read could visit stay
 longer than the user's own document needs).
 
 A sentence *delegates* when it asks to carry out instructions, tasks, actions, steps or a
-to-do list ("follow the instructions", "do all the tasks i have on my TODO list at ...")
+to-do list ("follow the instructions in 'steps.txt'", "do the tasks on the checklist at ...")
 and states what names the document: a quoted text, a file name, a web address or an e-mail
 address. "Perform the following tasks" delegates to nothing: the tasks follow in the request.
 The document is the result of the first read of outside content (a contract marked

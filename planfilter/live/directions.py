@@ -1,18 +1,17 @@
 """A sentence of a request that says where the information is, not what to do.
 
-"Add the new colleague to the team's channels. You can find her details in the message
-from the manager in my inbox.": the second sentence names the read that informs the action
-(the inbox), and nothing to do. Ranked with the rest of the
-request, its words ("message", "inbox") draw the actions named like them (send a message)
-above the one asked for (invite). So a sentence that *points* is left out of the ranking of
-what to do (:func:`without_directions`) and kept for what to read first
-(planfilter.live.candidates.directed_reads: the read it names leads the reads paired with
-every action).
+"Invite the new hire to Monday's roadmap review. You will find her address in the email
+from HR.": the second sentence names the read that informs the action (the email), and
+nothing to do. Ranked with the rest of the request, its words ("email") draw the actions
+named like them (send an email) above the one asked for (invite). So a sentence that
+*points* is left out of the ranking of what to do (:func:`without_directions`) and kept for
+what to read first (planfilter.live.candidates.directed_reads: the read it names leads the
+reads paired with every action).
 
 A sentence points when it tells the reader where they will find something: "you can find",
 "you will see", "you'll get" (a modal after "you", then find, see, get, look up or read).
-"Find a channel with the most users and post there ..." is an order, not a pointer: what to
-find there is what to act on.
+"Find the folder with the most files and move the draft there ..." is an order, not a
+pointer: what to find there is what to act on.
 """
 
 from __future__ import annotations

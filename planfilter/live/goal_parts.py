@@ -22,9 +22,10 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from ..core.contracts import Registry
+from ..core.text import STOP_WORDS, words
 
 #: Words too common in tool and variable names to name a part on their own (besides the
-#: stop words retrieval leaves out).
+#: stop words, planfilter.core.text.STOP_WORDS).
 GENERIC = frozenset({"get", "into", "list", "new", "set", "then"})
 #: Endings taken off a word before comparing (one, the first that fits, longest first).
 _ENDINGS = ("izing", "ising", "ized", "ised", "ize", "ise", "ing", "ied", "ies", "ers", "er",
@@ -57,11 +58,9 @@ def stem(word: str) -> str:
 
 
 def stems(text: str) -> frozenset[str]:
-    """The stems of the words of ``text`` as retrieval reads them (``_`` splits words, stop
-    words left out), generic words left out too."""
-    from ..retrieval.toolscope import words  # imported here, as goals.py does: numpy waits
-
-    return frozenset(stem(w) for w in words(text) if len(w) >= _STEM_CHARS
+    """The stems of the words of ``text`` (``_`` splits words), less the stop words and the
+    generic words."""
+    return frozenset(stem(w) for w in words(text, stop=STOP_WORDS) if len(w) >= _STEM_CHARS
                      and w not in GENERIC)
 
 

@@ -139,8 +139,8 @@ def offered(now: Snapshot, belief: Belief, visible: Visible, reads: tuple[str, .
 
 def after_listings(now: Snapshot, belief: Belief, tools: tuple[str, ...]) -> tuple[str, ...]:
     """``tools`` less the reads that take names of a kind of thing a listing of the same
-    step lists, until that listing is made: a step that asks for the hotels of a city and
-    their ratings shows the ratings once the hotels are listed, as a plan would if the
+    step lists, until that listing is made: a step that asks for the venues of a city and
+    their prices shows the prices once the venues are listed, as a plan would if the
     contracts said the names come from the list. A name given needs no list. ``tools``
     itself when nothing would be left."""
     step = belief.candidate.steps[min(belief.step, len(belief.candidate.steps) - 1)]

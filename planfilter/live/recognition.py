@@ -40,12 +40,9 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from functools import lru_cache
 
 from ..core.contracts import Registry, Steps
-from ..core.planners.base import Deadline
-from ..core.planners.index import index_for
-from ..core.planners.native import NativePlanner
+from ..core.frontier import plan_length
 
 
 @dataclass(frozen=True)
@@ -216,14 +213,6 @@ def candidates_from(goals: Sequence[tuple[str, Steps, Origin]],
               for i, p in enumerate(shared_priors([s[-1] for _, s, _ in kept],
                                                   options.decay))]
     return tuple(Candidate(n, s, p, o) for (n, s, o), p in zip(kept, priors, strict=True))
-
-
-@lru_cache(maxsize=65536)
-def plan_length(registry: Registry, known: frozenset[str], goal: frozenset[str]) -> int | None:
-    """Length of a minimal plan from ``known`` to ``goal`` (None when none exists)."""
-    index = index_for(registry)
-    plan = NativePlanner.plan_indices(index, known, goal, "length", 0.0, Deadline(None))
-    return None if plan is None else len(plan)
 
 
 def remaining_cost(registry: Registry, known: Iterable[str], steps: Steps, step: int,

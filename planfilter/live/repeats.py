@@ -18,7 +18,7 @@ def _several(values: list[Any]) -> bool:
 def again(now: Snapshot, *, reads: bool) -> tuple[str, ...]:
     """The tools made before (reads, or with ``reads`` false, writes) to offer again, in the
     order of their first call: a call whose input a result or the request listed several
-    values of (the items of each of several orders; the people of "message Dora and Eve"),
+    values of (the items of each of several orders; the people of "invite Maria and Hannah"),
     or a read made for a link a result gave whose input the request states other links of,
     not every value taken yet. The value a goal needs may be in any of the pages read, and a
     request that asks for a write to each of several things is not done after the first."""
@@ -69,14 +69,14 @@ def _listed_for(now: Snapshot, call: Call, param: str, argument: Any,
             linked = stated_for(tool, param, now.request, LINKS)
             listed = [argument, *linked] if linked else []
         if not _several(listed):
-            # the names the request lists it with ("message Dora and Eve"), or a text the
-            # request directs to ("the details are in the inbox": "add her to the
-            # 'general' and 'random' channels")
+            # the names the request lists it with ("invite Maria and Hannah"), or a text the
+            # request directs to ("the details are in the email": "share it in the 'Legal'
+            # and 'Press' folders")
             listed = list(next(filter(None, (
                 named_with(text, argument)
                 for text in (now.request, *now.directed_texts))), ()))
     if not _several(listed) and picked_from_text(now, call, argument):
-        # some of the names a text listed (the restaurants of a city's list): the text may
+        # some of the names a text listed (the venues of a city's list): the text may
         # list others the goal needs, and no field says which
         return None
     return listed

@@ -1,11 +1,11 @@
 """Values a request states, matched to the parameters that can take them.
 
-A user has only the request: "Can you please pay the bill 'bill-december-2023.txt'?", "Invite
-Dora; her e-mail is on www.dora-website.com", "update the password to '1j1l-2k3j'". This
-module reads such values by rule, with no model: it finds spans of a few kinds in the text
-(e-mail addresses, web addresses, IBANs, file names, dates (ISO, or in words with their
-year, read as ISO) and times, quoted text, numbers) and gives each to the parameters whose
-schema and words fit it:
+A user has only the request: "Forward the invoice email from billing@acme.example to
+accounts@northwind.example", "Summarize the PDF at www.example.com/q3-deck.pdf", "Rename
+the spreadsheet to 'Vendor comparison'". This module reads such values by rule, with no
+model: it finds spans of a few kinds in the text (e-mail addresses, web addresses, IBANs,
+file names, dates (ISO, or in words with their year, read as ISO) and times, quoted text,
+numbers) and gives each to the parameters whose schema and words fit it:
 
 - a span of a *specific* kind goes to a parameter whose name or description names that kind
   (an e-mail to ``email``/``recipient``; a web address to ``url``/``website``; an IBAN to
@@ -13,10 +13,10 @@ schema and words fit it:
   ``day``), the schema allowing it;
 - quoted text and numbers are too common to go anywhere on their kind alone: they go to a
   parameter one of whose words (stop words aside) stands within ``NEAR`` words of them in
-  the request ("the password to '1j1l-2k3j'", "my 100 most recent transactions"), the schema
+  the request ("rename it to 'Vendor comparison'", "remind me 5 minutes before"), the schema
   allowing them (an integer parameter takes whole numbers only); a number by the words of
   the parameter's name or description, quoted text by its name alone (the e-mail with the
-  subject 'Follow-up' names no sender, whatever ``sender``'s description says of e-mails).
+  subject 'Q3 budget' names no sender, whatever ``sender``'s description says of e-mails).
 
 A value is kept only when it validates against every parameter that carries the variable.
 Several spans for one variable are several values of it (any of them is the user's).
@@ -32,14 +32,11 @@ from typing import Any
 
 from ..core.contracts import Registry, Tool
 from ..core.schemas import accepts_list, value_errors
+from ..core.text import VALUE_STOP_WORDS, singular
+from ..core.text import words as split_words
 
 #: Words between a quoted text or a number and a word of the parameter, at most.
 NEAR = 4
-_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
-#: Words too common to tie a value to a parameter.
-_STOP = frozenset("""a an and are as at be by for from get in into is it its of on or the to
-with new id ids name names value values list given user users my me your this that their
-them which what one""".split())
 
 
 @dataclass(frozen=True)
@@ -80,7 +77,7 @@ _NOT_PLACES = frozenset({*_MONTH_NAMES, "Monday", "Tuesday", "Wednesday", "Thurs
 _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("address", _ADDRESS),
     ("email", re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")),
-    # a web address's labels start with no capitalised word: "www.our-company.com.They sent"
+    # a web address's labels start with no capitalised word: "www.example.com.They sent"
     # ends the address at "com", a sentence's stop without its space
     ("url", re.compile(r"\b(?:https?://[^\s'\"<>]+|"
                        r"www\.[\w-]+(?:\.(?![A-Z][a-z])[\w-]+)+(?:/[^\s'\"<>]*)?)")),
@@ -98,8 +95,8 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
                           r"‘([^’\n]{1,200})’|“([^”\n]{1,200})”")),
     ("person", re.compile(r"(?:\b(?:I'm|I am|[Mm]y name is|[Tt]his is)\s+)"
                           r"([A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?)\s+([A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?)")),
-    # a place after the word that leads to it: "in Paris", "from Paris to London", "visit
-    # Los Angeles and San Diego"
+    # a place after the word that leads to it: "in Lisbon", "from Lyon to Turin", "visit
+    # Buenos Aires and Cape Town"
     ("place", re.compile(r"\b(?:in|to|from|at|visit|visiting)\s+(" + _PLACE
                          + r"(?:(?:,\s*|\s+and\s+|\s+or\s+)" + _PLACE + r")*)")),
     ("code", re.compile(r"(?<![\w@/.-])#?(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z#])"
@@ -185,22 +182,19 @@ def normalise_name(name: str) -> str:
         .replace("address_1", "address1").replace("address_2", "address2")
 
 
-def words(text: str) -> frozenset[str]:
-    out = set()
-    for word in _WORD.findall(text.replace("_", " ")):
-        lowered = word.lower()
-        if lowered not in _STOP:
-            out.add(lowered)
-            if lowered.endswith("s") and len(lowered) > 3:
-                out.add(lowered[:-1])
-    return frozenset(out)
+def cue_words(text: str) -> frozenset[str]:
+    """The words of ``text`` that can tie a value to a parameter: those that start with a
+    letter, less :data:`~planfilter.core.text.VALUE_STOP_WORDS`, each also without a final
+    ``s`` (the plain singular: ``emails`` gives ``emails`` and ``email``)."""
+    found = split_words(text, numbers=False, stop=VALUE_STOP_WORDS)
+    return frozenset(found) | frozenset(singular(w, english=False) for w in found)
 
 
 def parameter_words(tool: Tool, parameter: str) -> frozenset[str]:
     """The words of a parameter: its name, the variable it carries, its description."""
     schema = tool.parameters.get("properties", {}).get(parameter) or {}
     description = schema.get("description", "") if isinstance(schema, Mapping) else ""
-    return words(f"{parameter} {tool.variable_of(parameter)} {description}")
+    return cue_words(f"{parameter} {tool.variable_of(parameter)} {description}")
 
 
 def _types(tool: Tool, parameter: str) -> frozenset[str]:
@@ -217,9 +211,9 @@ def _types(tool: Tool, parameter: str) -> frozenset[str]:
 
 
 def _near(text: str, span: Span, cue: frozenset[str]) -> bool:
-    before = _WORD.findall(text[: span.start].replace("_", " "))[-NEAR:]
-    after = _WORD.findall(text[span.end:].replace("_", " "))[:NEAR]
-    return bool(words(" ".join(before + after)) & cue)
+    before = split_words(text[: span.start], numbers=False)[-NEAR:]
+    after = split_words(text[span.end:], numbers=False)[:NEAR]
+    return bool(cue_words(" ".join(before + after)) & cue)
 
 
 def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
@@ -233,11 +227,11 @@ def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
         if types & {"number", "integer"}:
             return _near(text, span, cue)
         # digits right after the words of a text parameter's name ("zip code 43215"): the
-        # text, not the number; never a name ("a hotel for 3 days" names no hotel)
+        # text, not the number; never a name ("a venue for 3 days" names no venue)
         if re.split(r"[^a-z]+", parameter.lower())[-1] in {"name", "names"}:
             return False
-        before = _WORD.findall(text[: span.start].replace("_", " "))[-2:]
-        return "string" in types and bool(words(" ".join(before)) & words(parameter))
+        before = split_words(text[: span.start], numbers=False)[-2:]
+        return "string" in types and bool(cue_words(" ".join(before)) & cue_words(parameter))
     if span.kind.startswith("address:"):
         return normalise_name(parameter) in ADDRESS_PARTS[span.kind.partition(":")[2]] \
             and "string" in types
@@ -246,14 +240,14 @@ def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
     if span.kind in _NOT_AN_ID and re.split(r"[^a-z]+", parameter.lower())[-1] in {"id", "ids"}:
         return False  # an identifier's parameter (email_id) takes no address, link or date
     if span.kind in _NAME_CUES:
-        said = set(re.findall(r"[a-z]+", f"{parameter} {tool.variable_of(parameter)}".lower()))
+        said = set(split_words(f"{parameter} {tool.variable_of(parameter)}", digits=False))
         return "name" in said and bool(said & _NAME_CUES[span.kind])
     if span.kind == "code":  # an id right after the word its name has ("order #W1")
-        before = _WORD.findall(text[: span.start].replace("_", " "))[-2:]
-        return bool(words(" ".join(before)) & words(f"{parameter} "
-                                                     f"{tool.variable_of(parameter)}"))
+        before = split_words(text[: span.start], numbers=False)[-2:]
+        return bool(cue_words(" ".join(before)) & cue_words(f"{parameter} "
+                                                             f"{tool.variable_of(parameter)}"))
     if span.kind == "quoted":  # by the parameter's own name: descriptions say too much
-        return _near(text, span, words(f"{parameter} {tool.variable_of(parameter)}"))
+        return _near(text, span, cue_words(f"{parameter} {tool.variable_of(parameter)}"))
     return bool(cue & _CUES.get(span.kind, frozenset()))
 
 
@@ -346,19 +340,19 @@ def stated_values(registry: Registry, text: str) -> dict[str, Any]:
 _NAME = r"[A-Z][a-z]+(?:\s[A-Z][a-z]+)?"
 #: What joins the names of a list: a comma, "and", "or".
 _JOIN = r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+"
-#: Names listed together ("Dora and Eve", "Alice, Bob or Charlie"), or quoted
-#: ("the 'general' and 'random' channels").
+#: Names listed together ("Priya and Marco", "Maria, Kenji or Hannah"), or quoted
+#: ("the 'Legal' and 'Press' folders").
 _NAMES = re.compile(rf"\b{_NAME}(?:(?:{_JOIN}){_NAME})+\b"
                     rf"|(?<![A-Za-z])'[^'\n]+'(?:(?:{_JOIN})'[^'\n]+')+")
-#: What a request says in brackets after a name ("Dora (www.dora-website.com)").
+#: What a request says in brackets after a name ("Kenji (kenji@globex.example)").
 _ASIDE = re.compile(r"\s*\([^()\n]*\)")
 
 
 def named_with(text: str, value: Any) -> tuple[str, ...]:
     """The names ``text`` lists together with ``value``, in order, ``value`` among them
-    ("visit the websites of Dora (www.dora-website.com) and Eve ... and message them": Dora
-    and Eve; a sentence's first word left out: "Message Alice and Bob"; quoted: "the
-    'general' and 'random' channels"); () when the text lists it with no other name."""
+    ("invite Kenji (kenji@globex.example) and Priya to the kickoff": Kenji and Priya; a
+    sentence's first word left out: "Invite Maria and Hannah"; quoted: "the 'Legal' and
+    'Press' folders"); () when the text lists it with no other name."""
     if not isinstance(value, str) or not value.strip():
         return ()
     plain = _ASIDE.sub("", text)
@@ -368,7 +362,7 @@ def named_with(text: str, value: Any) -> tuple[str, ...]:
         if match.group(0).startswith("'"):
             names = [n.strip("'") for n in names]
         elif " " in names[0] and (not before or before.endswith((".", "!", "?", ":"))):
-            # a sentence's first word is no name ("Message Alice and Bob")
+            # a sentence's first word is no name ("Invite Maria and Hannah")
             names[0] = names[0].split(" ", 1)[1]
         found = tuple(dict.fromkeys(names))
         if value in found and len(found) > 1:

@@ -10,21 +10,16 @@ from __future__ import annotations
 from typing import Any
 
 import litellm
-from litellm import CustomLLM
 from litellm.types.utils import ModelResponse
 
 from ..core.errors import PlanfilterError
 from .llamacpp import PROVIDER, ContextTooLong, get_model, tool_name
-from .sim_provider import build_response
+from .sim_provider import ProviderLLM, build_response
 
 
-class LlamaCppLLM(CustomLLM):
-    def completion(self, model: str, messages: list, api_base: str = "",  # type: ignore[override]
-                   custom_prompt_dict: dict | None = None, model_response: Any = None,
-                   print_verbose: Any = None, encoding: Any = None, api_key: Any = None,
-                   logging_obj: Any = None, optional_params: dict | None = None,
-                   *args: Any, **kwargs: Any) -> ModelResponse:
-        params = optional_params or {}
+class LlamaCppLLM(ProviderLLM):
+    def answer(self, model: str, messages: list, params: dict[str, Any],
+               settings: dict[str, Any]) -> ModelResponse:
         tools = list(params.get("tools") or [])
         choice = params.get("tool_choice")
         required = choice == "required" or isinstance(choice, dict)

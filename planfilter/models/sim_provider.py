@@ -70,13 +70,29 @@ def _tool_tokens(model: str, tools_json: str, system: bool) -> int:
                - litellm.token_counter(model=model, messages=probe))
 
 
-class SimLLM(CustomLLM):
+class ProviderLLM(CustomLLM):
+    """A litellm custom provider that reads the model's name, the messages, the request's
+    parameters (``tools``, ``tool_choice``, ``seed`` ...) and litellm's own settings
+    (``litellm_params``); each provider writes :meth:`answer`, the rest of litellm's
+    ``completion`` arguments are not read."""
+
     def completion(self, model: str, messages: list, api_base: str = "",  # type: ignore[override]
                    custom_prompt_dict: dict | None = None, model_response: Any = None,
                    print_verbose: Any = None, encoding: Any = None, api_key: Any = None,
                    logging_obj: Any = None, optional_params: dict | None = None,
                    *args: Any, **kwargs: Any) -> ModelResponse:
-        params = optional_params or {}
+        return self.answer(model, messages, optional_params or {},
+                           kwargs.get("litellm_params") or {})
+
+    def answer(self, model: str, messages: list, params: dict[str, Any],
+               settings: dict[str, Any]) -> ModelResponse:
+        """The response to ``messages`` from ``model``."""
+        raise NotImplementedError(f"{type(self).__name__} answers no completion")
+
+
+class SimLLM(ProviderLLM):
+    def answer(self, model: str, messages: list, params: dict[str, Any],
+               settings: dict[str, Any]) -> ModelResponse:
         if model.removeprefix("sim/") == JUDGE_NAME:  # the merge judge answers in words
             return _judge_reply(messages)
         name, rate, name_seed = parse_sim_name(model.removeprefix("sim/"))
@@ -84,7 +100,7 @@ class SimLLM(CustomLLM):
         seed = name_seed if name_seed is not None else int(params.get("seed") or 0)
         tools = list(params.get("tools") or [])
         full_name = f"sim/{model.removeprefix('sim/')}"
-        metadata = (kwargs.get("litellm_params") or {}).get("metadata") or {}
+        metadata = settings.get("metadata") or {}
         fault = draw_fault(messages, tools, seed, int(metadata.get("attempt") or 1), rate)
         if fault in PROVIDER_KINDS:
             raise_provider_fault(fault, full_name)
