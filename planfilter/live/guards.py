@@ -1,0 +1,66 @@
+"""How a session guards a call: its settings, the first refusals, and each step's guard."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from ..core.contracts import Registry, Steps
+from ..core.errors import PlanfilterError
+from ..filters import Decision, DecisionKind, FilterOptions, ToolGuard, get_filter
+from ..filters.risk import ApprovalPolicy, Approver, check_policy
+from .recognition import Belief
+from .records import MAX_VALUE_CHARS, check_size
+
+
+def check_guarding(method: str, policy: ApprovalPolicy, approver: Approver | None) -> None:
+    """Returns when ``method`` is a filter method and ``policy`` an approval policy (``ask``
+    only with an ``approver``); else raises PlanfilterError naming the bad one, so that a
+    session names it when made, not at first use."""
+    get_filter(method)
+    check_policy(policy)
+    if policy == "ask" and approver is None:
+        raise PlanfilterError("Session: policy 'ask' needs an approver callback that asks "
+                              "the user (it returns True to approve)")
+
+
+def refused_first(tool: str, arguments: Any, declined: Mapping[str, str], *,
+                  reached: bool) -> Decision | None:
+    """Returns the refusal of a call of a known ``tool`` before any guard is asked, or None:
+    ``reached`` (the goal is reached, and nothing still shows ``tool``), the user declined
+    ``tool`` (``declined``: tool -> why it is refused now), or an argument is over
+    ``MAX_VALUE_CHARS`` characters."""
+    if reached:
+        return Decision(False, f"the goal is reached; {tool!r} refused", tool,
+                        kind=DecisionKind.HIDDEN)
+    if tool in declined:
+        return Decision(False, declined[tool], tool, kind=DecisionKind.DECLINED)
+    if isinstance(arguments, Mapping):
+        for name, value in arguments.items():
+            try:
+                check_size(f"argument '{name}' of {tool}", value, MAX_VALUE_CHARS)
+            except PlanfilterError as exc:
+                return Decision(False, f"{exc}; refused", tool, kind=DecisionKind.ARGUMENTS)
+    return None
+
+
+def guard_key(belief: Belief) -> tuple[Steps, int]:
+    """Returns the candidate's steps and the index of its current step (the last one once
+    all are reached): candidates with the same key share one guard."""
+    steps = belief.candidate.steps
+    return steps, min(belief.step, len(steps) - 1)
+
+
+def step_guard(registry: Registry, key: tuple[Steps, int], *, method: str,
+               policy: ApprovalPolicy, approver: Approver | None, query: str,
+               options: FilterOptions, provenance: bool, several: bool) -> ToolGuard:
+    """Returns the guard of the step ``key`` names (:func:`guard_key`; its goal is that
+    step's variables), built with the method, approval, query, options and provenance
+    given. With ``several`` candidates weighed, any first step of a minimal plan of one is
+    consistent with it (the agent's order among equally short plans is not known), so the
+    guard shows them all (``ties="all"``)."""
+    steps, k = key
+    return ToolGuard(registry, steps[k], method=method, policy=policy, approver=approver,
+                     query=query, options=replace(options, ties="all") if several else options,
+                     provenance=provenance)
