@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..core.contracts import Registry, Steps
@@ -52,15 +52,34 @@ def guard_key(belief: Belief) -> tuple[Steps, int]:
     return steps, min(belief.step, len(steps) - 1)
 
 
-def step_guard(registry: Registry, key: tuple[Steps, int], *, method: str,
-               policy: ApprovalPolicy, approver: Approver | None, query: str,
-               options: FilterOptions, provenance: bool, several: bool) -> ToolGuard:
-    """Returns the guard of the step ``key`` names (:func:`guard_key`; its goal is that
-    step's variables), built with the method, approval, query, options and provenance
-    given. With ``several`` candidates weighed, any first step of a minimal plan of one is
-    consistent with it (the agent's order among equally short plans is not known), so the
-    guard shows them all (``ties="all"``)."""
-    steps, k = key
-    return ToolGuard(registry, steps[k], method=method, policy=policy, approver=approver,
-                     query=query, options=replace(options, ties="all") if several else options,
-                     provenance=provenance)
+@dataclass
+class StepGuards:
+    """The guards of one task's steps, each built once, on the settings of a session:
+    ``method``, approval (``policy``, ``approver``), ``query`` (the request), ``options``
+    and ``provenance`` as :class:`~planfilter.filters.ToolGuard` takes them."""
+
+    registry: Registry
+    method: str
+    policy: ApprovalPolicy
+    approver: Approver | None
+    query: str
+    options: FilterOptions
+    provenance: bool
+    #: :func:`guard_key` -> the guard built for it.
+    built: dict[tuple[Steps, int], ToolGuard] = field(default_factory=dict)
+
+    def of(self, belief: Belief, several: bool) -> ToolGuard:
+        """Returns the guard of a candidate's current step (its goal is that step's
+        variables), built the first time a candidate of its :func:`guard_key` asks. With
+        ``several`` candidates weighed, any first step of a minimal plan of one is
+        consistent with it (the agent's order among equally short plans is not known), so
+        the guard shows them all (``ties="all"``)."""
+        key = guard_key(belief)
+        if key not in self.built:
+            steps, k = key
+            options = replace(self.options, ties="all") if several else self.options
+            self.built[key] = ToolGuard(self.registry, steps[k], method=self.method,
+                                        policy=self.policy, approver=self.approver,
+                                        query=self.query, options=options,
+                                        provenance=self.provenance)
+        return self.built[key]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.contracts import Registry
@@ -23,19 +23,20 @@ from .records import MAX_REQUEST_CHARS, Fact, FactKind, check_known, check_size,
 
 @dataclass(frozen=True)
 class Opening:
-    """What :func:`opening` worked out for a task; the session holds it from then on."""
+    """What :func:`opening` worked out for a task; the session holds it from then on (an
+    empty one, with no resolution, before it starts)."""
 
-    request: str
-    resolution: Resolution
+    request: str = ""
+    resolution: Resolution | None = None
     #: The candidate goals in the resolver's order (a delegated document's read beside the
     #: first).
-    beliefs: tuple[Belief, ...]
+    beliefs: tuple[Belief, ...] = ()
     #: Each variable's values at the start (:func:`starting_facts`).
-    facts: dict[str, tuple[Fact, ...]]
+    facts: Mapping[str, tuple[Fact, ...]] = field(default_factory=dict)
     #: The environment's values this task took (the user's and the request's outrank them).
-    environment: dict[str, Supplied]
+    environment: Mapping[str, Supplied] = field(default_factory=dict)
     #: The request's text and every starting fact under its source (:func:`starting_store`).
-    store: ValueStore
+    store: ValueStore = field(default_factory=ValueStore)
     #: The request's later parts, weighed once the leading candidate is reached.
     parts: tuple[GoalOption, ...] = ()
     #: The document the request hands what to do to (planfilter.live.delegation).

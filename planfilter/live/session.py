@@ -54,7 +54,7 @@ from ..models import CallOptions
 from . import dataflow, guards, joining, offers, progress, recognition, switching
 from .delegation import Delegation
 from .goals import GoalOption, Resolution
-from .opening import Resolving, check_resolver, opening
+from .opening import Opening, Resolving, check_resolver, opening
 from .recognition import DEFAULT_RECOGNITION, Belief, Origin, RecognitionOptions
 from .records import Call, Fact, FactKind, Log, declined_error, declined_refusal, logged, read_again
 from .snapshot import Snapshot, lead_of
@@ -87,46 +87,40 @@ class Session:
                  remember_declines: bool = True):
         guards.check_guarding(method, policy, approver)  # named now, not at first use
         check_resolver(resolver)
-        self.registry = registry
-        self.method = method
-        self.model = model
-        self.resolver = resolver
-        self.options = options
-        self.policy: ApprovalPolicy = policy
-        self.approver = approver
+        self.registry, self.method, self.model, self.resolver = registry, method, model, resolver
+        self.options, self.policy, self.approver = options, policy, approver
         #: A "no" from ``approver`` ends that action for the task (:meth:`decline`); the
         #: benchmark's stand-in reviewer, which judges each state anew, turns this off.
-        self.remember_declines = remember_declines
-        self.provenance = provenance
-        self.call_options = call_options or CallOptions()
-        self.seed = seed
+        self.remember_declines, self.provenance = remember_declines, provenance
+        self.call_options, self.seed = call_options or CallOptions(), seed
         self.recognition = recognition
-        self.request = ""
-        self.resolution: Resolution | None = None
         self._lock = threading.RLock()
-        self._reset((), Log({}))
+        self._reset(Opening())
 
-    def _reset(self, beliefs: Sequence[Belief], log: Log) -> None:
+    def _reset(self, begun: Opening) -> None:
+        """Hold what a task starts from (planfilter.live.opening), and nothing since."""
+        self._opening = begun
+        self.request, self.resolution = begun.request, begun.resolution
         #: The starting values and every call since, with what it gave (planfilter.live.records).
-        self._log = log
-        self._beliefs: tuple[Belief, ...] = tuple(beliefs)
+        self._log = Log(begun.facts, begun.store)
+        self._beliefs: tuple[Belief, ...] = begun.beliefs
         self._switches: list[str] = []
-        self._guards: dict[tuple[Steps, int], ToolGuard] = {}
+        #: The guard of each step, built once (planfilter.live.guards).
+        self._guards = guards.StepGuards(self.registry, self.method, self.policy,
+                                         self._ask if self.approver else None, self.request,
+                                         self.options, self.provenance)
         #: Tool -> why it is refused from now on: the user declined it (see ``decline``).
         self._declined: dict[str, str] = {}
         #: The approver said no during the check under way.
         self._said_no = False
         #: (tool, reason) of each refusal :meth:`check` gave.
         self._refusals: set[tuple[str, str]] = set()
-        self._environment: dict[str, Supplied] = {}
         #: The request's later parts, weighed once the leading candidate is reached.
-        self._parts: tuple[GoalOption, ...] = ()
+        self._parts: tuple[GoalOption, ...] = begun.parts
         #: The document the request hands what to do to, until its read comes back; then
         #: the call that read it (the ``call`` of the candidates its text gave).
-        self._delegation: Delegation | None = None
+        self._delegation: Delegation | None = begun.delegation
         self._document: int | None = None
-        #: The reads a sentence of the request directs to (planfilter.live.directions).
-        self._directed: frozenset[str] = frozenset()
         #: The state's version, and what was worked out for it (see :meth:`_snapshot`).
         self._version = 0
         #: The best weight at the first switch, and the goal the last switch left.
@@ -156,12 +150,9 @@ class Session:
                             self.call_options, self.recognition)
             begun = opening(self.registry, request, how, goal=goal, known=known,
                             candidates=candidates, environment=environment)
-            self.request, self.resolution = begun.request, begun.resolution
-            self._reset(begun.beliefs, Log(begun.facts, begun.store))
-            self._environment, self._parts = begun.environment, begun.parts
-            self._delegation, self._directed = begun.delegation, begun.directed
+            self._reset(begun)
             self._advance(ran=False)
-            return begun.resolution
+            return self._started()
 
     # -- what the session knows ------------------------------------------------------------
 
@@ -245,7 +236,7 @@ class Session:
         """The values the environment supplied that this task took (the user's and the
         request's outrank them), each with where it came from."""
         with self._lock:
-            return dict(self._environment)
+            return dict(self._opening.environment)
 
     @property
     def declined(self) -> dict[str, str]:
@@ -349,12 +340,19 @@ class Session:
                                                                       self._lead())
             self._log = logged(self.registry, self._log, tool, dict(arguments or {}), result,
                                error=error, refused=(tool, error) in self._refusals,
-                               known=known, directed=tool in self._directed)
+                               known=known, directed=tool in self._opening.directed)
             call = self._log.calls[-1]
             again = len(self._beliefs) > 1 and read_again(self.registry, self._log.calls)
             self._advance(ran=call.ok and not again)
-            if self._delegation is not None:
-                self._after_delegating(call, result)
+            if self._delegation is not None:  # planfilter.live.joining.after_delegated_call
+                self._delegation, beliefs, joined = joining.after_delegated_call(
+                    self._snapshot(), self._delegation, call, result)
+                if joined:
+                    self._document = len(self._log.calls)
+                if beliefs is not None:
+                    self._set_beliefs(beliefs)
+                if joined:
+                    self._advance(ran=False)
             return call
 
     def decline(self, tool: str, arguments: Mapping[str, Any] | None, how: str = "") -> Call:
@@ -429,23 +427,6 @@ class Session:
             parts, self._parts = self._parts, ()
             self._set_beliefs(joining.with_later_parts(self._snapshot(), parts))
 
-    def _after_delegating(self, call: Call, result: Any) -> None:
-        """A call while the document the request delegates to is unread: its read (whose
-        goals then join, planfilter.live.joining.with_document_goals), a failed try of it
-        (nothing changes), or another call, which sets the offer of the document's read
-        aside (a read the request's own candidates make still counts when it comes)."""
-        assert self._delegation is not None
-        if joining.reads_document(self.registry, self._delegation, call):
-            if call.ok:
-                self._delegation = None
-                beliefs = joining.with_document_goals(self._snapshot(), result)
-                if beliefs is not None:
-                    self._document = len(self._log.calls)
-                    self._set_beliefs(beliefs)
-                    self._advance(ran=False)
-            return
-        self._set_beliefs(joining.without_delegated(self._beliefs))
-
     def _lead(self) -> Belief:
         """The leading candidate (when none is reachable, the first one not set aside)."""
         with self._lock:
@@ -459,15 +440,8 @@ class Session:
         return self.resolution
 
     def _guard(self, belief: Belief) -> ToolGuard:
-        """The guard of a candidate's current step, built once (planfilter.live.guards)."""
-        key = guards.guard_key(belief)
-        if key not in self._guards:
-            self._guards[key] = guards.step_guard(
-                self.registry, key, method=self.method, policy=self.policy,
-                approver=self._ask if self.approver else None, query=self.request,
-                options=self.options, provenance=self.provenance,
-                several=len(self._beliefs) >= 2)
-        return self._guards[key]
+        """The guard of a candidate's current step (planfilter.live.guards.StepGuards)."""
+        return self._guards.of(belief, len(self._beliefs) >= 2)
 
     def _ask(self, request: ApprovalRequest) -> bool:
         """The session's approver, asked about one call; its "no" is remembered."""
