@@ -25,8 +25,10 @@ refused from then on without asking again. Every call is checked for data flow
 
 What to show and how the candidate goals move are pure functions of a
 :class:`~planfilter.live.snapshot.Snapshot` of the state (planfilter.live.offers, .progress,
-.repeats, .joining, .switching), worked out once per state; the session calls them and
-holds what they return.
+.repeats, .joining, .switching), worked out once per state; so are what a task starts from
+(.opening), what a call adds to the records (.records), what the data-flow checks know
+(.dataflow) and the refusals before a guard (.guards). The session calls them and holds
+what they return.
 """
 
 from __future__ import annotations
@@ -40,16 +42,9 @@ from ..core.contracts import Registry, Steps
 from ..core.environment import Supplied
 from ..core.errors import PlanfilterError
 from ..core.provenance import Flow
-from ..filters import (
-    DEFAULT_OPTIONS,
-    DEFAULT_POLICY,
-    Decision,
-    DecisionKind,
-    FilterOptions,
-    ToolGuard,
-    Visible,
-)
-from ..filters.risk import ApprovalPolicy, ApprovalRequest, Approver
+from ..filters import DEFAULT_OPTIONS, FilterOptions, Visible
+from ..filters.guard import Decision, DecisionKind, ToolGuard
+from ..filters.risk import DEFAULT_POLICY, ApprovalPolicy, ApprovalRequest, Approver
 from ..models import CallOptions
 from . import dataflow, guards, joining, offers, progress, recognition, switching
 from .delegation import Delegation
