@@ -9,7 +9,7 @@ from typing import Any
 from ..core.contracts import Registry, Steps
 from ..core.errors import PlanfilterError
 from ..filters import Decision, DecisionKind, FilterOptions, ToolGuard, get_filter
-from ..filters.risk import ApprovalPolicy, Approver, check_policy
+from ..filters.risk import ApprovalPolicy, ApprovalRequest, Approver, check_policy
 from .recognition import Belief
 from .records import MAX_VALUE_CHARS, check_size
 
@@ -56,7 +56,8 @@ def guard_key(belief: Belief) -> tuple[Steps, int]:
 class StepGuards:
     """The guards of one task's steps, each built once, on the settings of a session:
     ``method``, approval (``policy``, ``approver``), ``query`` (the request), ``options``
-    and ``provenance`` as :class:`~planfilter.filters.ToolGuard` takes them."""
+    and ``provenance`` as :class:`~planfilter.filters.ToolGuard` takes them. A "no" from
+    ``approver`` sets :attr:`said_no` when ``remember`` is on."""
 
     registry: Registry
     method: str
@@ -65,6 +66,9 @@ class StepGuards:
     query: str
     options: FilterOptions
     provenance: bool
+    remember: bool = True
+    #: The approver said no since the session last cleared this (during the check under way).
+    said_no: bool = False
     #: :func:`guard_key` -> the guard built for it.
     built: dict[tuple[Steps, int], ToolGuard] = field(default_factory=dict)
 
@@ -79,7 +83,16 @@ class StepGuards:
             steps, k = key
             options = replace(self.options, ties="all") if several else self.options
             self.built[key] = ToolGuard(self.registry, steps[k], method=self.method,
-                                        policy=self.policy, approver=self.approver,
+                                        policy=self.policy,
+                                        approver=self._ask if self.approver else None,
                                         query=self.query, options=options,
                                         provenance=self.provenance)
         return self.built[key]
+
+    def _ask(self, request: ApprovalRequest) -> bool:
+        """The approver, asked about one call; its "no" is remembered (:attr:`said_no`)."""
+        assert self.approver is not None
+        approved = bool(self.approver(request))
+        if not approved and self.remember:
+            self.said_no = True
+        return approved

@@ -44,7 +44,7 @@ from ..core.errors import PlanfilterError
 from ..core.provenance import Flow
 from ..filters import DEFAULT_OPTIONS, FilterOptions, Visible
 from ..filters.guard import Decision, DecisionKind, ToolGuard
-from ..filters.risk import DEFAULT_POLICY, ApprovalPolicy, ApprovalRequest, Approver
+from ..filters.risk import DEFAULT_POLICY, ApprovalPolicy, Approver
 from ..models import CallOptions
 from . import dataflow, guards, joining, offers, progress, recognition, switching
 from .delegation import Delegation
@@ -101,13 +101,11 @@ class Session:
         self._beliefs: tuple[Belief, ...] = begun.beliefs
         self._switches: list[str] = []
         #: The guard of each step, built once (planfilter.live.guards).
-        self._guards = guards.StepGuards(self.registry, self.method, self.policy,
-                                         self._ask if self.approver else None, self.request,
-                                         self.options, self.provenance)
+        self._guards = guards.StepGuards(self.registry, self.method, self.policy, self.approver,
+                                         self.request, self.options, self.provenance,
+                                         self.remember_declines)
         #: Tool -> why it is refused from now on: the user declined it (see ``decline``).
         self._declined: dict[str, str] = {}
-        #: The approver said no during the check under way.
-        self._said_no = False
         #: (tool, reason) of each refusal :meth:`check` gave.
         self._refusals: set[tuple[str, str]] = set()
         #: The request's later parts, weighed once the leading candidate is reached.
@@ -293,9 +291,9 @@ class Session:
         from the session's approver is remembered as :meth:`decline` remembers one (unless
         ``remember_declines=False``)."""
         with self._lock:
-            self._said_no = False
+            self._guards.said_no = False
             decision = self._check(tool, arguments)
-            if self._said_no:  # the user said no: that action ends, not asked again
+            if self._guards.said_no:  # the user said no: that action ends, not asked again
                 self._declined[tool] = declined_refusal(tool)
                 self._version += 1
                 decision = replace(decision, reason=declined_error(tool),
@@ -437,11 +435,3 @@ class Session:
     def _guard(self, belief: Belief) -> ToolGuard:
         """The guard of a candidate's current step (planfilter.live.guards.StepGuards)."""
         return self._guards.of(belief, len(self._beliefs) >= 2)
-
-    def _ask(self, request: ApprovalRequest) -> bool:
-        """The session's approver, asked about one call; its "no" is remembered."""
-        assert self.approver is not None
-        approved = bool(self.approver(request))
-        if not approved and self.remember_declines:
-            self._said_no = True
-        return approved
