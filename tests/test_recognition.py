@@ -937,7 +937,7 @@ def test_the_action_each_later_sentence_asks_for_is_a_part_of_the_request():
 def _two_parts_read(monkeypatch: pytest.MonkeyPatch | None = None) -> Session:
     session = Session(HOTELS, resolver="retrieval")
     if monkeypatch is not None:  # as before parts: none
-        monkeypatch.setattr("planfilter.live.session.request_parts", lambda *_: ())
+        monkeypatch.setattr("planfilter.live.opening.request_parts", lambda *_: ())
     session.start(TWO_PARTS)
     session.record("get_hotels_address", {"hotel_name": "City Hub"}, "1-1 Tokyo")
     session.record("get_rating_reviews_for_hotels", {"hotel_names": ["City Hub"]},

@@ -1,15 +1,113 @@
-"""The values a session starts with: the user's, the request's, and the environment's."""
+"""What a task starts from: its candidate goals, and its first values with their sources."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.contracts import Registry
 from ..core.environment import Supplied, supply, tool_sources
 from ..core.errors import PlanfilterError
 from ..core.values import Source, SourceKind, ValueStore
-from .records import Fact, FactKind, check_known, values_of
+from ..filters import GOAL_DIRECTED_METHODS
+from ..models import CallOptions
+from . import joining
+from .candidates import candidate_goals, directed_reads, request_parts
+from .delegation import Delegation, delegation
+from .goal_input import given_candidates, given_goal
+from .goals import RESOLVERS, GoalOption, Resolution, resolve_goal
+from .recognition import Belief, Candidate, RecognitionOptions
+from .records import MAX_REQUEST_CHARS, Fact, FactKind, check_known, check_size, values_of
+
+
+@dataclass(frozen=True)
+class Opening:
+    """What :func:`opening` worked out for a task; the session holds it from then on (an
+    empty one, with no resolution, before it starts)."""
+
+    request: str = ""
+    resolution: Resolution | None = None
+    #: The candidate goals in the resolver's order (a delegated document's read beside the
+    #: first).
+    beliefs: tuple[Belief, ...] = ()
+    #: Each variable's values at the start (:func:`starting_facts`).
+    facts: Mapping[str, tuple[Fact, ...]] = field(default_factory=dict)
+    #: The environment's values this task took (the user's and the request's outrank them).
+    environment: Mapping[str, Supplied] = field(default_factory=dict)
+    #: The request's text and every starting fact under its source (:func:`starting_store`).
+    store: ValueStore = field(default_factory=ValueStore)
+    #: The request's later parts, weighed once the leading candidate is reached.
+    parts: tuple[GoalOption, ...] = ()
+    #: The document the request hands what to do to (planfilter.live.delegation).
+    delegation: Delegation | None = None
+    #: The reads a sentence of the request directs to (planfilter.live.directions).
+    directed: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class Resolving:
+    """How a goal not given is resolved from the request, and under which filter method."""
+
+    method: str
+    resolver: str
+    model: str | None
+    seed: int | None
+    call_options: CallOptions
+    recognition: RecognitionOptions
+
+
+def check_resolver(resolver: str) -> None:
+    """Returns when ``resolver`` is a goal resolver (planfilter.live.goals.RESOLVERS); else
+    raises PlanfilterError naming it and the choices."""
+    if resolver not in RESOLVERS:
+        raise PlanfilterError(f"Session: goal resolver {resolver!r}: choose "
+                              f"{' or '.join(RESOLVERS)}")
+
+
+def opening(registry: Registry, request: Any, how: Resolving, *, goal: Any = None,
+            known: Mapping[str, Any] | None = None, candidates: Sequence[Any] | None = None,
+            environment: Mapping[str, Supplied] | None = None) -> Opening:
+    """Returns what a task starts from (the arguments are those of
+    :meth:`planfilter.live.Session.start`): the goal given as ``goal`` or ``candidates``, or
+    else resolved from ``request`` as ``how`` says; when a resolved goal leaves several
+    candidates under a goal-directed method, also the request's later parts, the document
+    it delegates to and the reads it directs to. Raises PlanfilterError for a request that
+    is not text or too long, a known value that fits no tool, an environment value a tool
+    call must supply, or a malformed goal."""
+    if not isinstance(request, str):
+        raise PlanfilterError("the request must be text")
+    check_size("the request", request, MAX_REQUEST_CHARS)
+    given = dict(known or {})
+    check_known(registry, given)
+    supplied = supplied_values(registry, given, environment)
+    parts: tuple[GoalOption, ...] = ()
+    delegated: Delegation | None = None
+    directed: frozenset[str] = frozenset()
+    found: Sequence[Candidate]
+    if candidates is not None:
+        resolution, found = given_candidates(registry, candidates, how.recognition, goal)
+    elif goal is None:
+        context = {**{n: s.value for n, s in supplied.items()}, **given}
+        resolution = resolve_goal(registry, request, resolver=how.resolver, model=how.model,
+                                  seed=how.seed, options=how.call_options, context=context)
+        found = candidate_goals(registry, resolution, request, context, how.recognition)
+        if len(found) > 1 and how.method in GOAL_DIRECTED_METHODS:
+            parts = request_parts(registry, request)
+            delegated = delegation(request)
+            directed = frozenset(t.name for o in directed_reads(registry, request)
+                                 for t in registry.producers(o.variables))
+    else:
+        resolution, found = given_goal(registry, goal)
+    beliefs = [Belief(c) for c in found]
+    if delegated is not None:  # the read of the document stands beside the first
+        beliefs[1:1] = joining.delegated_reads(registry, delegated, found)
+    facts = starting_facts(registry, given, resolution.known, supplied)
+    return Opening(request, resolution, tuple(beliefs),
+                   {name: tuple(items) for name, items in facts.items()},
+                   {n: s for n, s in supplied.items() if n not in given
+                    and n not in resolution.known},
+                   starting_store(request, facts), parts, delegated, directed)
 
 
 def supplied_values(registry: Registry, given: Mapping[str, Any],

@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import lru_cache
 from typing import Any
 
 from ..core.contracts import Registry, Tool
 from ..core.errors import PlanfilterError
-from ..core.provenance import key_variables
+from ..core.provenance import found_under_keys, key_variables
+from ..core.results import extract, parse_result
 from ..core.schemas import accepts_list, value_errors
+from ..core.values import Source, SourceKind, ValueStore
 from ..filters import Attempt
+from .delegation import document_text
+from .request_values import links_in
 
 
 class FactKind(StrEnum):
@@ -191,3 +195,86 @@ def check_known(registry: Registry, given: Mapping[str, Any],
                                     f"{param}: {problem}")
     if problems:
         raise PlanfilterError("; ".join(sorted(set(problems))))
+
+
+def exposed(facts: Mapping[str, Sequence[Fact]]) -> bool:
+    """Outside content has entered the state: a value some call gave (not one the model
+    wrote) came from outside content."""
+    return any(f.untrusted and f.call is not None and f.kind is not FactKind.AUTHORED
+               for items in facts.values() for f in items)
+
+
+def recorded(registry: Registry, facts: Mapping[str, Sequence[Fact]], store: ValueStore,
+             index: int, tool: str, args: Mapping[str, Any], result: Any, parsed: Any,
+             known: frozenset[str]) -> tuple[Call, dict[str, tuple[Fact, ...]], ValueStore]:
+    """Returns call number ``index`` of ``tool`` (which must be in ``registry``) with
+    ``args``, a success, with what its ``result`` gave (``parsed``: the result as
+    planfilter.core.results.parse_result reads it), and the facts and value store with the
+    call taken in: first the arguments the model authored, marked untrusted once outside
+    content has entered the state (:func:`exposed`), then the values the result gives
+    under the contract, marked untrusted for an untrusted tool's values it does not
+    establish. ``known``: the variables known before the call (the others it produced are
+    ``Call.new``). Nothing passed in is changed."""
+    contract = registry.tool(tool)
+    got = extract(contract, result)
+    out = {name: list(items) for name, items in facts.items()}
+    outside = exposed(facts)
+    for name in sorted(contract.authored & set(args)):
+        variable = contract.variable_of(name)
+        out.setdefault(variable, []).append(Fact(args[name], FactKind.AUTHORED, index, outside))
+        store = store.with_value(args[name], Source(SourceKind.MODEL, index, tool,
+                                                    variable=variable, trusted=not outside))
+    store = store.with_result(index, tool, parsed, trusted=not contract.untrusted)
+    for name, value in got.values.items():  # a fact carries no outside content
+        untrusted = contract.untrusted and name not in contract.establishes
+        out.setdefault(name, []).append(Fact(value, FactKind.CALL, index, untrusted,
+                                             links_in(value) if untrusted else ()))
+    call = Call(index, tool, args, ok=True, produced=dict(got.values),
+                new=frozenset(got.values) - known, missing=got.missing, problems=got.problems,
+                found=found_under_keys(parsed, result_keys(registry)))
+    return call, {name: tuple(items) for name, items in out.items()}, store
+
+
+@dataclass(frozen=True)
+class Log:
+    """Everything a session recorded in one task, oldest first (:func:`logged` returns it
+    with one call more)."""
+
+    #: Every value each variable has held, with where it came from.
+    facts: Mapping[str, tuple[Fact, ...]]
+    #: Every value that entered the session, with its sources (planfilter.core.values).
+    store: ValueStore = field(default_factory=ValueStore)
+    calls: tuple[Call, ...] = ()
+    #: Every successful call's arguments and result: what the model could have read.
+    results: tuple[tuple[dict[str, Any], Any], ...] = ()
+    #: The texts the reads a sentence of the request directs to answered
+    #: (planfilter.live.directions): where the user said the values are.
+    directed_texts: tuple[str, ...] = ()
+
+
+def logged(registry: Registry, log: Log, tool: str, args: dict[str, Any], result: Any, *,
+           error: str | None, refused: bool, known: frozenset[str], directed: bool) -> Log:
+    """Returns ``log`` with one call of ``tool`` with ``args`` more. With an ``error`` it
+    failed (``refused``: the session's check refused it, and it never ran) and nothing else
+    changes. Else it succeeded (``tool`` must be in ``registry``): its ``result`` is taken
+    into the facts and the store (:func:`recorded`; ``known``: the variables known before
+    it) and kept among the results, and its text among the directed texts when
+    ``directed`` (a read a sentence of the request directs to)."""
+    index = len(log.calls) + 1
+    parsed = parse_result(result)  # read once: the store, the keys, the answers
+    if error is not None:
+        failed = Call(index, tool, args, ok=False, error=error, refused=refused)
+        return replace(log, calls=(*log.calls, failed))
+    call, facts, store = recorded(registry, log.facts, log.store, index, tool, args, result,
+                                  parsed, known)
+    texts = (*log.directed_texts, document_text(result)) if directed else log.directed_texts
+    return Log(facts, store, (*log.calls, call), (*log.results, (args, parsed)), texts)
+
+
+def read_again(registry: Registry, calls: Sequence[Call]) -> bool:
+    """The last of ``calls`` (there must be one) is a successful read of a tool that a
+    successful call before it made: it gathers more for the same step (another value the
+    read lists), and is no step off a plan."""
+    *before, last = calls
+    return last.ok and registry.tool(last.tool).reads and any(
+        c.ok and c.tool == last.tool for c in before)

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..filters import Visible
 from .recognition import Belief, Origin, switch_away
-from .snapshot import Snapshot
+from .snapshot import Snapshot, lead_of
 
 #: A switch moves only to candidates the request supports: every candidate whose weight is
 #: below this share of the best candidate's (before the switch) is set aside with the ones
@@ -65,6 +65,18 @@ def switched(now: Snapshot, offers: Sequence[tuple[Belief, Sequence[str]]],
                  replace(b, dropped=weak) if not b.dropped and not b.done
                  and b.weight(now.recognition) < floor else b
                  for b in now.beliefs)
+
+
+def after_switch(now: Snapshot, offers: Sequence[tuple[Belief, Sequence[str]]],
+                 shown: Sequence[str], reason: str
+                 ) -> tuple[tuple[Belief, ...], float, tuple[str, tuple[str, ...]] | None]:
+    """Returns the candidates after a switch (:func:`switched`), the best weight at the
+    first switch (``now.switched_from``, or the best weight now at the first), and the goal
+    the switch left with the tools it offered (None when the leading candidate stays)."""
+    lead, beliefs = now.lead, switched(now, offers, shown, reason)
+    left = None if lead_of(beliefs, now.recognition).candidate == lead.candidate else (
+        lead.candidate.name, tuple(next((t for b, t in offers if b == lead), ())))
+    return beliefs, now.switched_from or best_weight(now), left
 
 
 def without_risky(now: Snapshot, belief: Belief, tools: tuple[str, ...]) -> tuple[str, ...]:
