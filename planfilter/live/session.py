@@ -28,7 +28,8 @@ What to show and how the candidate goals move are pure functions of a
 .repeats, .joining, .switching), worked out once per state; so are what a task starts from
 (.opening), what a call adds to the records (.records), what the data-flow checks know
 (.dataflow) and the refusals before a guard (.guards). The session calls them and holds
-what they return.
+what they return; what it knows is read through the views it inherits
+(planfilter.live.views).
 """
 
 from __future__ import annotations
@@ -38,26 +39,25 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from ..core.contracts import Registry, Steps
+from ..core.contracts import Registry
 from ..core.environment import Supplied
 from ..core.errors import PlanfilterError
-from ..core.provenance import Flow
 from ..filters import DEFAULT_OPTIONS, FilterOptions, Visible
 from ..filters.guard import Decision, DecisionKind, ToolGuard
 from ..filters.risk import DEFAULT_POLICY, ApprovalPolicy, Approver
 from ..models import CallOptions
-from . import dataflow, guards, joining, offers, progress, recognition, switching
+from . import guards, joining, offers, progress, switching
 from .delegation import Delegation
 from .goals import GoalOption, Resolution
 from .opening import Opening, Resolving, check_resolver, opening
-from .recognition import DEFAULT_RECOGNITION, Belief, Origin, RecognitionOptions
+from .recognition import DEFAULT_RECOGNITION, Belief, RecognitionOptions
 from .records import Call, Fact, FactKind, Log, declined_error, declined_refusal, logged, read_again
-from .snapshot import Snapshot, lead_of
+from .views import SessionViews
 
 __all__ = ["Call", "Fact", "FactKind", "Session", "declined_error", "declined_refusal"]
 
 
-class Session:
+class Session(SessionViews):
     """Filters tools, checks calls and tracks state for one request.
 
     ``method`` is any filter method (``cmtf`` by default); ``model`` resolves the goal when
@@ -93,33 +93,26 @@ class Session:
         self._reset(Opening())
 
     def _reset(self, begun: Opening) -> None:
-        """Hold what a task starts from (planfilter.live.opening), and nothing since."""
+        """Hold what a task starts from (planfilter.live.opening), and nothing since (the
+        attributes are described where they are declared, planfilter.live.views)."""
         self._opening = begun
         self.request, self.resolution = begun.request, begun.resolution
-        #: The starting values and every call since, with what it gave (planfilter.live.records).
         self._log = Log(begun.facts, begun.store)
-        self._beliefs: tuple[Belief, ...] = begun.beliefs
-        self._switches: list[str] = []
+        self._beliefs = begun.beliefs
+        self._switches = []
         #: The guard of each step, built once (planfilter.live.guards).
         self._guards = guards.StepGuards(self.registry, self.method, self.policy, self.approver,
                                          self.request, self.options, self.provenance,
                                          self.remember_declines)
-        #: Tool -> why it is refused from now on: the user declined it (see ``decline``).
-        self._declined: dict[str, str] = {}
+        self._declined = {}
         #: (tool, reason) of each refusal :meth:`check` gave.
         self._refusals: set[tuple[str, str]] = set()
         #: The request's later parts, weighed once the leading candidate is reached.
         self._parts: tuple[GoalOption, ...] = begun.parts
-        #: The document the request hands what to do to, until its read comes back; then
-        #: the call that read it (the ``call`` of the candidates its text gave).
+        #: The document the request hands what to do to, until its read comes back.
         self._delegation: Delegation | None = begun.delegation
-        self._document: int | None = None
-        #: The state's version, and what was worked out for it (see :meth:`_snapshot`).
-        self._version = 0
-        #: The best weight at the first switch, and the goal the last switch left.
-        self._switched_from = 0.0
-        self._left: tuple[str, tuple[str, ...]] | None = None
-        self._cache: tuple[int, Snapshot, offers.Showing | None] | None = None
+        self._document = None
+        self._version, self._switched_from, self._left, self._cache = 0, 0.0, None, None
 
     # -- starting ---------------------------------------------------------------------------
 
@@ -146,128 +139,6 @@ class Session:
             self._reset(begun)
             self._advance(ran=False)
             return self._started()
-
-    # -- what the session knows ------------------------------------------------------------
-
-    @property
-    def goal(self) -> frozenset[str]:
-        """Every variable of the leading candidate's goal, all steps together."""
-        return self._lead().candidate.goal
-
-    @property
-    def steps(self) -> Steps:
-        """The leading candidate's steps in order (one step for a goal of variables)."""
-        return self._lead().candidate.steps
-
-    @property
-    def step(self) -> int:
-        """The index of the leading candidate's first step not reached (``len(steps)`` when
-        all are)."""
-        return self._lead().step
-
-    @property
-    def current_goal(self) -> frozenset[str]:
-        """The variables of the step the session plans to now (empty when done)."""
-        belief = self._lead()
-        steps = belief.candidate.steps
-        return steps[belief.step] if belief.step < len(steps) else frozenset()
-
-    @property
-    def candidates(self) -> tuple[Belief, ...]:
-        """Every candidate goal and what the calls made say of it, in the resolver's order."""
-        with self._lock:
-            return self._beliefs
-
-    @property
-    def leading(self) -> Belief:
-        """The candidate the calls made so far favour (its goal is :attr:`goal`)."""
-        return self._lead()
-
-    @property
-    def switches(self) -> tuple[str, ...]:
-        """Each time the model said the tools shown do not fit, what it gave as the reason."""
-        with self._lock:
-            return tuple(self._switches)
-
-    @property
-    def weighing(self) -> bool:
-        """Several candidate goals are kept (a resolved goal): the model may switch."""
-        with self._lock:
-            return self._snapshot().weighing
-
-    def switch_text(self, visible: Visible) -> str:
-        """What the model is told after a switch: the goal the last switch left and its next
-        tools, when it left the leading one, then the tools shown now."""
-        with self._lock:
-            return switching.switch_text(visible, self._left)
-
-    def describe_candidates(self) -> tuple[str, ...]:
-        """One line per candidate goal, by weight (for traces and reports)."""
-        with self._lock:
-            return recognition.describe_candidates(self._beliefs, self.recognition)
-
-    @property
-    def state(self) -> dict[str, Any]:
-        """Each known variable's latest value."""
-        with self._lock:
-            return {name: facts[-1].value for name, facts in self._log.facts.items()}
-
-    @property
-    def facts(self) -> dict[str, tuple[Fact, ...]]:
-        """Every value each variable has held, oldest first, with where it came from."""
-        with self._lock:
-            return dict(self._log.facts)
-
-    @property
-    def history(self) -> tuple[Call, ...]:
-        """Every call recorded, oldest first."""
-        with self._lock:
-            return self._log.calls
-
-    @property
-    def environment(self) -> dict[str, Supplied]:
-        """The values the environment supplied that this task took (the user's and the
-        request's outrank them), each with where it came from."""
-        with self._lock:
-            return dict(self._opening.environment)
-
-    @property
-    def declined(self) -> dict[str, str]:
-        """The tools the user declined in this session, each with why it is refused now."""
-        with self._lock:
-            return dict(self._declined)
-
-    @property
-    def done(self) -> bool:
-        """Every step of the leading candidate's goal is reached: the task is done as far as
-        the session can tell. A plausible candidate that asks for more (an action after the
-        read the request asked for, another read beside it) stays visible, for a model that
-        goes on. After the document the request handed the task to is read, one of the
-        goals it gave must be reached too: the read was only the way to them."""
-        with self._lock:
-            lead = self._lead()
-            if not lead.done or self._document is None:
-                return lead.done
-            return any(b.done for b in self._beliefs if b.candidate.origin == Origin.DOCUMENT
-                       and b.candidate.call == self._document)
-
-    def held(self) -> dict[str, tuple[Any, ...]]:
-        """The values held for each variable: the state's, and those found inside results
-        under a key of the variable. They say which value is meant; the data-flow checks ask
-        the value store where a value was seen, whatever it is called."""
-        with self._lock:
-            return dataflow.held(self._log.facts, self._log.calls)
-
-    def flow(self) -> Flow:
-        """What the data-flow checks know now: values held, values given, outside content."""
-        with self._lock:
-            return dataflow.flow(self.request, self._log)
-
-    def planning_state(self) -> dict[str, Any]:
-        """The state the planner sees for the leading candidate's current step: that step's
-        variables that were not produced since the step before it count as not known yet."""
-        with self._lock:
-            return progress.planning_state(self._snapshot(), self._lead())
 
     # -- the calls of an agent step --------------------------------------------------------
 
@@ -380,16 +251,6 @@ class Session:
 
     # -- internals -------------------------------------------------------------------------
 
-    def _snapshot(self) -> Snapshot:
-        """The state now, built once per version."""
-        if self._cache is None or self._cache[0] != self._version:
-            now = Snapshot(self.registry, self.method, self.recognition, self.request,
-                           self._log.facts, self._log.calls, self._beliefs,
-                           frozenset(self._declined), self._log.directed_texts,
-                           self._switched_from)
-            self._cache = (self._version, now, None)
-        return self._cache[1]
-
     def _showing(self) -> offers.Showing:
         """What to show in the state now, worked out once per version."""
         self._lead()  # an unstarted session says so
@@ -419,18 +280,6 @@ class Session:
         if self._parts and self._lead().done:
             parts, self._parts = self._parts, ()
             self._set_beliefs(joining.with_later_parts(self._snapshot(), parts))
-
-    def _lead(self) -> Belief:
-        """The leading candidate (when none is reachable, the first one not set aside)."""
-        with self._lock:
-            if not self._beliefs:
-                self._started()
-            return lead_of(self._beliefs, self.recognition)
-
-    def _started(self) -> Resolution:
-        if self.resolution is None:
-            raise PlanfilterError("the session has not started: call start(request) first")
-        return self.resolution
 
     def _guard(self, belief: Belief) -> ToolGuard:
         """The guard of a candidate's current step (planfilter.live.guards.StepGuards)."""
