@@ -12,7 +12,7 @@ from planfilter import Session
 from planfilter.core.contracts import Registry, Tool
 from planfilter.core.provenance import held_values, invented_arguments
 from planfilter.core.results import extract
-from planfilter.core.values import normal
+from planfilter.core.values import store_key
 
 
 def same_by_definition(held, value):
@@ -105,7 +105,9 @@ def test_session_check_holds_given_values_and_refuses_invented_ones(registry, st
     if variable in state:  # bound: exactly what the user gave
         expected = "allowed" if same_by_definition(state[variable], value) else "substituted"
     elif variable in registry.variables:  # seen only if the user gave it for another one
-        seen = normal(value) is not None and normal(value) in {normal(v) for v in state.values()}
+        # by value: its store key (normal form, or blank text) is one the user's values have
+        seen = store_key(value) is not None and \
+            store_key(value) in {store_key(v) for v in state.values()}
         expected = "allowed" if seen else "invented"
     else:  # names no variable: taken as written
         expected = "allowed"

@@ -182,8 +182,8 @@ class ValueStore:
 
     def sources(self, value: Any) -> tuple[Source, ...]:
         """Where ``value`` itself was seen (as a value or a key), in order; empty when
-        nowhere or when it is no single value (see :func:`normal`)."""
-        key = normal(value)
+        nowhere or when it is no single value (see :func:`store_key`: blank text is one)."""
+        key = store_key(value)
         return () if key is None else tuple(self.index.get(key, ()))
 
     def mentions(self, value: Any) -> tuple[Source, ...]:
@@ -260,9 +260,20 @@ def _entries(value: Any, source: Source) -> Iterable[tuple[str | None, str | Non
             # whole, for a value hidden inside any of it
             text = _spaced(node)
             kept = not source.trusted or _WORDS.search(text.lstrip("#"))
-            yield normal(node), text if kept else None, here
+            yield store_key(node), text if kept else None, here
         else:
             yield normal(node), None, here
+
+
+#: The store's key of a blank text (empty, or whitespace only): no :func:`normal` key, yet a
+#: value a result can hold and a call can pass on, obtained only where one was seen.
+BLANK = ""
+
+
+def store_key(value: Any) -> str | None:
+    """The store's key of ``value``: its :func:`normal` key, or :data:`BLANK` for blank text."""
+    key = normal(value)
+    return BLANK if key is None and isinstance(value, str) else key
 
 
 def _at(source: Source, path: str, part: str = "value") -> Source:
