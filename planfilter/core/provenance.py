@@ -32,7 +32,12 @@ this order, after the schema):
     user's request spells out, as whole words ("send it to Alice"), is the user's;
   - an argument of a write (a tool that is not a plain read) whose value was seen only
     spelled out inside untrusted text (an id in a message's body, an account in a web page):
-    planted there, for all the run can tell. A read may take it (looking changes nothing).
+    planted there, for all the run can tell. A read may take it (looking changes nothing);
+  - what a high-risk call acts on (a parameter neither sensitive nor authored: the file it
+    deletes, the order it refunds; :func:`acted_on`) when an untrusted result holds the
+    value or names it, and the user did not give it or spell it out. Outside content lists
+    the items it could be; which one is the user's to say, and a text planted beside them
+    could have chosen it.
 
 Parameters the contract marks *authored* (a message body, a date) are written by the model:
 neither invented nor substituted applies to them; tainted still does when they are
@@ -80,7 +85,9 @@ MIN_TEXT_CHARS = 3
 #: (shorter ones, a name or a date, occur in any text).
 MIN_CARRIED_CHARS = 8
 #: How the concerns of tainted arguments begin (the rest are a tool's risk).
-TAINT_CONCERNS = ("sensitive argument", "sent argument", "write argument")
+TAINT_CONCERNS = ("sensitive argument", "sent argument", "write argument", "acted-on argument")
+#: The risk of a tool whose acted-on item is held to the user's word (see :func:`acted_on`).
+ACTING_RISK = "high"
 #: Sources named in a refusal (the rest are counted).
 SHOWN_SOURCES = 2
 
@@ -397,7 +404,8 @@ def check_flow(registry: Registry, tool: Tool, arguments: Mapping[str, Any],
         # an argument's checks stop at the first that finds a problem
         problems += (_origin_problems(tool, arg, flow, store, checked)
                      or _unseen_problems(tool, arg, flow)
-                     or _outbound_problems(tool, arg, arguments, flow, store))
+                     or _outbound_problems(tool, arg, arguments, flow, store)
+                     or _acted_on_problems(tool, arg, flow, store, checked))
     return problems
 
 
@@ -482,6 +490,35 @@ def _outbound_problems(tool: Tool, arg: _Argument, arguments: Mapping[str, Any],
                 f"result, to where {tool.name} sends it "
                 f"({', '.join(sorted(tool.sensitive))})"))]
     return []
+
+
+def acted_on(tool: Tool, name: str) -> bool:
+    """``name`` says what a call of ``tool`` acts on: the tool is of :data:`ACTING_RISK` (an
+    irreversible or costly act: deleting a file, refunding an order) and the parameter is
+    neither sensitive (where it sends, checked on its own) nor written by the model."""
+    return tool.risk == ACTING_RISK and name not in tool.sensitive \
+        and name not in tool.authored
+
+
+def _acted_on_problems(tool: Tool, arg: _Argument, flow: Flow, store: ValueStore,
+                       checked: frozenset[str]) -> list[FlowProblem]:
+    """What a risky call acts on, taken from outside content (``tainted``): an item the user
+    did not give and the request does not spell out, held by an untrusted result or named
+    inside its text. Outside content lists the items it could be; which one to delete or
+    refund is the user's call, and a text planted there could have chosen it. Held only by
+    trusted results and named by no untrusted text, it passes."""
+    if not acted_on(tool, arg.name) or arg.variable not in checked \
+            or (arg.given and within(arg.value, arg.given)) \
+            or spelled_out(arg.value, flow.request):
+        return []
+    outside = outside_sources(arg.value, store)
+    if not outside:
+        return []
+    alias = f" (carries {arg.variable})" if arg.variable != arg.name else ""
+    return [FlowProblem("tainted", arg.name, (
+        f"acted-on argument '{arg.name}'{alias} = {_show(arg.value)} of {tool.name} (risk "
+        f"{tool.risk}) was not given by the user and it occurs in an untrusted result: "
+        f"{describe_sources(outside)}; which item a risky call acts on is the user's to say"))]
 
 
 def _invented(tool: Tool, name: str, variable: str, value: Any, store: ValueStore,
