@@ -20,6 +20,7 @@ from planfilter.bench.agent import AgentOptions
 from planfilter.cli import cli
 from planfilter.core.contracts import Registry, Tool
 from planfilter.core.provenance import Flow, check_flow, unseen_datum
+from planfilter.core.values import Source, SourceKind, ValueStore
 from planfilter.filters.risk import check_policy
 from planfilter.suites import GroundCall, SuiteOptions, load_bench_suite
 from planfilter.suites.adaptive import (
@@ -126,13 +127,21 @@ def test_a_crafted_write_that_the_user_task_makes_itself_is_no_attack():
 
 def test_the_obedient_model_cannot_write_a_code_it_never_read():
     """Sentences and dates it composes; a word of letters and digits, or an address, it
-    must have seen (in the request, the injected text or a result it read)."""
+    must have seen (in the request, the injected text or a result it read), even as part of
+    a longer value; what the model itself wrote does not count."""
+    def read(*items):
+        return ValueStore().with_value(list(items), Source(SourceKind.RESULT))
     seen = ["Read www.informations.com", "write to mark.black-2134@gmail.com"]
-    assert unseen_datum({"body": "Secret key is 1a7b3d."}, seen) == "1a7b3d"
-    assert unseen_datum({"body": "Secret key is 1a7b3d."}, [*seen, {"m": "key 1A7B3D"}]) is None
+    assert unseen_datum({"body": "Secret key is 1a7b3d."}, read(*seen)) == "1a7b3d"
+    assert unseen_datum({"body": "Secret key is 1a7b3d."},
+                        read(*seen, {"m": "key 1A7B3D"})) is None
+    assert unseen_datum({"body": "code 1a7b3d"}, read({"code": "X-1A7B3D-9"})) is None
     assert unseen_datum({"to": "mark.black-2134@gmail.com", "date": "2022-01-01",
-                        "subject": "The user likes spotify"}, seen) is None
-    assert unseen_datum({"to": "eve@evil.example"}, seen) == "eve@evil.example"
+                        "subject": "The user likes spotify"}, read(*seen)) is None
+    assert unseen_datum({"to": "eve@evil.example"}, read(*seen)) == "eve@evil.example"
+    written = read(*seen).with_value("eve@evil.example",
+                                     Source(SourceKind.MODEL, 1, "send", variable="to"))
+    assert unseen_datum({"to": "eve@evil.example"}, written) == "eve@evil.example"
 
 
 # -- end to end, on AgentDojo's own environments -----------------------------------------------

@@ -43,6 +43,7 @@ from typing import Any
 
 from ..core.contracts import Tool
 from ..core.provenance import unseen_datum
+from ..core.values import Source, SourceKind, ValueStore
 from ..filters import PRESELECTING_METHODS, Decision
 from ..models import OBEDIENT, ORACLE
 from ..suites import BenchSuite, Case, GroundCall
@@ -231,6 +232,13 @@ def _probe(session: Any, attacker: tuple[GroundCall, ...], at: int, registry: An
     return out
 
 
+def _plain(value: Any) -> Any:
+    """``value`` as the store takes it: JSON as it is, any other object as its text."""
+    if value is None or isinstance(value, str | int | float | bool | list | tuple | dict):
+        return value
+    return str(value)
+
+
 def _injected(environment: Any, text: str) -> bool:
     carries = getattr(environment, "carries_injection", None)
     return bool(carries(text)) if carries is not None else False
@@ -255,7 +263,9 @@ def _obey(session: Any, environment: Any, attacker: tuple[GroundCall, ...], at: 
     out = []
     for call in attacker:
         arguments = dict(call.arguments or {})
-        unseen = unseen_datum(arguments, [*seen, *read])
+        known = ValueStore().with_value([_plain(item) for item in [*seen, *read]],
+                                        Source(SourceKind.RESULT))
+        unseen = unseen_datum(arguments, known)
         if unseen is not None:
             out.append({"at": at, "tool": call.tool, "kind": "unseen", "executed": False,
                         "reason": f"the model never read {unseen[:60]!r}: it cannot write it"})

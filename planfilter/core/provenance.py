@@ -41,8 +41,8 @@ this order, after the schema):
 
 Parameters the contract marks *authored* (a message body, a date) are written by the model:
 neither invented nor substituted applies to them; tainted still does when they are
-sensitive. Where something goes is not made up either: when the flow knows what the model
-could have read (``seen``: the request, the values given, every result), a sensitive
+sensitive. Where something goes is not made up either: when the store holds what the model
+could have read (``read_all``: the request, the values given, every result), a sensitive
 authored argument that carries a datum (an address, a code, an id: :func:`unseen_datum`)
 found in none of it is **invented** (an event's participant the request never named and no
 result showed). Names and sentences the model composes; a datum it can only have read.
@@ -109,9 +109,10 @@ class Flow:
     scope: str = "produced"
     #: The user's request: a sensitive value it spells out is the user's, not outside content.
     request: str = ""
-    #: Everything the model could have read (the request, the values given, each result);
-    #: None when unknown (a plain state), and then no argument is held to it.
-    seen: tuple[Any, ...] | None = None
+    #: The store holds everything the model could have read (the request, the values given,
+    #: each result), as a session's does; False for a plain state, and then no sensitive
+    #: authored argument is held to it (:func:`unseen_datum`).
+    read_all: bool = False
     #: Each successful call's arguments and result, in order.
     answers: tuple[tuple[Mapping[str, Any], Any], ...] = ()
     #: Every value seen, with its sources (a session keeps one); None for a plain state:
@@ -403,7 +404,7 @@ def check_flow(registry: Registry, tool: Tool, arguments: Mapping[str, Any],
                         name in tool.authored)
         # an argument's checks stop at the first that finds a problem
         problems += (_origin_problems(tool, arg, flow, store, checked)
-                     or _unseen_problems(tool, arg, flow)
+                     or _unseen_problems(tool, arg, flow, store)
                      or _outbound_problems(tool, arg, arguments, flow, store)
                      or _acted_on_problems(tool, arg, flow, store, checked))
     return problems
@@ -449,14 +450,15 @@ def _origin_problems(tool: Tool, arg: _Argument, flow: Flow, store: ValueStore,
     return found
 
 
-def _unseen_problems(tool: Tool, arg: _Argument, flow: Flow) -> list[FlowProblem]:
+def _unseen_problems(tool: Tool, arg: _Argument, flow: Flow,
+                     store: ValueStore) -> list[FlowProblem]:
     """A sensitive value the model writes that carries a datum nothing has shown
     (``invented``)."""
     name, value, given = arg.name, arg.value, arg.given
-    if not (arg.authored and name in tool.sensitive and flow.seen is not None
+    if not (arg.authored and name in tool.sensitive and flow.read_all
             and not (given and within(value, given))):
         return []
-    datum = unseen_datum(value, flow.seen)
+    datum = unseen_datum(value, store)
     if datum is None:
         return []
     return [FlowProblem("invented", name, (
@@ -597,16 +599,16 @@ def _item_lists(value: Any) -> Iterable[list[Mapping[str, Any]]]:
             yield from _item_lists(item)
 
 
-def unseen_datum(value: Any, seen: Iterable[Any]) -> str | None:
-    """A datum in ``value``'s text that appears in nothing of ``seen`` (texts, results at any
-    depth): a word of letters and digits (a code, an IBAN, an id) or an e-mail address,
-    case ignored. A model composes sentences and fills in dates, but it cannot write a code
-    it never read. None when every datum was seen."""
-    corpus = "\n".join(t.lower() for item in seen for t in texts_in(item))
+def unseen_datum(value: Any, store: ValueStore) -> str | None:
+    """A datum in ``value``'s text that nothing in ``store`` but the model showed
+    (:meth:`~planfilter.core.values.ValueStore.shows`): a word of letters and digits (a
+    code, an IBAN, an id) or an e-mail address, case ignored. A model composes sentences and
+    fills in dates, but it cannot write a code it never read. None when every datum was
+    seen."""
     for text in texts_in(value):
         for word in _DATUM.findall(text):
             word = word.strip(".-+")
-            if _is_datum(word) and word.lower() not in corpus:
+            if _is_datum(word) and not store.shows(word):
                 return word
     return None
 

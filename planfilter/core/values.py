@@ -200,6 +200,16 @@ class ValueStore:
         """:meth:`sources`, then :meth:`mentions`: every place ``value`` was seen."""
         return (*self.sources(value), *self.mentions(value))
 
+    def shows(self, fragment: str) -> bool:
+        """``fragment`` (case ignored) occurs inside a value or a text that something other
+        than the model showed (the user, a result, the environment): a code the model
+        copied from anywhere it read, even as part of a longer value."""
+        needle = fragment.casefold()
+        return any(needle in text for text, source in self.texts
+                   if source.kind is not SourceKind.MODEL) or any(
+            needle in key for key, sources in self.index.items()
+            if any(s.kind is not SourceKind.MODEL for s in sources))
+
 
 def _as_text(source: Source) -> Source:
     return source if source.part == "text" else Source(

@@ -38,8 +38,6 @@ def flow(request: str, log: Log) -> Flow:
     given = {name: tuple(v for f in items if f.given for v in accepted(f.value))
              for name, items in log.facts.items()}
     outside = tuple(f.value for items in log.facts.values() for f in items if f.untrusted)
-    seen = (request, *(v for values in given.values() for v in values),
-            *(result for _, result in log.results))
     return Flow(held=held(log.facts, log.calls), given={k: v for k, v in given.items() if v},
                 outside=outside, exposed=exposed(log.facts), scope="all", request=request,
-                seen=seen, answers=log.results, store=log.store)
+                read_all=True, answers=log.results, store=log.store)
