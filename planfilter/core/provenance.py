@@ -506,9 +506,9 @@ def _acted_on_problems(tool: Tool, arg: _Argument, flow: Flow, store: ValueStore
                        checked: frozenset[str]) -> list[FlowProblem]:
     """What a risky call acts on, taken from outside content (``tainted``): an item the user
     did not give and the request does not spell out, held by an untrusted result or named
-    inside its text (:func:`outside_sources`). Outside content lists the items it could be; which one to delete or
-    refund is the user's call, and a text planted there could have chosen it. Held only by
-    trusted results and named by no untrusted text, it passes."""
+    inside its text (:func:`outside_sources`). Outside content lists the items it could be;
+    which one to delete or refund is the user's call, and a text planted there could have
+    chosen it. Held only by trusted results and named by no untrusted text, it passes."""
     if not acted_on(tool, arg.name) or arg.variable not in checked \
             or (arg.given and within(arg.value, arg.given)) \
             or spelled_out(arg.value, flow.request):
