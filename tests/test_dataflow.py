@@ -290,6 +290,17 @@ def test_what_a_risky_call_acts_on_is_the_users_to_choose(pair, noted):
     assert session.check("delete_item", {"item_id": mine}).allowed
 
 
+def test_a_short_numeric_id_the_request_names_is_the_users():
+    """"Delete item 13": the id is text of digits, a number as the store reads it, and the
+    request spells it out as a whole number; 14, beside it in the same listing, it does not."""
+    session = Session(items(listing_trusted=False), method="all", policy="untainted")
+    session.start("Delete item 13", goal=["item_deleted"])
+    session.record("list_items", {}, [{"id": "13"}, {"id": "14"}, {"id": "113"}])
+    assert session.check("delete_item", {"item_id": "13"}).allowed
+    for other in ("14", "113"):
+        assert session.check("delete_item", {"item_id": other}).kind == "tainted"
+
+
 @settings(max_examples=100, deadline=None)
 @given(apart, st.sampled_from(["Send it to {}.", "please message {} now", "{}: hi"]))
 def test_a_sensitive_value_the_request_spells_out_is_the_users(pair, template):
@@ -325,6 +336,10 @@ def test_a_sensitive_value_the_request_spells_out_is_the_users(pair, template):
     (["Alice", "Bob"], "ask Alice and Bob", True),
     (["Alice", "Eve"], "ask Alice and Bob", False),
     ("ab", "ab", False),  # shorter than three characters: never
+    ("13", "delete file 13", True),  # text that is a number is one (normal("13") == "13")
+    ("13", "delete file 113", False),
+    ("13", "delete file 13.5", False),
+    ("07", "delete file 07", False),  # leading zero: an id of two characters, never
     ("Alice", "", False),
 ])
 def test_spelled_out(value, text, spelled):

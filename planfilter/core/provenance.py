@@ -614,6 +614,8 @@ def unseen_datum(value: Any, store: ValueStore) -> str | None:
 
 
 _DATUM = re.compile(r"[\w.@+-]{4,}")
+#: Text that is a whole number (no leading zero: ``"007"`` is an id, and stays text).
+_DIGITS = re.compile(r"0|[1-9]\d*")
 
 
 def _is_datum(word: str) -> bool:
@@ -676,8 +678,9 @@ def extends(value: Any, given: Iterable[Any], request: str) -> bool:
 
 def spelled_out(value: Any, text: str) -> bool:
     """``value`` (or, for a list, every item) is written in ``text`` as whole words (case
-    and runs of whitespace ignored; ``Alice`` in "send it to Alice", not ``Ali``); a number
-    only as a whole number (``10`` is not in ``100``)."""
+    and runs of whitespace ignored; ``Alice`` in "send it to Alice", not ``Ali``); a number,
+    or text of digits that is one (``"13"``, as :func:`~planfilter.core.values.normal` reads
+    it), only as a whole number (``10`` is not in ``100``)."""
     if not text:
         return False
     items = value if isinstance(value, list | tuple) else (value,)
@@ -685,6 +688,8 @@ def spelled_out(value: Any, text: str) -> bool:
     for item in items:
         if item is None or isinstance(item, bool | Mapping | list | tuple):
             return False
+        if isinstance(item, str) and _DIGITS.fullmatch(item.strip()):
+            item = int(item.strip())
         if isinstance(item, int | float):
             pattern = _whole_number(item) + r"(?!\.\d)"  # 50 is not spelled in 50.5
         else:
