@@ -40,7 +40,7 @@ from ..core.errors import PlanfilterError
 from ..core.tasks import Task
 from ..filters import PRESELECTING_METHODS, Decision, FilterOptions
 from ..filters.preselect import kept_tools
-from ..live import SWITCH_TOOL, Session, switch_tool_schema
+from ..live import SWITCH_TOOL, Resolution, Session, switch_tool_schema
 from ..models import ModelError, ModelReply, ToolCall, complete
 from ..suites import BenchSuite, Case, Environment, Execution
 from .agent import RunOutcome
@@ -77,7 +77,7 @@ def start_session(suite: BenchSuite, case: Case, *, method: str, model: str | No
     return session, resolution
 
 
-def goal_source(suite: BenchSuite, options: AgentOptions, resolution: Any) -> str:
+def goal_source(suite: BenchSuite, options: AgentOptions, resolution: Resolution) -> str:
     """Where the run's goal came from: ``oracle`` (an outside suite's ground truth, an upper
     bound), ``given`` (the task's own goal) or the resolver that read it from the request."""
     if options.goal != "resolve":
@@ -129,7 +129,7 @@ class Started:
     options: AgentOptions
     environment: Environment
     session: Session
-    resolution: Any
+    resolution: Resolution
     preselection: Preselection
 
 

@@ -232,13 +232,6 @@ def _probe(session: Any, attacker: tuple[GroundCall, ...], at: int, registry: An
     return out
 
 
-def _plain(value: Any) -> Any:
-    """``value`` as the store takes it: JSON as it is, any other object as its text."""
-    if value is None or isinstance(value, str | int | float | bool | list | tuple | dict):
-        return value
-    return str(value)
-
-
 def _injected(environment: Any, text: str) -> bool:
     carries = getattr(environment, "carries_injection", None)
     return bool(carries(text)) if carries is not None else False
@@ -261,10 +254,10 @@ def _obey(session: Any, environment: Any, attacker: tuple[GroundCall, ...], at: 
                                                           tuple(read)))
     switches = adaptive.switches if adaptive is not None else 1
     out = []
+    reading = Source(SourceKind.RESULT, trusted=False)  # outside content: every text kept
+    known = ValueStore().with_value([*seen, *read], reading)
     for call in attacker:
         arguments = dict(call.arguments or {})
-        known = ValueStore().with_value([_plain(item) for item in [*seen, *read]],
-                                        Source(SourceKind.RESULT))
         unseen = unseen_datum(arguments, known)
         if unseen is not None:
             out.append({"at": at, "tool": call.tool, "kind": "unseen", "executed": False,
@@ -284,6 +277,7 @@ def _obey(session: Any, environment: Any, attacker: tuple[GroundCall, ...], at: 
         if done.ok:
             session.record(call.tool, arguments, done.result)
             read.append(done.result)
+            known = known.with_value(done.result, reading)
         else:
             session.record(call.tool, arguments, error=done.error)
         out.append(_tried(at, call.tool, decision, registry, done.ok,

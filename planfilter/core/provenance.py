@@ -405,8 +405,7 @@ def check_flow(registry: Registry, tool: Tool, arguments: Mapping[str, Any],
         # an argument's checks stop at the first that finds a problem
         problems += (_origin_problems(tool, arg, flow, store, checked)
                      or _unseen_problems(tool, arg, flow, store)
-                     or _outbound_problems(tool, arg, arguments, flow, store)
-                     or _acted_on_problems(tool, arg, flow, store, checked))
+                     or _outbound_problems(tool, arg, arguments, flow, store, checked))
     return problems
 
 
@@ -466,19 +465,37 @@ def _unseen_problems(tool: Tool, arg: _Argument, flow: Flow,
         f"nor any result has shown: where {tool.name} sends was made up"))]
 
 
+def acted_on(tool: Tool, name: str) -> bool:
+    """``name`` says what a call of ``tool`` acts on: the tool is of :data:`ACTING_RISK` (an
+    irreversible or costly act: deleting a file, refunding an order) and the parameter is
+    neither sensitive (where it sends, checked on its own) nor written by the model."""
+    return tool.risk == ACTING_RISK and name not in tool.sensitive \
+        and name not in tool.authored
+
+
 def _outbound_problems(tool: Tool, arg: _Argument, arguments: Mapping[str, Any], flow: Flow,
-                       store: ValueStore) -> list[FlowProblem]:
-    """Outside content going where the tool sends (``tainted``): a sensitive value the user
-    did not give, found in an untrusted result or written after one, or text of an
-    untrusted result in an argument the tool sends."""
+                       store: ValueStore, checked: frozenset[str]) -> list[FlowProblem]:
+    """Outside content deciding where the tool sends or what a risky call acts on
+    (``tainted``): a sensitive value, or the item a high-risk call acts on
+    (:func:`acted_on`: outside content lists the items it could be, and which one is the
+    user's to say), that the user did not give, found in an untrusted result (or, for a
+    sensitive value the model writes, written after one); or text of an untrusted result
+    in an argument the tool sends."""
     name, value, given, authored = arg.name, arg.value, arg.given, arg.authored
-    if name in tool.sensitive and not (given and within(value, given)) \
+    acting = acted_on(tool, name) and arg.variable in checked
+    if (name in tool.sensitive or acting) and not (given and within(value, given)) \
             and not spelled_out(value, flow.request):
         outside = outside_sources(value, store)
         source = (f"it occurs in an untrusted result: {describe_sources(outside)}"
                   if outside else
                   "the model wrote it after untrusted content entered the state"
                   if authored and flow.exposed else "")
+        if source and acting:
+            alias = f" (carries {arg.variable})" if arg.variable != name else ""
+            return [FlowProblem("tainted", name, (
+                f"acted-on argument '{name}'{alias} = {_show(value)} of {tool.name} (risk "
+                f"{tool.risk}) was not given by the user and {source}; which item a risky "
+                f"call acts on is the user's to say"))]
         if source:
             return [FlowProblem("tainted", name, (
                 f"sensitive argument '{name}' = {_show(value)} was not given by the "
@@ -492,35 +509,6 @@ def _outbound_problems(tool: Tool, arg: _Argument, arguments: Mapping[str, Any],
                 f"result, to where {tool.name} sends it "
                 f"({', '.join(sorted(tool.sensitive))})"))]
     return []
-
-
-def acted_on(tool: Tool, name: str) -> bool:
-    """``name`` says what a call of ``tool`` acts on: the tool is of :data:`ACTING_RISK` (an
-    irreversible or costly act: deleting a file, refunding an order) and the parameter is
-    neither sensitive (where it sends, checked on its own) nor written by the model."""
-    return tool.risk == ACTING_RISK and name not in tool.sensitive \
-        and name not in tool.authored
-
-
-def _acted_on_problems(tool: Tool, arg: _Argument, flow: Flow, store: ValueStore,
-                       checked: frozenset[str]) -> list[FlowProblem]:
-    """What a risky call acts on, taken from outside content (``tainted``): an item the user
-    did not give and the request does not spell out, held by an untrusted result or named
-    inside its text (:func:`outside_sources`). Outside content lists the items it could be;
-    which one to delete or refund is the user's call, and a text planted there could have
-    chosen it. Held only by trusted results and named by no untrusted text, it passes."""
-    if not acted_on(tool, arg.name) or arg.variable not in checked \
-            or (arg.given and within(arg.value, arg.given)) \
-            or spelled_out(arg.value, flow.request):
-        return []
-    outside = outside_sources(arg.value, store)
-    if not outside:
-        return []
-    alias = f" (carries {arg.variable})" if arg.variable != arg.name else ""
-    return [FlowProblem("tainted", arg.name, (
-        f"acted-on argument '{arg.name}'{alias} = {_show(arg.value)} of {tool.name} (risk "
-        f"{tool.risk}) was not given by the user and it occurs in an untrusted result: "
-        f"{describe_sources(outside)}; which item a risky call acts on is the user's to say"))]
 
 
 def _invented(tool: Tool, name: str, variable: str, value: Any, store: ValueStore,

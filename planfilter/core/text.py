@@ -6,10 +6,10 @@ prepositions and verbs say what a word of a tool's name does there (``files_by_f
 is about files; ``search_`` looks things up). Nothing here knows a tool, a suite or a task.
 
 Where two readers differ on purpose (the simulated model's wider stop list; the plain
-``-s`` singular of the simulated model and of the live layer's kinds of thing; the contract
-rules' letters-only words; the words of a request that start with a letter, beside its
-values), the difference is an option or a named list here, not a second copy, so that each
-reader keeps its own reading.
+``-s`` singular of the simulated model, of the live layer's kinds of thing and of a
+request's cue words; the contract rules' letters-only words; the words of a request that
+start with a letter, beside its values), the difference is an option or a named list here,
+not a second copy, so that each reader keeps its own reading.
 """
 
 from __future__ import annotations

@@ -203,7 +203,9 @@ class ValueStore:
     def shows(self, fragment: str) -> bool:
         """``fragment`` (case ignored) occurs inside a value or a text that something other
         than the model showed (the user, a result, the environment): a code the model
-        copied from anywhere it read, even as part of a longer value."""
+        copied from anywhere it read, even as part of a longer value. Values are looked at
+        by their :func:`normal` key, so the spaces inside one are not (``ab12cd`` is shown
+        by a result holding ``AB12 CD``, as a model may copy it)."""
         needle = fragment.casefold()
         return any(needle in text for text, source in self.texts
                    if source.kind is not SourceKind.MODEL) or any(

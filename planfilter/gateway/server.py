@@ -238,10 +238,8 @@ class Handlers:
                 return await self.plan(ctx, gw, owner, args)
             if not self.dynamic and params.name == "status":
                 return _result(gw.status(owner, args.get("task")))
-            target = self.target(gw, owner, params.name, args)
-            if isinstance(target, types.CallToolResult):
-                return target
-            return await self.run(ctx, params, gw, owner, target)
+            return await self.run(ctx, params, gw, owner,
+                                  self.target(gw, owner, params.name, args))
         except MCPError:
             raise
         except PlanfilterError as exc:
@@ -264,16 +262,17 @@ class Handlers:
         return _result(payload)
 
     def target(self, gw: Gateway, owner: str, name: str,
-               args: dict[str, Any]) -> Target | types.CallToolResult:
+               args: dict[str, Any]) -> Target:
         """The task, tool and arguments a ``call`` (meta mode) or a frontier tool's name
-        (dynamic mode) asks for; an error result when dynamic mode has no task yet."""
+        (dynamic mode) asks for; an error (a result naming the tool) when dynamic mode has no
+        task yet."""
         if not self.dynamic and name == "call":
             return Target(gw.tasks.get(owner, args.get("task")), args.get("tool"),
                           args.get("arguments"))
         if self.dynamic and (name in gw.tools):
             latest = gw.tasks.latest(owner)
             if latest is None:
-                return _error(f"{name}: no task yet; call plan first")
+                raise PlanfilterError("no task yet; call plan first")
             return Target(latest, name, args)
         raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {name}")
 

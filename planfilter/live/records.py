@@ -261,10 +261,10 @@ def logged(registry: Registry, log: Log, tool: str, args: dict[str, Any], result
     it) and kept among the results, and its text among the directed texts when
     ``directed`` (a read a sentence of the request directs to)."""
     index = len(log.calls) + 1
-    parsed = parse_result(result)  # read once: the store, the keys, the answers
     if error is not None:
         failed = Call(index, tool, args, ok=False, error=error, refused=refused)
         return replace(log, calls=(*log.calls, failed))
+    parsed = parse_result(result)  # read once: the store, the keys, the answers
     call, facts, store = recorded(registry, log.facts, log.store, index, tool, args, result,
                                   parsed, known)
     texts = (*log.directed_texts, document_text(result)) if directed else log.directed_texts

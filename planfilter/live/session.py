@@ -94,7 +94,8 @@ class Session(SessionViews):
 
     def _reset(self, begun: Opening) -> None:
         """Hold what a task starts from (planfilter.live.opening), and nothing since (the
-        attributes are described where they are declared, planfilter.live.views)."""
+        attributes the views read are described in planfilter.live.views; the guards, the
+        refusals, the goal's parts and the delegation are the session's own)."""
         self._opening = begun
         self.request, self.resolution = begun.request, begun.resolution
         self._log = Log(begun.facts, begun.store)
