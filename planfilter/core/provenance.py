@@ -72,7 +72,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .contracts import Registry, Tool
-from .values import Source, SourceKind, ValueStore, normal
+from .schemas import argument_leaves
+from .values import MIN_MENTION_DIGITS, Source, SourceKind, ValueStore, normal
 
 #: Variable -> every value the state holds for it (a search may hold several ids).
 Held = Mapping[str, Iterable[Any]]
@@ -88,6 +89,9 @@ MIN_CARRIED_CHARS = 8
 TAINT_CONCERNS = ("sensitive argument", "sent argument", "write argument", "acted-on argument")
 #: The risk of a tool whose acted-on item is held to the user's word (see :func:`acted_on`).
 ACTING_RISK = "high"
+#: A date or a time of day, ISO-style: what a model writes from the user's words.
+_MOMENT = re.compile(r"\d{4}-\d{2}-\d{2}(?:[ T]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?"
+                     r"(?:Z|[+-]\d{2}:?\d{2})?|\d{1,2}:\d{2}(?::\d{2})?")
 #: Sources named in a refusal (the rest are counted).
 SHOWN_SOURCES = 2
 
@@ -141,6 +145,16 @@ def accepted(value: Any) -> tuple[Any, ...]:
     if isinstance(value, list | tuple | Mapping):
         out.extend(_scalars(value))
     return tuple(out)
+
+
+def leaves(value: Any) -> list[Any]:
+    """The scalars inside ``value`` (each item of a list, each field of an object, at any
+    depth), in document order; ``[value]`` for a scalar."""
+    if isinstance(value, Mapping):
+        return [leaf for item in value.values() for leaf in leaves(item)]
+    if isinstance(value, list | tuple):
+        return [leaf for item in value for leaf in leaves(item)]
+    return [value]
 
 
 def _scalars(value: Any) -> Iterable[Any]:
@@ -343,22 +357,21 @@ def obtained(source: Source, variable: str) -> bool:
 
 
 def where_seen(value: Any, store: ValueStore) -> tuple[Source, ...]:
-    """Every source of ``value`` (of each item, for a list), in the order seen."""
-    items = value if isinstance(value, list | tuple) and value else (value,)
+    """Every source of ``value`` (of each scalar inside it, for a list or an object), in the
+    order seen."""
     out: list[Source] = []
-    for item in items:
+    for item in leaves(value):
         out.extend(s for s in store.seen(item) if s not in out)
     return tuple(out)
 
 
 def outside_sources(value: Any, store: ValueStore) -> tuple[Source, ...]:
-    """Where outside content holds ``value`` (or, for a list, one of its items): an untrusted
-    result's field, key or text (text of three characters or more inside it, case and
-    whitespace ignored; a number only as a whole number, never as digits of another), or
-    what the model wrote after untrusted content entered the state."""
-    items = value if isinstance(value, list | tuple) else (value,)
+    """Where outside content holds ``value`` (or, for a list or an object, a scalar inside
+    it): an untrusted result's field, key or text (text of three characters or more inside
+    it, case and whitespace ignored; a number only as a whole number, never as digits of
+    another), or what the model wrote after untrusted content entered the state."""
     found: list[Source] = []
-    for item in items:
+    for item in leaves(value):
         if item is None or isinstance(item, bool):
             continue
         found.extend(s for s in store.sources(item) if not s.trusted and s not in found)
@@ -514,14 +527,17 @@ def _outbound_problems(tool: Tool, arg: _Argument, arguments: Mapping[str, Any],
 def _invented(tool: Tool, name: str, variable: str, value: Any, store: ValueStore,
               held: tuple[Any, ...] = ()) -> FlowProblem | None:
     """The problem of an argument that carries ``variable`` and no value the user gave for
-    it: ``invented`` when some value of it (an item, for a list) was seen nowhere the run
-    obtains values from; ``tainted`` when it was seen only spelled out inside untrusted text
-    and the tool writes; None when it was obtained. ``held``: the values the state holds for
-    ``variable``, named in the refusal as the ones the call could take."""
-    items = value if isinstance(value, list | tuple) and value else (value,)
+    it: ``invented`` when some value of it that :func:`identifies` something (the argument,
+    or a scalar inside it: an item of a list, a field of an object, at any depth) was seen
+    nowhere the run obtains values from; ``tainted`` when it was seen only spelled out
+    inside untrusted text and the tool writes; None when it was obtained. ``held``: the
+    values the state holds for ``variable``, named in the refusal as the ones the call
+    could take."""
     alias = f" (carries {variable})" if variable != name else ""
     planted: list[tuple[Any, tuple[Source, ...]]] = []
-    for item in items:
+    for item, schema in argument_leaves(tool, name, value):
+        if not identifies(item, schema):
+            continue
         sources = store.seen(item)
         if any(obtained(s, variable) for s in sources):
             continue
@@ -549,6 +565,36 @@ def _invented(tool: Tool, name: str, variable: str, value: Any, store: ValueStor
         f"write argument '{name}'{alias} = {what} was not given by the user and is spelled "
         f"out only inside untrusted content ({describe_sources(outside)}): a value planted in "
         f"outside content is not the user's"))
+
+
+def identifies(value: Any, schema: Mapping[str, Any]) -> bool:
+    """``value`` (a scalar, typed by ``schema``) can say which thing a call acts on, so
+    where it came from matters. What cannot, and so is never ``invented``:
+
+    - nothing and a yes/no (None, a boolean);
+    - one of the values the parameter's own schema lists (``enum``, ``const``): the tool
+      offers it;
+    - a measure: a number with a fraction, or one the schema types as a real number
+      (``number``, not ``integer``): no identifier is a fraction, and a model works prices
+      and totals out from the ones it read;
+    - a whole number of fewer than :data:`MIN_MENTION_DIGITS` digits: a count (bags, nights,
+      guests) as often as an id, and whether some result holds one proves nothing (the
+      store never looks for one in text either);
+    - a date or a time (``2025-06-17``, ``2025-06-17 09:30``, ``09:30``): the model writes
+      them from the user's words ("June 17").
+    """
+    if value is None or isinstance(value, bool):
+        return False
+    listed = schema.get("enum")
+    if isinstance(listed, list | tuple) and any(same_value(value, v) for v in listed) \
+            or "const" in schema and same_value(value, schema["const"]):
+        return False
+    if isinstance(value, float) and not value.is_integer():
+        return False
+    if isinstance(value, int | float):
+        return schema.get("type") != "number" and \
+            len(_number_text(abs(value))) >= MIN_MENTION_DIGITS
+    return not (isinstance(value, str) and _MOMENT.fullmatch(value.strip()))
 
 
 def unasked_item(value: Any, answers: Iterable[tuple[Mapping[str, Any], Any]]) -> str | None:

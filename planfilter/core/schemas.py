@@ -124,3 +124,62 @@ def schema_kind(schema: Mapping[str, Any]) -> str | None:
         if isinstance(option, Mapping) and option.get("type") not in (None, "null"):
             return str(option.get("type"))
     return None
+
+
+def argument_leaves(tool: Tool, parameter: str, value: Any
+                    ) -> list[tuple[Any, Mapping[str, Any]]]:
+    """Every scalar inside one argument (the argument itself when it is one; each item of a
+    list, each field of an object, at any depth), in document order, with the part of the
+    parameter's schema that types it (``{}`` where the schema says nothing). Local
+    ``$ref``\\ s are followed; of an ``anyOf`` or ``oneOf``, the branch of the value's kind
+    is taken. An object's keys are the schema's field names, not values: they are left out."""
+    root = tool.parameters
+    schema = root.get("properties", {}).get(parameter)
+    out: list[tuple[Any, Mapping[str, Any]]] = []
+    stack: list[tuple[Any, Any]] = [(value, schema)]
+    while stack:  # an explicit stack: a deep argument cannot exhaust the call stack
+        node, part = stack.pop()
+        part = _branch(root, _resolved(root, part), node)
+        if isinstance(node, Mapping):
+            fields = part.get("properties")
+            fields = fields if isinstance(fields, Mapping) else {}
+            rest = part.get("additionalProperties")
+            stack.extend((item, fields.get(key, rest))
+                         for key, item in reversed(list(node.items())))
+        elif isinstance(node, list | tuple):
+            stack.extend((item, part.get("items")) for item in reversed(node))
+        else:
+            out.append((node, part))
+    return out
+
+
+def _resolved(root: Mapping[str, Any], schema: Any) -> Mapping[str, Any]:
+    """``schema`` with a local ``$ref`` (``#/$defs/Name``) followed, a few times at most;
+    ``{}`` for what is no schema."""
+    for _ in range(8):
+        if not isinstance(schema, Mapping):
+            return {}
+        ref = schema.get("$ref")
+        if not (isinstance(ref, str) and ref.startswith("#/")):
+            return schema
+        target: Any = root
+        for token in ref[2:].split("/"):
+            token = token.replace("~1", "/").replace("~0", "~")
+            target = target.get(token) if isinstance(target, Mapping) else None
+        schema = target
+    return {}
+
+
+def _branch(root: Mapping[str, Any], schema: Mapping[str, Any], value: Any
+            ) -> Mapping[str, Any]:
+    """The branch of an ``anyOf``/``oneOf`` that fits ``value``'s kind (an object, a list, or
+    a scalar), or ``schema`` itself when it has no branches."""
+    kind = "object" if isinstance(value, Mapping) else \
+        "array" if isinstance(value, list | tuple) else None
+    for key in ("anyOf", "oneOf"):
+        branches = [_resolved(root, b) for b in schema.get(key) or ()]
+        for branch in branches:
+            types = _types(branch)
+            if (kind in types) if kind else not types & {"object", "array", "null"}:
+                return branch
+    return schema
