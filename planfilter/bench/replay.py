@@ -177,7 +177,8 @@ def _call_arguments(run: Started, walk: Walk, call: GroundCall, state: Mapping[s
     if walk.obeyed and walk.adaptive is not None and not walk.rewritten:
         crafted = walk.adaptive.rewrite(GroundCall(call.tool, arguments),
                                         AttackView(registry, run.session.flow(),
-                                                   tuple(walk.read)))
+                                                   tuple(walk.read),
+                                                   run.options.approve_risky == "always"))
         if crafted is not None and crafted.arguments is not None:
             arguments, walk.rewritten = dict(crafted.arguments), True
     return arguments, crafted
@@ -250,8 +251,8 @@ def _obey(session: Any, environment: Any, attacker: tuple[GroundCall, ...], at: 
     seen = [] if seen is None else seen
     registry = session.registry
     if adaptive is not None:
-        attacker = adaptive.injected(attacker, AttackView(registry, session.flow(),
-                                                          tuple(read)))
+        attacker = adaptive.injected(attacker, AttackView(
+            registry, session.flow(), tuple(read), options.approve_risky == "always"))
     switches = adaptive.switches if adaptive is not None else 1
     out = []
     reading = Source(SourceKind.RESULT, trusted=False)  # outside content: every text kept

@@ -408,18 +408,24 @@ def check_flow(registry: Registry, tool: Tool, arguments: Mapping[str, Any],
                flow: Flow) -> list[FlowProblem]:
     """Every data-flow problem of one call (see the module docstring), argument by argument
     in name order; empty when the call's values may go where they go."""
-    checked = registry.produced if flow.scope == "produced" else registry.variables
     store = flow_store(flow)
-    problems = []
-    for name in sorted(arguments):
-        variable = tool.variable_of(name)
-        arg = _Argument(name, arguments[name], variable, tuple(flow.given.get(variable, ())),
-                        name in tool.authored)
-        # an argument's checks stop at the first that finds a problem
-        problems += (_origin_problems(tool, arg, flow, store, checked)
-                     or _unseen_problems(tool, arg, flow, store)
-                     or _outbound_problems(tool, arg, arguments, flow, store, checked))
-    return problems
+    return [problem for name in sorted(arguments)
+            for problem in argument_problems(registry, tool, name, arguments, flow, store)]
+
+
+def argument_problems(registry: Registry, tool: Tool, name: str, arguments: Mapping[str, Any],
+                      flow: Flow, store: ValueStore | None = None) -> list[FlowProblem]:
+    """The data-flow problems of one argument, ``name``, of a call (:func:`check_flow` asks
+    this of each); ``store``: the flow's, when the caller has it already."""
+    checked = registry.produced if flow.scope == "produced" else registry.variables
+    store = flow_store(flow) if store is None else store
+    variable = tool.variable_of(name)
+    arg = _Argument(name, arguments[name], variable, tuple(flow.given.get(variable, ())),
+                    name in tool.authored)
+    # an argument's checks stop at the first that finds a problem
+    return (_origin_problems(tool, arg, flow, store, checked)
+            or _unseen_problems(tool, arg, flow, store)
+            or _outbound_problems(tool, arg, arguments, flow, store, checked))
 
 
 @dataclass(frozen=True)
