@@ -13,7 +13,10 @@ this order, after the schema):
   gave, not in the environment, not anywhere inside any result (a leaf at any depth, a list
   item, an object's key, or spelled out in a result's text as whole words). A value only the
   model wrote, for another parameter, was not seen either. A value seen in some result, under
-  whatever key, was obtained.
+  whatever key, was obtained. A list or an object is checked by the scalars inside it (a
+  booking's legs by their sailing codes), and only by those that identify something
+  (:func:`identifies`: not a yes/no, a member of the parameter's ``enum``, a measure, a
+  count or a date).
 - **substituted**: when the user gave a value for a variable (``known``, or read out of the
   request), an argument of that variable must carry that value (a list argument must lie
   within the given list), or text the request spells out around it ("New York, NY 10001"
