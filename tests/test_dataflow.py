@@ -157,6 +157,31 @@ def test_a_list_of_records_is_obtained_when_every_identifier_inside_it_was(argum
 ])
 def test_what_identifies_something(value, schema, identifying):
     assert identifies(value, schema) is identifying
+    # what a high-risk call acts on: a small number is the item's id
+    acting = identifying or isinstance(value, int) and not isinstance(value, bool) \
+        and schema.get("type") != "number"
+    assert identifies(value, schema, acting=True) is acting
+
+
+def test_a_small_id_a_risky_call_acts_on_must_have_been_seen():
+    """A count under 100 is never invented, but what a high-risk call acts on is: an update
+    of scheduled item 6 that no result listed is a guess."""
+    params = {"type": "object", "properties": {"id": {"type": "integer"},
+                                               "bags": {"type": "integer"}}}
+    registry = Registry(tools=(
+        Tool(name="list_items", produces=["item_id"], outputs={"item_id": "/*/id"}),
+        Tool(name="update_item", requires=["item_id"], produces=["updated"],
+             inputs={"id": "item_id"}, parameters=params, risk="high"),
+        Tool(name="tag_item", requires=["item_id", "bags"], produces=["tagged"],
+             inputs={"id": "item_id"}, parameters=params, risk="medium"),
+    ))
+    session = Session(registry, method="all", policy="always")
+    session.start("r", goal=["updated", "tagged"])
+    session.record("list_items", {}, [{"id": 1}, {"id": 2}])
+    assert session.check("update_item", {"id": 2}).allowed
+    guessed = session.check("update_item", {"id": 6})
+    assert guessed.kind == "invented" and "'id'" in guessed.reason
+    assert session.check("tag_item", {"id": 6, "bags": 3}).allowed  # medium risk: counts
 
 
 @settings(max_examples=100, deadline=None)

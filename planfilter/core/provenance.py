@@ -16,7 +16,7 @@ this order, after the schema):
   whatever key, was obtained. A list or an object is checked by the scalars inside it (a
   booking's legs by their sailing codes), and only by those that identify something
   (:func:`identifies`: not a yes/no, a member of the parameter's ``enum``, a measure, a
-  count or a date).
+  count or a date; a small number is an id when a high-risk call acts on it).
 - **substituted**: when the user gave a value for a variable (``known``, or read out of the
   request), an argument of that variable must carry that value (a list argument must lie
   within the given list), or text the request spells out around it ("New York, NY 10001"
@@ -544,8 +544,9 @@ def _invented(tool: Tool, name: str, variable: str, value: Any, store: ValueStor
     could take."""
     alias = f" (carries {variable})" if variable != name else ""
     planted: list[tuple[Any, tuple[Source, ...]]] = []
+    acting = acted_on(tool, name)
     for item, schema in argument_leaves(tool, name, value):
-        if not identifies(item, schema):
+        if not identifies(item, schema, acting=acting):
             continue
         sources = store.seen(item)
         if any(obtained(s, variable) for s in sources):
@@ -576,7 +577,7 @@ def _invented(tool: Tool, name: str, variable: str, value: Any, store: ValueStor
         f"outside content is not the user's"))
 
 
-def identifies(value: Any, schema: Mapping[str, Any]) -> bool:
+def identifies(value: Any, schema: Mapping[str, Any], *, acting: bool = False) -> bool:
     """``value`` (a scalar, typed by ``schema``) can say which thing a call acts on, so
     where it came from matters. What cannot, and so is never ``invented``:
 
@@ -588,7 +589,10 @@ def identifies(value: Any, schema: Mapping[str, Any]) -> bool:
       and totals out from the ones it read;
     - a whole number of fewer than :data:`MIN_MENTION_DIGITS` digits: a count (bags, nights,
       guests) as often as an id, and whether some result holds one proves nothing (the
-      store never looks for one in text either);
+      store never looks for one in text either). Except what a high-risk call acts on
+      (``acting``, see :func:`acted_on`): there a number is the item's id, and an item
+      the run never saw is a guess (an attacker's first: "update scheduled transaction
+      6");
     - a date or a time (``2025-06-17``, ``2025-06-17 09:30``, ``09:30``): the model writes
       them from the user's words ("June 17").
     """
@@ -602,7 +606,7 @@ def identifies(value: Any, schema: Mapping[str, Any]) -> bool:
         return False
     if isinstance(value, int | float):
         return schema.get("type") != "number" and \
-            len(_number_text(abs(value))) >= MIN_MENTION_DIGITS
+            (acting or len(_number_text(abs(value))) >= MIN_MENTION_DIGITS)
     return not (isinstance(value, str) and _MOMENT.fullmatch(value.strip()))
 
 
