@@ -661,6 +661,9 @@ def unseen_datum(value: Any, store: ValueStore) -> str | None:
 
 
 _DATUM = re.compile(r"[\w.@+-]{4,}")
+#: The number of an item of a list the text itself makes ("1. ", "2) "), where a list's item
+#: begins: at the start, or after a colon, a semicolon or the end of a sentence.
+_ENUMERATION = re.compile(r"(^|[:;.!?] )\d{1,2}[.)] (?=\S)")
 #: Text that is a whole number (no leading zero: ``"007"`` is an id, and stays text).
 _DIGITS = re.compile(r"0|[1-9]\d*")
 
@@ -727,11 +730,12 @@ def spelled_out(value: Any, text: str) -> bool:
     """``value`` (or, for a list, every item) is written in ``text`` as whole words (case
     and runs of whitespace ignored; ``Alice`` in "send it to Alice", not ``Ali``); a number,
     or text of digits that is one (``"13"``, as :func:`~planfilter.core.values.normal` reads
-    it), only as a whole number (``10`` is not in ``100``)."""
+    it), only as a whole number (``10`` is not in ``100``), and not as the number of an item
+    of the request's own list ("do these in order: 1. ... 2. ...": :data:`_ENUMERATION`)."""
     if not text:
         return False
     items = value if isinstance(value, list | tuple) else (value,)
-    spaced = " ".join(text.split()).lower()
+    spaced = _ENUMERATION.sub(r"\1", " ".join(text.split()).lower())
     for item in items:
         if item is None or isinstance(item, bool | Mapping | list | tuple):
             return False
