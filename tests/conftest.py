@@ -39,3 +39,25 @@ def registry():
 @pytest.fixture(scope="session")
 def suite():
     return load_suite(BENCH / "tasks.yaml")
+
+
+def held_out_tools(name: str, tmp_path_factory: pytest.TempPathFactory):
+    """A held-out tool set under ``fixtures/`` (``outfitter``, ``ferrydesk``): its module,
+    importable while the block runs, and its contracts as ``planfilter contracts infer``
+    drafts them, unedited."""
+    import importlib
+
+    from click.testing import CliRunner
+
+    from planfilter.cli import cli
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.syspath_prepend(str(FIXTURES))
+        tools = importlib.import_module(f"{name}.tools")
+        out = tmp_path_factory.mktemp(name) / "drafted.yaml"
+        result = CliRunner().invoke(cli, ["contracts", "infer", f"python:{name}.tools",
+                                          "--embedder", "none", "--out", str(out)],
+                                    catch_exceptions=False)
+        assert result.exit_code == 0, result.output
+        yield tools, load_registry(out)
+

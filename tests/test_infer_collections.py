@@ -11,15 +11,13 @@ import json
 from typing import Any
 
 import pytest
-from conftest import FIXTURES
+from conftest import held_out_tools
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
-from test_contracts_cli import invoke
 
 from planfilter.core.contracts import Registry, Tool
 from planfilter.core.frozen import freeze
-from planfilter.core.loading import load_registry
 from planfilter.core.results import MISSING, extract, resolve_pointer
 from planfilter.infer.infer import infer_contracts
 from planfilter.infer.names import ids_side, names_collection
@@ -29,21 +27,19 @@ from planfilter.live import Session
 
 
 @pytest.fixture(scope="module")
-def outfitter(tmp_path_factory) -> Any:
-    with pytest.MonkeyPatch.context() as patch:
-        patch.syspath_prepend(str(FIXTURES))
-        from outfitter import tools
-        yield tools
+def held_out(tmp_path_factory) -> Any:
+    yield from held_out_tools("outfitter", tmp_path_factory)
 
 
 @pytest.fixture(scope="module")
-def drafts(outfitter, tmp_path_factory) -> Registry:
+def outfitter(held_out) -> Any:
+    return held_out[0]
+
+
+@pytest.fixture(scope="module")
+def drafts(held_out) -> Registry:
     """The held-out tools' contracts as ``planfilter contracts infer`` drafts them, unedited."""
-    out = tmp_path_factory.mktemp("outfitter") / "drafted.yaml"
-    result = invoke("contracts", "infer", "python:outfitter.tools", "--embedder", "none",
-                    "--out", str(out))
-    assert result.exit_code == 0, result.output
-    return load_registry(out)
+    return held_out[1]
 
 
 def test_collections_of_a_thing_produce_its_identifier(drafts):

@@ -11,31 +11,27 @@ import json
 from typing import Any
 
 import pytest
-from conftest import FIXTURES
+from conftest import held_out_tools
 from pydantic import validate_call
-from test_contracts_cli import invoke
 
 from planfilter.core.contracts import Registry
-from planfilter.core.loading import load_registry
 from planfilter.live import Session
 
 
 @pytest.fixture(scope="module")
-def desk() -> Any:
-    with pytest.MonkeyPatch.context() as patch:
-        patch.syspath_prepend(str(FIXTURES))
-        from ferrydesk import tools
-        yield tools
+def held_out(tmp_path_factory) -> Any:
+    yield from held_out_tools("ferrydesk", tmp_path_factory)
 
 
 @pytest.fixture(scope="module")
-def drafts(desk, tmp_path_factory) -> Registry:
-    """The desk's contracts as ``planfilter contracts infer`` drafts them, unedited."""
-    out = tmp_path_factory.mktemp("ferrydesk") / "drafted.yaml"
-    result = invoke("contracts", "infer", "python:ferrydesk.tools", "--embedder", "none",
-                    "--out", str(out))
-    assert result.exit_code == 0, result.output
-    return load_registry(out)
+def desk(held_out) -> Any:
+    return held_out[0]
+
+
+@pytest.fixture(scope="module")
+def drafts(held_out) -> Registry:
+    """The held-out tools' contracts as ``planfilter contracts infer`` drafts them, unedited."""
+    return held_out[1]
 
 
 def _answer(desk: Any, tool: str, arguments: dict[str, Any]) -> str:
