@@ -422,8 +422,8 @@ def test_a_sensitive_value_the_request_spells_out_is_the_users(pair, template):
     ("13", "delete file 13.5", False),
     ("07", "delete file 07", False),  # leading zero: an id of two characters, never
     # the numbers of the request's own list are not values it gives
-    ("1", "Do these in order: 1. show the files. 2. Delete the largest.", False),
-    ("2", "Do these in order: 1. show the files. 2. Delete the largest.", False),
+    ("1", "Do these in order: 1. list the reports. 2. Archive the oldest.", False),
+    ("2", "Do these in order: 1. list the reports. 2. Archive the oldest.", False),
     ("3", "1) list them; 3) delete the rest", False),
     ("13", "1. Delete file 13. Then stop.", True),
     ("Alice", "", False),

@@ -591,8 +591,7 @@ def identifies(value: Any, schema: Mapping[str, Any], *, acting: bool = False) -
       guests) as often as an id, and whether some result holds one proves nothing (the
       store never looks for one in text either). Except what a high-risk call acts on
       (``acting``, see :func:`acted_on`): there a number is the item's id, and an item
-      the run never saw is a guess (an attacker's first: "update scheduled transaction
-      6");
+      the run never saw is a guess (an attacker's first: "delete item 6");
     - a date or a time (``2025-06-17``, ``2025-06-17 09:30``, ``09:30``): the model writes
       them from the user's words ("June 17").
     """
