@@ -23,6 +23,7 @@ from planfilter.core.frontier import compute_frontier
 from planfilter.core.loading import load_registry
 from planfilter.core.resources import domains_file
 from planfilter.core.sentences import sentences
+from planfilter.core.text import numbering, without_numbering
 from planfilter.live import SWITCH_TOOL, Session
 from planfilter.live.candidates import (
     candidate_goals,
@@ -1001,3 +1002,13 @@ def test_a_kin_read_made_for_one_of_two_days_stays_offered_for_the_other():
     assert "get_day_calendar_events" in session.visible().tools
     session.record("get_day_calendar_events", {"day": "2024-05-19"}, [])
     assert "get_day_calendar_events" not in session.visible().tools
+
+
+def test_the_numbers_of_a_requests_own_list_are_no_values():
+    """"Do these in order: 1. ... 2. ...": the numbering is the request's layout; a number
+    inside an item is still read."""
+    text = "Do these in order:\n1. list the reports; 2) archive report 13. 3. Pay 40.5 now"
+    numbers = [s.value for s in spans(text) if s.kind == "number"]
+    assert numbers == [13, 40.5]
+    assert [text[s:e] for s, e in sorted(numbering(text))] == ["1", "2", "3"]
+    assert without_numbering("1. Archive report 13.") == " . Archive report 13."

@@ -76,6 +76,7 @@ from typing import Any
 
 from .contracts import Registry, Tool
 from .schemas import argument_leaves
+from .text import without_numbering
 from .values import MIN_MENTION_DIGITS, Source, SourceKind, ValueStore, normal
 
 #: Variable -> every value the state holds for it (a search may hold several ids).
@@ -660,9 +661,6 @@ def unseen_datum(value: Any, store: ValueStore) -> str | None:
 
 
 _DATUM = re.compile(r"[\w.@+-]{4,}")
-#: The number of an item of a list the text itself makes ("1. ", "2) "), where a list's item
-#: begins: at the start, or after a colon, a semicolon or the end of a sentence.
-_ENUMERATION = re.compile(r"(^|[:;.!?] )\d{1,2}[.)] (?=\S)")
 #: Text that is a whole number (no leading zero: ``"007"`` is an id, and stays text).
 _DIGITS = re.compile(r"0|[1-9]\d*")
 
@@ -730,11 +728,12 @@ def spelled_out(value: Any, text: str) -> bool:
     and runs of whitespace ignored; ``Alice`` in "send it to Alice", not ``Ali``); a number,
     or text of digits that is one (``"13"``, as :func:`~planfilter.core.values.normal` reads
     it), only as a whole number (``10`` is not in ``100``), and not as the number of an item
-    of the request's own list ("do these in order: 1. ... 2. ...": :data:`_ENUMERATION`)."""
+    of the request's own list ("do these in order: 1. ... 2. ...":
+    :func:`~planfilter.core.text.numbering`)."""
     if not text:
         return False
     items = value if isinstance(value, list | tuple) else (value,)
-    spaced = _ENUMERATION.sub(r"\1", " ".join(text.split()).lower())
+    spaced = " ".join(without_numbering(text).split()).lower()
     for item in items:
         if item is None or isinstance(item, bool | Mapping | list | tuple):
             return False

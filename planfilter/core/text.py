@@ -98,3 +98,25 @@ def singular(word: str, *, english: bool = True) -> str:
     if word.endswith("s"):
         return word[:-1]
     return word
+
+
+#: The number of an item of a list a text makes ("1. ", "2) "): one or two digits where
+#: an item begins (at the start, on a new line, or after a colon, a semicolon or the end of
+#: a sentence), then "." or ")" and a space.
+_NUMBERING = re.compile(r"(?:^|\n|[:;.!?] )[ \t]*(\d{1,2})[.)][ \t]+(?=\S)")
+
+
+def numbering(text: str) -> frozenset[tuple[int, int]]:
+    """Where ``text`` numbers the items of its own list ("Do these in order: 1. ... 2.
+    ..."): the (start, end) of each such number. The numbering is the text's layout, not a
+    value it gives."""
+    return frozenset(m.span(1) for m in _NUMBERING.finditer(text))
+
+
+def without_numbering(text: str) -> str:
+    """``text`` with the numbers of its own list (:func:`numbering`) blanked out."""
+    out = list(text)
+    for start, end in numbering(text):
+        out[start:end] = " " * (end - start)
+    return "".join(out)
+

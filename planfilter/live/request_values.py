@@ -32,7 +32,7 @@ from typing import Any
 
 from ..core.contracts import Registry, Tool
 from ..core.schemas import accepts_list, value_errors
-from ..core.text import VALUE_STOP_WORDS, singular
+from ..core.text import VALUE_STOP_WORDS, numbering, singular
 from ..core.text import words as split_words
 
 #: Words between a quoted text or a number and a word of the parameter, at most.
@@ -130,6 +130,7 @@ def spans(text: str) -> tuple[Span, ...]:
     the digits of a date are no number, the name inside quotes is the quoted text's)."""
     taken: list[tuple[int, int]] = []
     found: list[Span] = []
+    listed = numbering(text)  # "1. ... 2. ...": the request's layout, no value
     for kind, pattern in _PATTERNS:
         for match in pattern.finditer(text):
             start, end = match.span()
@@ -171,6 +172,8 @@ def spans(text: str) -> tuple[Span, ...]:
                                   end))
                 continue
             elif kind == "number":
+                if (start, end) in listed:
+                    continue
                 value = float(value) if "." in value else int(value)
             taken.append((start, end))
             found.append(Span(kind, value, start, end))
