@@ -154,11 +154,7 @@ def accepted(value: Any) -> tuple[Any, ...]:
 def leaves(value: Any) -> list[Any]:
     """The scalars inside ``value`` (each item of a list, each field of an object, at any
     depth), in document order; ``[value]`` for a scalar."""
-    if isinstance(value, Mapping):
-        return [leaf for item in value.values() for leaf in leaves(item)]
-    if isinstance(value, list | tuple):
-        return [leaf for item in value for leaf in leaves(item)]
-    return [value]
+    return [item for item in _scalars(value) if not isinstance(item, list | tuple)]
 
 
 def _scalars(value: Any) -> Iterable[Any]:
