@@ -465,6 +465,16 @@ def _origin_problems(tool: Tool, arg: _Argument, flow: Flow, store: ValueStore,
             f"argument '{name}' = {_show(value)} is not the item searched for: the "
             f"search for {_show(asked)} returned it beside one that is (it was "
             f"{_seen_at(value, store)})")))
+    elif not found and writes(tool) and name not in tool.sensitive:
+        query = open_choice(value, flow.answers)
+        outside = outside_sources(value, store) if query is not None else ()
+        if outside:
+            found.append(FlowProblem("tainted", name, (
+                f"write argument '{name}' = {_show(value)} of {tool.name} is one of several "
+                f"items the search for {_show(query)} returned, none named by it, each "
+                f"matching it only in part, in an untrusted result "
+                f"({describe_sources(outside)}): which one a write acts on is the user's to "
+                f"say")))
     return found
 
 
@@ -617,9 +627,7 @@ def unasked_item(value: Any, answers: Iterable[tuple[Mapping[str, Any], Any]]) -
         if not asked:
             continue
         for items in _item_lists(result):
-            mine = {i for i, item in enumerate(items)
-                    if any(not isinstance(f, bool) and same_value(value, f)
-                           for f in item.values() if not isinstance(f, Mapping | list | tuple))}
+            mine = _holding(items, value)
             if not mine:
                 continue
             exact = {i: asked[key] for i, item in enumerate(items) for f in item.values()
@@ -627,6 +635,41 @@ def unasked_item(value: Any, answers: Iterable[tuple[Mapping[str, Any], Any]]) -
             if exact and len(exact) < len(items) and not mine & set(exact):
                 return next(iter(exact.values()))
     return None
+
+
+def open_choice(value: Any, answers: Iterable[tuple[Mapping[str, Any], Any]]) -> str | None:
+    """When ``value`` is a field of an item of a list of several items (objects) a call
+    returned, no item of that list has a field equal to one of the call's own text
+    arguments, and two or more have a text field that holds it (a search for "quarterly
+    review" that found two events whose descriptions mention it): that argument. The search
+    did not say which item was meant, and outside content can be written so as to match a
+    search. Dates and times are no search words here (a day's listing holds them all). None
+    otherwise."""
+    for arguments, result in answers:
+        asked = {_squeezed(a).lower(): a for a in texts_in(arguments, keys=False)
+                 if len(a) >= MIN_TEXT_CHARS and not _MOMENT.fullmatch(a.strip())}
+        if not asked:
+            continue
+        for items in _item_lists(result):
+            mine = _holding(items, value)
+            if not mine:
+                continue
+            fields = [[_squeezed(f).lower() for f in item.values() if isinstance(f, str)]
+                      for item in items]
+            for key, text in asked.items():
+                if any(key == f for texts in fields for f in texts):
+                    continue  # the search names an item
+                matched = {i for i, texts in enumerate(fields) if any(key in f for f in texts)}
+                if len(matched) >= 2 and mine & matched:
+                    return text
+    return None
+
+
+def _holding(items: list[Mapping[str, Any]], value: Any) -> set[int]:
+    """The items of ``items`` that have ``value`` as one of their scalar fields."""
+    return {i for i, item in enumerate(items)
+            if any(not isinstance(f, bool) and same_value(value, f)
+                   for f in item.values() if not isinstance(f, Mapping | list | tuple))}
 
 
 def _item_lists(value: Any) -> Iterable[list[Mapping[str, Any]]]:
