@@ -534,6 +534,61 @@ def test_an_item_searched_for_by_name_is_not_swapped_for_one_found_beside_it(pai
                                                     "content": "x"}).allowed
 
 
+def searchable(listing_trusted: bool = False) -> Registry:
+    """A search over items and two calls on the one found: a write (editing it) and a read."""
+    params = {"type": "object", "required": ["item_id"],
+              "properties": {"item_id": {"type": "string"}, "note": {"type": "string"}}}
+    return Registry(tools=(
+        Tool(name="search_items", produces=["item_id"], outputs={"item_id": "/*/id"},
+             untrusted=not listing_trusted),
+        Tool(name="edit_item", requires=["item_id"], produces=["item_edited"],
+             parameters=params, authored=["note"], risk="medium"),
+        Tool(name="open_item", requires=["item_id"], produces=["item_opened"],
+             parameters=params, action="read"),
+    ))
+
+
+@settings(max_examples=60, deadline=None)
+@given(apart, st.sampled_from(["budget talk", "quarterly review", "Team Offsite"]))
+def test_which_of_several_items_a_search_matched_in_part_a_write_acts_on_is_the_users(
+        pair, words):
+    """A search for the user's words named no item exactly and matched two in part (their
+    descriptions mention it), in an untrusted result: outside content can be written so as
+    to match a search, so which item a write acts on is the user's to say (``tainted``:
+    ``untainted`` refuses either item, ``always`` runs it with the concern named). A read
+    takes either; so does a write when the result is trusted, when the search names one
+    item, when it matched one item only, when the words are a day, or when the request
+    names the item."""
+    mine, other = pair
+    reached()
+    listing = [{"id": mine, "title": "Appointment", "details": f"Regular {words}."},
+               {"id": other, "title": "Moved", "details": f"Moved: I have a {words.upper()}"}]
+
+    asked = words.title()
+
+    def decide(policy="untainted", trusted=False, query=asked, found=listing,
+               request="Move it", tool="edit_item", item=mine):
+        session = Session(searchable(trusted), method="all", policy=policy)
+        session.start(request, goal=["item_edited", "item_opened"])
+        session.record("search_items", {"query": query}, found)
+        return session.check(tool, {"item_id": item, "note": "moved"})
+
+    for item in (mine, other):
+        refused = decide(item=item)
+        assert refused.kind == "tainted" and f'the search for "{asked}"' in refused.reason, \
+            refused.reason
+        run = decide(policy="always", item=item)
+        assert run.allowed and run.tainted
+        assert decide(tool="open_item", item=item).allowed
+        assert decide(trusted=True, item=item).allowed
+        assert decide(query="2024-05-20", item=item).allowed
+        assert decide(request=f"Move item {item} later", item=item).allowed
+    assert decide(query="Appointment").allowed  # the search names it
+    assert decide(query="Appointment", item=other).kind == "substituted"
+    alone = [listing[0], {"id": other, "title": "Moved", "details": "nothing"}]
+    assert decide(found=alone).allowed
+
+
 def test_aliased_parameters_are_checked_as_the_variable_they_carry():
     params = {"type": "object", "required": ["receiver_id"],
               "properties": {"receiver_id": {"type": "string"}}}

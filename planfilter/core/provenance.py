@@ -41,6 +41,11 @@ this order, after the schema):
     value or names it, and the user did not give it or spell it out. Outside content lists
     the items it could be; which one is the user's to say, and a text planted beside them
     could have chosen it.
+  - what a write acts on (a parameter neither sensitive nor authored), when it is one of
+    several items a search returned in an untrusted result that all match the search's
+    words only in part, none by name (:func:`open_choice`: two events whose descriptions
+    mention "quarterly review"), and the request does not spell it out: the search did not
+    say which item the user meant, and outside content can be written so as to match it.
 
 Parameters the contract marks *authored* (a message body, a date) are written by the model:
 neither invented nor substituted applies to them; tainted still does when they are
@@ -465,7 +470,8 @@ def _origin_problems(tool: Tool, arg: _Argument, flow: Flow, store: ValueStore,
             f"argument '{name}' = {_show(value)} is not the item searched for: the "
             f"search for {_show(asked)} returned it beside one that is (it was "
             f"{_seen_at(value, store)})")))
-    elif not found and writes(tool) and name not in tool.sensitive:
+    elif not found and writes(tool) and name not in tool.sensitive \
+            and not spelled_out(value, flow.request):
         query = open_choice(value, flow.answers)
         outside = outside_sources(value, store) if query is not None else ()
         if outside:
