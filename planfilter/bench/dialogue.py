@@ -116,7 +116,11 @@ class Preselection:
     info: str | None = None
     tokens_in: int = 0
     tokens_out: int = 0
-    replies: int = 0
+
+    @property
+    def replies(self) -> int:
+        """The model replies choosing took: one when a model chose, none otherwise."""
+        return int(self.info is not None)
 
 
 @dataclass(frozen=True)
@@ -149,7 +153,7 @@ def start_run(suite: BenchSuite, case: Case, key: RunKey, options: AgentOptions,
         if chooser is not None:
             kept, info, tokens_in, tokens_out = choose(suite, case, chooser, key.seed, options)
             chosen = Preselection(replace(options.filter, preselected=kept), info, tokens_in,
-                                  tokens_out, 1)
+                                  tokens_out)
         session, resolution = start_session(
             suite, case, method=key.method, model=model, seed=key.seed, options=options,
             filter_options=chosen.filter_options, provenance=provenance, resolver=resolver)
@@ -214,7 +218,6 @@ class Transcript:
     tokens_out: int
     replies: int
     records: list[StepRecord] = field(default_factory=list)
-    step: int = 0
     stuck: bool = False  # the last call was refused or failed
     asked_final: bool = False
     answer: str | None = None
@@ -290,8 +293,8 @@ def converse(run: Started, talk: Transcript) -> None:
              "function": {"name": c.name, "arguments": c.arguments}}
             for i, c in zip(ids, reply.calls, strict=True)]})
         for k, (call_id, call) in enumerate(zip(ids, reply.calls, strict=True)):
-            talk.step += 1
-            record = step_record(run, talk.step, visible, reply, k)
+            # every call makes one step (take_call records it), so this is the next one
+            record = step_record(run, len(talk.records) + 1, visible, reply, k)
             content = take_call(run, talk, record, call)
             talk.messages.append({"role": "tool", "tool_call_id": call_id, "name": call.name,
                                   "content": content})
