@@ -171,8 +171,7 @@ def build_vocabulary(specs: Sequence[ToolSpec], embedder: Encoder | None = None,
     alias, pending_embed = _description_aliases(specs, var_of, uses, by_key, merges,
                                                 embedder is not None)
     if embedder is not None and pending_embed:
-        _embed_aliases(pending_embed, by_key, uses.users, uses.types, alias, merges, embedder,
-                       threshold)
+        _embed_aliases(pending_embed, by_key, uses, alias, merges, embedder, threshold)
     mapping = {k: _resolve(alias, v) for k, v in var_of.items()}
     return Vocabulary(mapping=mapping, merges=tuple(merges), by_name=_by_name(mapping))
 
@@ -319,8 +318,7 @@ def _by_name(mapping: Mapping[tuple[str, str, str], str]) -> dict[str, str]:
 
 
 def _embed_aliases(pending: list[tuple[str, str, str]], by_key: Mapping[str, list[str]],
-                   users: Mapping[str, set[str]], types: Mapping[str, set[str]],
-                   alias: dict[str, str], merges: list[Merge], embedder: Encoder,
+                   uses: Uses, alias: dict[str, str], merges: list[Merge], embedder: Encoder,
                    threshold: float) -> None:
     """Step 3: fold a variable into the one whose entity is nearest to what its description
     names, when the cosine similarity reaches ``threshold``."""
@@ -328,8 +326,8 @@ def _embed_aliases(pending: list[tuple[str, str, str]], by_key: Mapping[str, lis
         if var in alias:
             continue
         candidates = [o for o in by_key[key] if o != var and o not in alias
-                      and _compatible(set(types[var]), set(types[o]))
-                      and len(users[var]) <= len(users[o])]
+                      and _compatible(set(uses.types[var]), set(uses.types[o]))
+                      and len(uses.users[var]) <= len(uses.users[o])]
         if not candidates:
             continue
         phrases = [" ".join(tokens(o)[:-1]) for o in candidates]
