@@ -8,7 +8,7 @@ argument came from outside content (``tainted``, planfilter.core.provenance). Th
   unattended agent. Approved without asking, except a call with a tainted argument, which
   is refused: what the plan needs runs, but a value read in outside content and not given
   by the user never reaches a sensitive argument, nor chooses the item a high-risk call
-  acts on;
+  acts on, nor which of several items a search matched only in part a write acts on;
 - ``always``: approved without asking. The paper's benchmark runs with it (its figures were
   measured so), and says so where it sets it (``planfilter run --approve-risky``);
 - ``never``: refused, every time; the call is recorded and never executed;
