@@ -627,19 +627,11 @@ def unasked_item(value: Any, answers: Iterable[tuple[Mapping[str, Any], Any]]) -
     returned, and some items of that list, not this one, have a field equal to one of the
     call's own text arguments (case and whitespace ignored: the file name searched for, the
     others matched only in part): that argument. None otherwise."""
-    for arguments, result in answers:
-        asked = {_squeezed(a).lower(): a for a in texts_in(arguments, keys=False)
-                 if len(a) >= MIN_TEXT_CHARS}
-        if not asked:
-            continue
-        for items in _item_lists(result):
-            mine = _holding(items, value)
-            if not mine:
-                continue
-            exact = {i: asked[key] for i, item in enumerate(items) for f in item.values()
-                     if isinstance(f, str) and (key := _squeezed(f).lower()) in asked}
-            if exact and len(exact) < len(items) and not mine & set(exact):
-                return next(iter(exact.values()))
+    for asked, items, mine in _searches(value, answers, moments=True):
+        exact = {i: asked[key] for i, item in enumerate(items) for f in item.values()
+                 if isinstance(f, str) and (key := _squeezed(f).lower()) in asked}
+        if exact and len(exact) < len(items) and not mine & set(exact):
+            return next(iter(exact.values()))
     return None
 
 
@@ -651,24 +643,33 @@ def open_choice(value: Any, answers: Iterable[tuple[Mapping[str, Any], Any]]) ->
     did not say which item was meant, and outside content can be written so as to match a
     search. Dates and times are no search words here (a day's listing holds them all). None
     otherwise."""
+    for asked, items, mine in _searches(value, answers, moments=False):
+        fields = [[_squeezed(f).lower() for f in item.values() if isinstance(f, str)]
+                  for item in items]
+        for key, text in asked.items():
+            if any(key == f for texts in fields for f in texts):
+                continue  # the search names an item
+            matched = {i for i, texts in enumerate(fields) if any(key in f for f in texts)}
+            if len(matched) >= 2 and mine & matched:
+                return text
+    return None
+
+
+def _searches(value: Any, answers: Iterable[tuple[Mapping[str, Any], Any]], *, moments: bool
+              ) -> Iterable[tuple[dict[str, str], list[Mapping[str, Any]], set[int]]]:
+    """Each list of several items (objects) a call returned, some of which have ``value`` as
+    a field: the call's own text arguments of :data:`MIN_TEXT_CHARS` or more (by their text
+    without whitespace, lower-cased; dates and times left out unless ``moments``), the
+    items, and which of them hold ``value``."""
     for arguments, result in answers:
         asked = {_squeezed(a).lower(): a for a in texts_in(arguments, keys=False)
-                 if len(a) >= MIN_TEXT_CHARS and not _MOMENT.fullmatch(a.strip())}
+                 if len(a) >= MIN_TEXT_CHARS and (moments or not _MOMENT.fullmatch(a.strip()))}
         if not asked:
             continue
         for items in _item_lists(result):
             mine = _holding(items, value)
-            if not mine:
-                continue
-            fields = [[_squeezed(f).lower() for f in item.values() if isinstance(f, str)]
-                      for item in items]
-            for key, text in asked.items():
-                if any(key == f for texts in fields for f in texts):
-                    continue  # the search names an item
-                matched = {i for i, texts in enumerate(fields) if any(key in f for f in texts)}
-                if len(matched) >= 2 and mine & matched:
-                    return text
-    return None
+            if mine:
+                yield asked, items, mine
 
 
 def _holding(items: list[Mapping[str, Any]], value: Any) -> set[int]:
