@@ -64,20 +64,19 @@ def reads_document(registry: Registry, found: Delegation, call: Call) -> bool:
 
 
 def after_delegated_call(now: Snapshot, found: Delegation, call: Call, result: Any
-                         ) -> tuple[Delegation | None, tuple[Belief, ...] | None, bool]:
+                         ) -> tuple[Delegation | None, tuple[Belief, ...] | None]:
     """Returns, for a ``call`` made while the document the request delegates to (``found``)
-    is unread: the delegation still awaited (None once a read of it ran), the candidates now
-    (None: unchanged), and whether the document's goals joined (``call`` then is the read
-    they came from). A read of it that ran: its goals join (:func:`with_document_goals`); a
-    failed try of it: nothing changes; another call: the offer of the document's read is set
-    aside (:func:`without_delegated`; a read the request's own candidates make still counts
-    when it comes)."""
+    is unread: the delegation still awaited (None once a read of it ran) and the candidates
+    now (None: unchanged). The document's goals joined exactly when the first is None and
+    the second is not (``call`` then is the read they came from). A read of it that ran: its
+    goals join (:func:`with_document_goals`); a failed try of it: nothing changes; another
+    call: the offer of the document's read is set aside (:func:`without_delegated`; a read
+    the request's own candidates make still counts when it comes)."""
     if not reads_document(now.registry, found, call):
-        return found, without_delegated(now.beliefs), False
+        return found, without_delegated(now.beliefs)
     if not call.ok:
-        return found, None, False
-    beliefs = with_document_goals(now, result)
-    return None, beliefs, beliefs is not None
+        return found, None
+    return None, with_document_goals(now, result)
 
 
 def without_delegated(beliefs: Sequence[Belief]) -> tuple[Belief, ...]:

@@ -97,7 +97,6 @@ class Session(SessionViews):
         attributes the views read are described in planfilter.live.views; the guards, the
         refusals, the goal's parts and the delegation are the session's own)."""
         self._opening = begun
-        self.request, self.resolution = begun.request, begun.resolution
         self._log = Log(begun.facts, begun.store)
         self._beliefs = begun.beliefs
         self._switches = []
@@ -114,6 +113,7 @@ class Session(SessionViews):
         self._delegation: Delegation | None = begun.delegation
         self._document = None
         self._version, self._switched_from, self._left, self._cache = 0, 0.0, None, None
+        self._flow = None
 
     # -- starting ---------------------------------------------------------------------------
 
@@ -210,8 +210,9 @@ class Session(SessionViews):
             again = len(self._beliefs) > 1 and read_again(self.registry, self._log.calls)
             self._advance(ran=call.ok and not again)
             if self._delegation is not None:  # planfilter.live.joining.after_delegated_call
-                self._delegation, beliefs, joined = joining.after_delegated_call(
+                self._delegation, beliefs = joining.after_delegated_call(
                     self._snapshot(), self._delegation, call, result)
+                joined = self._delegation is None and beliefs is not None
                 if joined:
                     self._document = len(self._log.calls)
                 if beliefs is not None:

@@ -33,9 +33,9 @@ class SessionViews:
     registry: Registry
     method: str
     recognition: RecognitionOptions
-    request: str
-    resolution: Resolution | None
     _lock: threading.RLock
+    #: What the task started from (planfilter.live.opening): the request, its resolution,
+    #: the values given.
     _opening: Opening
     #: The starting values and every call since, with what it gave (planfilter.live.records).
     _log: Log
@@ -51,8 +51,21 @@ class SessionViews:
     #: The state's version, and what was worked out for it (see :meth:`_snapshot`).
     _version: int
     _cache: tuple[int, Snapshot, offers.Showing | None] | None
+    #: The log the data-flow view was worked out for, and that view (see :meth:`flow`).
+    _flow: tuple[Log, Flow] | None
 
     # -- what the session knows ------------------------------------------------------------
+
+    @property
+    def request(self) -> str:
+        """The user's request the task started from ("" before :meth:`Session.start
+        <planfilter.live.session.Session.start>`)."""
+        return self._opening.request
+
+    @property
+    def resolution(self) -> Resolution | None:
+        """How the goal was resolved from the request (None before a start)."""
+        return self._opening.resolution
 
     @property
     def goal(self) -> frozenset[str]:
@@ -164,9 +177,12 @@ class SessionViews:
             return dataflow.held(self._log.facts, self._log.calls)
 
     def flow(self) -> Flow:
-        """What the data-flow checks know now: values held, values given, outside content."""
+        """What the data-flow checks know now: values held, values given, outside content
+        (worked out once per log: a call recorded makes a new one)."""
         with self._lock:
-            return dataflow.flow(self.request, self._log)
+            if self._flow is None or self._flow[0] is not self._log:
+                self._flow = (self._log, dataflow.flow(self.request, self._log))
+            return self._flow[1]
 
     def planning_state(self) -> dict[str, Any]:
         """The state the planner sees for the leading candidate's current step: that step's
