@@ -129,6 +129,25 @@ def test_every_value_of_a_result_is_found_at_its_json_pointer(document, trusted)
             assert source.describe().startswith("call 3 (lookup)'s result")
 
 
+@settings(max_examples=150, deadline=None)
+@given(st.lists(documents, min_size=1, max_size=4), st.booleans())
+def test_a_values_sources_are_each_place_it_was_seen_once_in_the_order_seen(results, trusted):
+    """Results added call after call: each key's sources are those of each call's result
+    alone, in call order, each once; a value repeated in every item of a long list has one
+    source per place."""
+    results = [*results, [{"status": "open", "n": i} for i in range(50)]]
+    store = ValueStore()
+    for call, document in enumerate(results, 1):
+        store = store.with_result(call, "lookup", document, trusted=trusted)
+    alone = [ValueStore().with_result(call, "lookup", document, trusted=trusted)
+             for call, document in enumerate(results, 1)]
+    for key, sources in store.index.items():
+        assert len(set(sources)) == len(sources)
+        assert list(sources) == [s for one in alone for s in one.index.get(key, ())]
+    assert len(store.sources("OPEN")) == 50 + sum(
+        len(one.sources("open")) for one in alone[:-1])
+
+
 def test_a_value_spelled_out_in_text_is_found_as_whole_words():
     store = ValueStore().with_result(1, "inbox", {"body": "Pay to DE89 3704 now, ref #W77."},
                                      trusted=False)

@@ -248,6 +248,8 @@ def same_value(a: Any, b: Any) -> bool:
     no id differs from another by a space."""
     if a == b and type(a) is type(b):
         return True
+    if type(a) is str and type(b) is str:  # the common case, decided as below
+        return _squeezed(a) == _squeezed(b)
     if isinstance(a, bool) or isinstance(b, bool):
         return False
     if isinstance(a, int | float) and isinstance(b, int | float):
@@ -673,23 +675,28 @@ def _searches(value: Any, answers: Iterable[tuple[Mapping[str, Any], Any]], *, m
 
 
 def _holding(items: list[Mapping[str, Any]], value: Any) -> set[int]:
-    """The items of ``items`` that have ``value`` as one of their scalar fields."""
+    """The items of ``items`` that have ``value`` (a text or a number) as one of their
+    fields; none for anything else (nothing, a yes/no, a list)."""
+    if not isinstance(value, str | int | float) or isinstance(value, bool):
+        return set()
     return {i for i, item in enumerate(items)
-            if any(not isinstance(f, bool) and same_value(value, f)
-                   for f in item.values() if not isinstance(f, Mapping | list | tuple))}
+            if any(isinstance(f, str | int | float) and not isinstance(f, bool)
+                   and same_value(value, f) for f in item.values())}
 
 
 def _item_lists(value: Any) -> Iterable[list[Mapping[str, Any]]]:
     """Every list of two or more objects inside ``value`` (the items a search returned)."""
     if isinstance(value, Mapping):
         for item in value.values():
-            yield from _item_lists(item)
+            if isinstance(item, Mapping | list | tuple):
+                yield from _item_lists(item)
     elif isinstance(value, list | tuple):
         items = [v for v in value if isinstance(v, Mapping)]
         if len(items) >= 2:
             yield items
         for item in value:
-            yield from _item_lists(item)
+            if isinstance(item, Mapping | list | tuple):
+                yield from _item_lists(item)
 
 
 def unseen_datum(value: Any, store: ValueStore) -> str | None:

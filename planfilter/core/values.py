@@ -167,15 +167,23 @@ class ValueStore:
         return ValueStore(self.index, (*self.texts, (_spaced(text), source)))
 
     def _with(self, entries: Iterable[tuple[str | None, str | None, Source]]) -> ValueStore:
-        index = dict(self.index)
+        # each key touched is copied once, as a list and a set (a value repeated in every
+        # item of a long result, a status or a currency, gathers many sources)
+        grown: dict[str, tuple[list[Source], set[Source]]] = {}
         texts = list(self.texts)
         for key, text, source in entries:
             if key is not None:
-                known = index.get(key, ())
-                if source not in known:
-                    index[key] = (*known, source)
+                sources = grown.get(key)
+                if sources is None:
+                    known = self.index.get(key, ())
+                    sources = grown[key] = (list(known), set(known))
+                if source not in sources[1]:
+                    sources[0].append(source)
+                    sources[1].add(source)
             if text is not None:
                 texts.append((text, source))
+        index = dict(self.index)
+        index.update((key, tuple(listed)) for key, (listed, _) in grown.items())
         return ValueStore(index, tuple(texts))
 
     # -- looking up --------------------------------------------------------------------------
