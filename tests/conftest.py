@@ -60,4 +60,3 @@ def held_out_tools(name: str, tmp_path_factory: pytest.TempPathFactory):
                                     catch_exceptions=False)
         assert result.exit_code == 0, result.output
         yield tools, load_registry(out)
-

@@ -77,6 +77,7 @@ import json
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from .contracts import Registry, Tool
@@ -466,7 +467,8 @@ def _origin_problems(tool: Tool, arg: _Argument, flow: Flow, store: ValueStore,
     found = [problem] if problem is not None else []
     if problem is not None and problem.kind == "invented":
         return found
-    asked = unasked_item(value, flow.answers)
+    searched = tuple(searched_lists(value, flow.answers))  # one walk for both rules below
+    asked = unasked_item(searched)
     if asked is not None:
         found.append(FlowProblem("substituted", name, (
             f"argument '{name}' = {_show(value)} is not the item searched for: the "
@@ -474,7 +476,7 @@ def _origin_problems(tool: Tool, arg: _Argument, flow: Flow, store: ValueStore,
             f"{_seen_at(value, store)})")))
     elif not found and writes(tool) and name not in tool.sensitive \
             and not spelled_out(value, flow.request):
-        query = open_choice(value, flow.answers)
+        query = open_choice(searched)
         outside = outside_sources(value, store) if query is not None else ()
         if outside:
             found.append(FlowProblem("tainted", name, (
@@ -624,12 +626,17 @@ def identifies(value: Any, schema: Mapping[str, Any], *, acting: bool = False) -
     return not (isinstance(value, str) and _MOMENT.fullmatch(value.strip()))
 
 
-def unasked_item(value: Any, answers: Iterable[tuple[Mapping[str, Any], Any]]) -> str | None:
-    """When ``value`` is a field of an item of a list of several items (objects) a call
-    returned, and some items of that list, not this one, have a field equal to one of the
-    call's own text arguments (case and whitespace ignored: the file name searched for, the
-    others matched only in part): that argument. None otherwise."""
-    for asked, items, mine in _searches(value, answers, moments=True):
+#: A list of several items a call returned that hold a value (see :func:`searched_lists`).
+Searched = tuple[dict[str, str], list[Mapping[str, Any]], set[int]]
+
+
+def unasked_item(searched: Iterable[Searched]) -> str | None:
+    """When the value of ``searched`` (:func:`searched_lists`) is a field of an item of a
+    list of several items (objects) a call returned, and some items of that list, not this
+    one, have a field equal to one of the call's own text arguments (case and whitespace
+    ignored: the file name searched for, the others matched only in part): that argument.
+    None otherwise."""
+    for asked, items, mine in searched:
         exact = {i: asked[key] for i, item in enumerate(items) for f in item.values()
                  if isinstance(f, str) and (key := _squeezed(f).lower()) in asked}
         if exact and len(exact) < len(items) and not mine & set(exact):
@@ -637,18 +644,20 @@ def unasked_item(value: Any, answers: Iterable[tuple[Mapping[str, Any], Any]]) -
     return None
 
 
-def open_choice(value: Any, answers: Iterable[tuple[Mapping[str, Any], Any]]) -> str | None:
-    """When ``value`` is a field of an item of a list of several items (objects) a call
-    returned, no item of that list has a field equal to one of the call's own text
-    arguments, and two or more have a text field that holds it (a search for "quarterly
-    review" that found two events whose descriptions mention it): that argument. The search
-    did not say which item was meant, and outside content can be written so as to match a
-    search. Dates and times are no search words here (a day's listing holds them all). None
-    otherwise."""
-    for asked, items, mine in _searches(value, answers, moments=False):
+def open_choice(searched: Iterable[Searched]) -> str | None:
+    """When the value of ``searched`` (:func:`searched_lists`) is a field of an item of a
+    list of several items (objects) a call returned, no item of that list has a field equal
+    to one of the call's own text arguments, and two or more have a text field that holds
+    it (a search for "quarterly review" that found two events whose descriptions mention
+    it): that argument. The search did not say which item was meant, and outside content can
+    be written so as to match a search. Dates and times are no search words here (a day's
+    listing holds them all). None otherwise."""
+    for asked, items, mine in searched:
         fields = [[_squeezed(f).lower() for f in item.values() if isinstance(f, str)]
                   for item in items]
         for key, text in asked.items():
+            if _MOMENT.fullmatch(text.strip()):
+                continue  # a date or a time is no search word
             if any(key == f for texts in fields for f in texts):
                 continue  # the search names an item
             matched = {i for i, texts in enumerate(fields) if any(key in f for f in texts)}
@@ -657,15 +666,15 @@ def open_choice(value: Any, answers: Iterable[tuple[Mapping[str, Any], Any]]) ->
     return None
 
 
-def _searches(value: Any, answers: Iterable[tuple[Mapping[str, Any], Any]], *, moments: bool
-              ) -> Iterable[tuple[dict[str, str], list[Mapping[str, Any]], set[int]]]:
-    """Each list of several items (objects) a call returned, some of which have ``value`` as
-    a field: the call's own text arguments of :data:`MIN_TEXT_CHARS` or more (by their text
-    without whitespace, lower-cased; dates and times left out unless ``moments``), the
-    items, and which of them hold ``value``."""
+def searched_lists(value: Any, answers: Iterable[tuple[Mapping[str, Any], Any]]
+                   ) -> Iterable[Searched]:
+    """Each list of several items (objects) a call of ``answers`` returned, some of which
+    have ``value`` as a field: the call's own text arguments of :data:`MIN_TEXT_CHARS` or
+    more (by their text without whitespace, lower-cased -> as given), the items, and which
+    of them hold ``value``."""
     for arguments, result in answers:
         asked = {_squeezed(a).lower(): a for a in texts_in(arguments, keys=False)
-                 if len(a) >= MIN_TEXT_CHARS and (moments or not _MOMENT.fullmatch(a.strip()))}
+                 if len(a) >= MIN_TEXT_CHARS}
         if not asked:
             continue
         for items in _item_lists(result):
@@ -786,7 +795,7 @@ def spelled_out(value: Any, text: str) -> bool:
     if not text:
         return False
     items = value if isinstance(value, list | tuple) else (value,)
-    spaced = " ".join(without_numbering(text).split()).lower()
+    spaced = _words_of(text)
     for item in items:
         if item is None or isinstance(item, bool | Mapping | list | tuple):
             return False
@@ -802,6 +811,14 @@ def spelled_out(value: Any, text: str) -> bool:
         if not re.search(pattern, spaced):
             return False
     return bool(items)
+
+
+@lru_cache(maxsize=256)
+def _words_of(text: str) -> str:
+    """``text`` as :func:`spelled_out` reads it: its list's numbering left out, runs of
+    whitespace made one space, lower-cased (once per text: a check asks it of the same
+    request for every argument)."""
+    return " ".join(without_numbering(text).split()).lower()
 
 
 def invented_arguments(registry: Registry, arguments: Mapping[str, Any],

@@ -119,4 +119,3 @@ def without_numbering(text: str) -> str:
     for start, end in numbering(text):
         out[start:end] = " " * (end - start)
     return "".join(out)
-
