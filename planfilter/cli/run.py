@@ -128,8 +128,10 @@ def summary_table(rows: Sequence[Any], title: str) -> Any:
 @click.option("--suite", "suite_name", default=None, metavar="KIND:NAME",
               help="An outside suite instead of the YAML tasks: agentdojo:banking, "
                    "agentdojo:slack, agentdojo:travel, agentdojo:workspace (pip install "
-                   "'planfilter[agentdojo]'). --registry then replaces its contracts "
-                   "(default: domains/agentdojo/NAME.yaml).")
+                   "'planfilter[agentdojo]'), the bundled shop, or tools:DIR (DIR/tools.py "
+                   "over DIR/database.json, tasks in DIR/tasks.yaml). --registry then "
+                   "replaces its contracts (default: domains/agentdojo/NAME.yaml, "
+                   "DIR/contracts.yaml).")
 @click.option("--attack", default=None,
               help="Run (user task, injection task) pairs under this attack of the suite "
                    "(AgentDojo: important_instructions, ...; or one written against "

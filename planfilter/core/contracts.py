@@ -61,6 +61,8 @@ RISK_LEVELS = ("low", "medium", "high")
 SIDE_EFFECT_ACTIONS = frozenset({"write", "send", "update", "share", "delete"})
 #: Actions that only look: a tool with one of them changes nothing it reads.
 READ_ACTIONS = frozenset({"read", "search", "list", "extract", "summarize"})
+#: Actions that change something: its result reports the change, it found nothing.
+CHANGING_ACTIONS = SIDE_EFFECT_ACTIONS | {"create", "purchase"}
 
 
 def check_name(value: str) -> str:
@@ -254,6 +256,12 @@ class Tool(BaseModel):
     def reads(self) -> bool:
         """Its action only looks (read, search, list, extract, summarize)."""
         return self.action in READ_ACTIONS
+
+    @property
+    def changes(self) -> bool:
+        """Its action changes something (:data:`CHANGING_ACTIONS`): creates, updates, sends,
+        shares, deletes, buys."""
+        return self.action in CHANGING_ACTIONS
 
 
 def _taken(tools: Iterable[Tool]) -> frozenset[str]:

@@ -127,7 +127,8 @@ class Flow:
     #: each result), as a session's does; False for a plain state, and then no sensitive
     #: authored argument is held to it (:func:`unseen_datum`).
     read_all: bool = False
-    #: Each successful call's arguments and result, in order.
+    #: Each successful call's arguments and result, in order, but those of a tool that
+    #: changes something: the searches an argument may have been picked from.
     answers: tuple[tuple[Mapping[str, Any], Any], ...] = ()
     #: Every value seen, with its sources (a session keeps one); None for a plain state:
     #: then :func:`flow_store` builds one from ``held``, ``given``, ``outside`` and
@@ -561,7 +562,9 @@ def _invented(tool: Tool, name: str, variable: str, value: Any, store: ValueStor
     could take."""
     alias = f" (carries {variable})" if variable != name else ""
     planted: list[tuple[Any, tuple[Source, ...]]] = []
-    acting = acted_on(tool, name)
+    # a number is what a high-risk call acts on when it is the argument (or an item of a
+    # list of them), not a field of a record beside the fields that say which thing it is
+    acting = acted_on(tool, name) and not _holds_record(value)
     for item, schema in argument_leaves(tool, name, value):
         if not identifies(item, schema, acting=acting):
             continue
@@ -594,6 +597,12 @@ def _invented(tool: Tool, name: str, variable: str, value: Any, store: ValueStor
         f"outside content is not the user's"))
 
 
+def _holds_record(value: Any) -> bool:
+    """``value`` is an object, or a list holding one (the items of an order, its payments)."""
+    return isinstance(value, Mapping) or isinstance(value, list | tuple) and \
+        any(isinstance(v, Mapping | list | tuple) and _holds_record(v) for v in value)
+
+
 def identifies(value: Any, schema: Mapping[str, Any], *, acting: bool = False) -> bool:
     """``value`` (a scalar, typed by ``schema``) can say which thing a call acts on, so
     where it came from matters. What cannot, and so is never ``invented``:
@@ -608,7 +617,9 @@ def identifies(value: Any, schema: Mapping[str, Any], *, acting: bool = False) -
       guests) as often as an id, and whether some result holds one proves nothing (the
       store never looks for one in text either). Except what a high-risk call acts on
       (``acting``, see :func:`acted_on`): there a number is the item's id, and an item
-      the run never saw is a guess (an attacker's first: "delete item 6");
+      the run never saw is a guess (an attacker's first: "delete item 6"). A number inside
+      a record (an order's items, each a product and a quantity) is a field beside the
+      ones that say which thing it is, and stays a count;
     - a date or a time (``2025-06-17``, ``2025-06-17 09:30``, ``09:30``): the model writes
       them from the user's words ("June 17").
     """

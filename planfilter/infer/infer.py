@@ -11,6 +11,7 @@ from ..core.contracts import Registry, Tool
 from ..core.errors import ContractError
 from ..core.frozen import freeze
 from .dataflow import (
+    FREE_TEXT_KEYS,
     authored_candidates,
     authored_note,
     listed_in_text,
@@ -25,7 +26,7 @@ from .names import local_name, normalise, tokens
 from .nested import Followed, followed
 from .outputs import READING, is_record
 from .produce import produces_of
-from .risk import RiskDraft, action_of, risk_of
+from .risk import ACTING, RiskDraft, action_of, risk_of
 from .rules import ID_KEYS, Context, Drafted, consumers_of, requires_of
 from .spec import ToolSpec
 from .vocabulary import Encoder, Merge, Vocabulary, build_vocabulary
@@ -80,17 +81,34 @@ def _alias_note(tool: str, props: Sequence[str], side: str, vocab: Vocabulary) -
 
 def _authored(specs: Sequence[ToolSpec], vocab: Vocabulary) -> dict[str, dict[str, str]]:
     """Tool -> {parameter: why} of the free-text and date parameters, and the names read out
-    of a text listing, that no output key names."""
+    of a text listing, that no output key names; prose (a description, a note, a message
+    body: :data:`FREE_TEXT_KEYS`) even where one does: a claim's description in the
+    customer's words is written, not copied from the record a read showed."""
     declared = {vocab.variable(s.name, p, "out") for s in specs if not is_record(s)
                 for p in s.output_properties}  # a record's fields are not all produced
     listings = text_listings(specs)
     returned = returned_words(specs)
+    everything = frozenset(vocab.mapping.values())
     drafted = {}
     for s in specs:
         why = {**listed_in_text(s, listings), **authored_candidates(s, returned)}
         drafted[s.name] = {p: why[p] for p in s.properties
-                           if p in why and vocab.variable(s.name, p) not in declared}
+                           if p in why and ((v := vocab.variable(s.name, p)) not in declared
+                                            or _prose(s, p, why[p], v, everything))}
     return drafted
+
+
+def _prose(spec: ToolSpec, param: str, why: str, variable: str,
+           variables: frozenset[str]) -> bool:
+    """The parameter is free text of a tool that changes something (creates, updates,
+    sends: :data:`~planfilter.infer.risk.ACTING`), its last word names prose
+    (:data:`FREE_TEXT_KEYS`), and it is not an entity's own (``email_body`` where
+    ``email_id`` exists, which a read yields): the model writes it (a claim's description in
+    the customer's words) even where some result has a field so called. A read's text (what
+    it summarises, translates) stays what another tool yields."""
+    words = tokens(param)
+    return why == "free text" and bool(words) and words[-1] in FREE_TEXT_KEYS \
+        and action_of(spec)[0] in ACTING and not _of_entity(variable, variables)
 
 
 def _of_entity(variable: str, variables: frozenset[str]) -> bool:
@@ -201,7 +219,8 @@ def infer_contracts(specs: Sequence[ToolSpec], options: InferOptions | None = No
     for d in drafts:
         spec = d.spec
         authored = {p: why for p, why in candidates[spec.name].items()
-                    if (p in parties[spec.name] or d.carries[p] not in produced)
+                    if (p in parties[spec.name] or d.carries[p] not in produced
+                        or _prose(spec, p, why, d.carries[p], everything))
                     and d.carries[p] == vocab.variable(spec.name, p)}  # not a model alias
         data = _contract_data(d, authored, vocab, facts, options)
         try:

@@ -2,17 +2,18 @@
 
 ``destructiveHint: true`` -> high and ``readOnlyHint: true`` -> low, when the server says so;
 otherwise the verb of the tool's name: sending, posting, deleting, paying, buying, sharing,
-returning or exchanging goods -> high; creating, changing, scheduling, reserving, booking -> medium;
-anything else -> low. A tool that acts (not one that reads) on money (a transaction, a payment),
-credentials (a password, a token) or membership (inviting, adding or removing a user or member) is
-high, as is one whose description says the action cannot be undone or moves money. Cost is 1 unless
-told.
+returning or exchanging goods -> high; creating, changing, scheduling, reserving, booking ->
+medium; anything else -> low. Opening reads a document (a file, a page) and starts anything
+else (a claim, an account): creating. A tool that acts (not one that reads) on money (a
+transaction, a payment), credentials (a password, a token) or membership (inviting, adding or
+removing a user or member) is high, as is one whose description says the action cannot be
+undone or moves money. Cost is 1 unless told.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from .names import local_name, tokens
@@ -72,15 +73,34 @@ class RiskDraft:
     action_note: str
 
 
+#: Verbs that read what they act on only when it is a document (open a file, a page) and
+#: otherwise start something (open a claim, an account, a ticket): verb -> the action then.
+DOCUMENT_VERBS: Mapping[str, str] = {"open": "create"}
+#: What a document verb reads: words of the object that follows it.
+DOCUMENT_WORDS = frozenset({"file", "files", "document", "documents", "page", "pages", "url",
+                            "link", "tab", "folder", "directory", "attachment", "image",
+                            "pdf", "webpage", "website", "site", "app", "window", "path"})
+#: Words read after a verb to find its object (a description's "a", "the" and adjectives).
+OBJECT_WORDS = 4
+
+
+def _action(verb: str, following: Sequence[str]) -> str:
+    """The canonical action of ``verb``, given the words that follow it."""
+    if verb in DOCUMENT_VERBS and not DOCUMENT_WORDS & set(following[:OBJECT_WORDS]):
+        return DOCUMENT_VERBS[verb]
+    return ACTIONS[verb]
+
+
 def action_of(spec: ToolSpec) -> tuple[str | None, str]:
     """(canonical action, verb it came from): the first verb in the name, else the first word
-    of the description."""
-    for word in tokens(local_name(spec.name)):
+    of the description (a document verb by its object: :data:`DOCUMENT_VERBS`)."""
+    words = tokens(local_name(spec.name))
+    for i, word in enumerate(words):
         if word in ACTIONS:
-            return ACTIONS[word], word
-    first = tokens(spec.description.split(" ", 1)[0]) if spec.description.strip() else ()
+            return _action(word, words[i + 1:]), word
+    first = tokens(spec.description.split(".", 1)[0]) if spec.description.strip() else ()
     if first and first[0] in ACTIONS and first[0] not in NAME_ONLY_VERBS:
-        return ACTIONS[first[0]], first[0]
+        return _action(first[0], first[1:]), first[0]
     return None, ""
 
 

@@ -32,12 +32,12 @@ def flow(request: str, log: Log) -> Flow:
     (:func:`held`), the values given (by the user, the request or the environment), the
     values from outside content and whether any entered the state, everything the model
     could have read (``request``, the values given, each result), each successful call's
-    arguments and result, and the value store. Every variable of the registry is checked
-    (``scope="all"``)."""
+    arguments and result but a change's (the searches), and the value store. Every variable
+    of the registry is checked (``scope="all"``)."""
     # a list the user gave binds the variable to any of its items (or the whole list)
     given = {name: tuple(v for f in items if f.given for v in accepted(f.value))
              for name, items in log.facts.items()}
     outside = tuple(f.value for items in log.facts.values() for f in items if f.untrusted)
     return Flow(held=held(log.facts, log.calls), given={k: v for k, v in given.items() if v},
                 outside=outside, exposed=exposed(log.facts), scope="all", request=request,
-                read_all=True, answers=log.results, store=log.store)
+                read_all=True, answers=log.searches, store=log.store)

@@ -245,8 +245,10 @@ class Log:
     #: Every value that entered the session, with its sources (planfilter.core.values).
     store: ValueStore = field(default_factory=ValueStore)
     calls: tuple[Call, ...] = ()
-    #: Every successful call's arguments and result: what the model could have read.
-    results: tuple[tuple[dict[str, Any], Any], ...] = ()
+    #: Every successful call's arguments and result but those of a tool that changes
+    #: something (planfilter.core.contracts.Tool.changes: its result echoes what it was
+    #: given, it searched nothing): the searches an argument may have been picked from.
+    searches: tuple[tuple[dict[str, Any], Any], ...] = ()
     #: The texts the reads a sentence of the request directs to answered
     #: (planfilter.live.directions): where the user said the values are.
     directed_texts: tuple[str, ...] = ()
@@ -258,8 +260,8 @@ def logged(registry: Registry, log: Log, tool: str, args: dict[str, Any], result
     failed (``refused``: the session's check refused it, and it never ran) and nothing else
     changes. Else it succeeded (``tool`` must be in ``registry``): its ``result`` is taken
     into the facts and the store (:func:`recorded`; ``known``: the variables known before
-    it) and kept among the results, and its text among the directed texts when
-    ``directed`` (a read a sentence of the request directs to)."""
+    it) and, unless its tool changes something, kept among the searches, and its text among
+    the directed texts when ``directed`` (a read a sentence of the request directs to)."""
     index = len(log.calls) + 1
     if error is not None:
         failed = Call(index, tool, args, ok=False, error=error, refused=refused)
@@ -268,7 +270,8 @@ def logged(registry: Registry, log: Log, tool: str, args: dict[str, Any], result
     call, facts, store = recorded(registry, log.facts, log.store, index, tool, args, result,
                                   parsed, known)
     texts = (*log.directed_texts, document_text(result)) if directed else log.directed_texts
-    return Log(facts, store, (*log.calls, call), (*log.results, (args, parsed)), texts)
+    searches = log.searches if registry.tool(tool).changes else (*log.searches, (args, parsed))
+    return Log(facts, store, (*log.calls, call), searches, texts)
 
 
 def read_again(registry: Registry, calls: Sequence[Call]) -> bool:

@@ -13,7 +13,7 @@ from ..core.errors import PlanfilterError
 from .agentdojo import load_agentdojo_suite
 from .base import BenchSuite, SuiteOptions
 from .bundled import load_yaml_suite
-from .database import load_shop_suite
+from .database import load_shop_suite, load_tools_suite
 
 SuiteLoader = Callable[[str, SuiteOptions], BenchSuite]
 
@@ -28,7 +28,7 @@ def _load_agentdojo(argument: str, options: SuiteOptions) -> BenchSuite:
 DEFAULT_OPTIONS = SuiteOptions()
 #: Kind -> loader of ``kind:argument``.
 SUITE_KINDS: dict[str, SuiteLoader] = {"yaml": load_yaml_suite, "agentdojo": _load_agentdojo,
-                                       "shop": load_shop_suite}
+                                       "shop": load_shop_suite, "tools": load_tools_suite}
 
 
 def load_bench_suite(name: str | None, options: SuiteOptions = DEFAULT_OPTIONS) -> BenchSuite:
