@@ -20,8 +20,9 @@ this order, after the schema):
 - **substituted**: when the user gave a value for a variable (``known``, or read out of the
   request), an argument of that variable must carry that value (a list argument must lie
   within the given list), or text the request spells out around it ("New York, NY 10001"
-  for "New York": a rule reads a part of it); a tool's result does not override what the
-  user said.
+  for "New York": a rule reads a part of it), or a field of the record a trusted result
+  holds for it (:func:`named_record`: the station the user named, by its code); a tool's
+  result does not override what the user said.
   And an item searched for by name is not swapped for another the same search returned: when
   a call's result lists several items and some of them have a field equal to one of the
   call's own arguments (the file name searched for; the others matched it only in part), an
@@ -457,7 +458,8 @@ def _origin_problems(tool: Tool, arg: _Argument, flow: Flow, store: ValueStore,
     name, value, variable, given = arg.name, arg.value, arg.variable, arg.given
     if arg.authored:
         return []
-    if given and not within(value, given) and not extends(value, given, flow.request):
+    if given and not within(value, given) and not extends(value, given, flow.request) \
+            and not named_record(value, given, store):
         return [FlowProblem("substituted", name, (
             f"argument '{name}' = {_show(value)} is not the value the user gave for "
             f"{variable} ({', '.join(_show(g) for g in _plain_values(given))}); it was "
@@ -786,6 +788,29 @@ def carried_text(text: str, outside: Iterable[Any], request: str = "") -> str | 
                         and not spelled_out(line.strip(), request):
                     return line.strip()
     return None
+
+
+def named_record(value: Any, given: Iterable[Any], store: ValueStore) -> bool:
+    """``value`` is a field of a record in a trusted result another field of which is a
+    value the user gave for the same variable: the user named the thing (a station, "Porto
+    Campanhã"), its record says how tools name it (``OPO-CMP``). A list passes when each of
+    its items does."""
+    items = value if isinstance(value, list | tuple) else (value,)
+    if not items:
+        return False
+    named = {at for g in _plain_values(given) for s in store.sources(g)
+             if (at := _record_of(s)) is not None}
+    return bool(named) and all(any(_record_of(s) in named for s in store.sources(item))
+                               for item in items)
+
+
+def _record_of(source: Source) -> tuple[int | None, str] | None:
+    """(call, pointer) of the record a trusted result's field is in; None for anything else
+    (a list's item, a key, text, another kind of source)."""
+    if source.kind is not SourceKind.RESULT or not source.trusted or source.part != "value":
+        return None
+    parent, _, key = source.path.rpartition("/")
+    return None if not key or key.isdigit() else (source.call, parent)
 
 
 def extends(value: Any, given: Iterable[Any], request: str) -> bool:

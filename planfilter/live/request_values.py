@@ -4,8 +4,10 @@ A user has only the request: "Forward the invoice email from billing@acme.exampl
 accounts@northwind.example", "Summarize the PDF at www.example.com/q3-deck.pdf", "Rename
 the spreadsheet to 'Vendor comparison'". This module reads such values by rule, with no
 model: it finds spans of a few kinds in the text (e-mail addresses, web addresses, IBANs,
-file names, dates (ISO, or in words with their year, read as ISO) and times, quoted text,
-numbers) and gives each to the parameters whose schema and words fit it:
+file names, dates (ISO, or in words with their year, read as ISO) and times (``13:00``, or
+in words: "1 pm", "10 in the morning", read as ``HH:MM``), quoted text, numbers, "4,000"
+being one) and gives each to the parameters whose schema and words fit it. A day of a month
+without its year ("16 to 19 June") gives no value, and its digits are no number:
 
 - a span of a *specific* kind goes to a parameter whose name or description names that kind
   (an e-mail to ``email``/``recipient``; a web address to ``url``/``website``; an IBAN to
@@ -64,13 +66,19 @@ ADDRESS_PARTS: Mapping[str, frozenset[str]] = {
     "country": frozenset({"country"}),
 }
 
+#: Capital and small letters, Latin with its accents ("Campanhã", "Wiśniewski": Latin-1
+#: and Latin Extended-A, whose capitals and small letters alternate, so both take all).
+_UPPER = "A-ZÀ-ÖØ-ÞĀ-ž"
+_LOWER = "a-zß-öø-ÿĀ-ž"
 #: A place's name: one to three capitalised words.
-_PLACE = r"[A-Z][a-z]+(?:\s[A-Z][a-z]+){0,2}"
+_PLACE = rf"[{_UPPER}][{_LOWER}]+(?:\s[{_UPPER}][{_LOWER}]+){{0,2}}"
 #: Capitalised words that name a time, not a place ("in May", "on Monday").
 _MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August",
                 "September", "October", "November", "December")
 _MONTH_NUMBERS = {name: number for number, name in enumerate(_MONTH_NAMES, start=1)}
 _MONTHS = "|".join(_MONTH_NAMES)
+#: The rest of a range of days ("16 to 19", "3-5").
+_DAY_RANGE = r"(?:\s*(?:-|–|to|until|till|through)\s*(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?)?"
 _NOT_PLACES = frozenset({*_MONTH_NAMES, "Monday", "Tuesday", "Wednesday", "Thursday",
                          "Friday", "Saturday", "Sunday"})
 
@@ -89,7 +97,14 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("written date", re.compile(rf"\b(?:({_MONTHS})\s+(\d{{1,2}})(?:st|nd|rd|th)?,?|"
                                 rf"(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTHS}),?)"
                                 r"\s+(\d{4})\b")),
+    # a day of a month without its year ("16 to 19 June", "on June 12"): no value to read
+    # (which year is not said), and its digits are no number
+    ("day", re.compile(rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)?{_DAY_RANGE}\s+(?:of\s+)?(?:{_MONTHS})|"
+                       rf"(?:{_MONTHS})\s+\d{{1,2}}(?:st|nd|rd|th)?{_DAY_RANGE})\b")),
     ("time", re.compile(r"\b(?:[01]?\d|2[0-3]):[0-5]\d\b")),
+    # a time of day in words ("1 pm", "10:30am", "10 in the morning"), as HH:MM
+    ("time of day", re.compile(r"\b(1[0-2]|0?[1-9])(?::([0-5]\d))?\s*(?:([ap])\.?m\b\.?|"
+                               r"in\s+the\s+(morning|afternoon|evening))", re.IGNORECASE)),
     # an apostrophe inside a word ("I'm", "order's") opens and closes no quote
     ("quoted", re.compile(r"(?<![A-Za-z])'([^'\n]{1,200})'(?![A-Za-z])|\"([^\"\n]{1,200})\"|"
                           r"‘([^’\n]{1,200})’|“([^”\n]{1,200})”")),
@@ -101,7 +116,9 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
                          + r"(?:(?:,\s*|\s+and\s+|\s+or\s+)" + _PLACE + r")*)")),
     ("code", re.compile(r"(?<![\w@/.-])#?(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z#])"
                         r"[A-Za-z0-9][A-Za-z0-9_-]{2,40}\b|#\d{3,40}\b")),
-    ("number", re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w]|\.\d)")),
+    # thousands separated by commas ("4,000") are one number
+    ("number", re.compile(r"(?<![\w.])-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
+                          r"(?![\w]|\.\d|,\d{3}\b)")),
 )
 #: Words of a parameter that say it takes a person's first or last name.
 _NAME_CUES: Mapping[str, frozenset[str]] = {
@@ -171,9 +188,20 @@ def spans(text: str) -> tuple[Span, ...]:
                 found.append(Span("date", f"{match.group(5)}-{month:02d}-{day:02d}", start,
                                   end))
                 continue
+            elif kind == "day":
+                taken.append((start, end))
+                continue
+            elif kind == "time of day":
+                hour, minute = int(match.group(1)) % 12, match.group(2) or "00"
+                later = (match.group(3) or "").lower() == "p" or \
+                    (match.group(4) or "").lower() in ("afternoon", "evening")
+                taken.append((start, end))
+                found.append(Span("time", f"{hour + 12 * later:02d}:{minute}", start, end))
+                continue
             elif kind == "number":
                 if (start, end) in listed:
                     continue
+                value = value.replace(",", "")
                 value = float(value) if "." in value else int(value)
             taken.append((start, end))
             found.append(Span(kind, value, start, end))
