@@ -6,8 +6,8 @@
   tomorrow``, ``the day before yesterday``, ``in N days`` / ``in N weeks``, and a weekday
   (``Friday``, ``on Friday``, ``this Friday``, ``next Friday``: the first such day after
   today; ``last Friday``: the last one before it), each a ``date`` span (``YYYY-MM-DD``);
-- clock times in words or on a 12-hour clock: ``4 PM``, ``4:30 p.m.``, ``11am``, ``noon``,
-  ``midnight``, each a ``time`` span (``HH:MM``, 24-hour).
+- clock times in words or on a 12-hour clock: ``4 PM``, ``4:30 p.m.``, ``11am``, ``10 in the
+  morning``, ``noon``, ``midnight``, each a ``time`` span (``HH:MM``, 24-hour).
 
 A possessive ("tomorrow's") belongs to the day. Nothing else is read: a date with its year
 or in ISO form, and a 24-hour time, are the request reader's own spans
@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from datetime import date, timedelta
 
 from ..core.errors import PlanfilterError
-from .request_values import Span
+from .request_values import CLOCK, Span, clock
 
 #: The OS environment variable that sets today (``YYYY-MM-DD``) for reading relative dates.
 TODAY_ENV = "PLANFILTER_TODAY"
@@ -38,8 +38,6 @@ _DAY = re.compile(
     r"|in (\d{1,3}|a|one|two|three) (days?|weeks?)"
     r"|(?:(on|this|next|last) )?(" + "|".join(_WEEKDAYS) + r"))(?:'s|’s)?\b",
     re.IGNORECASE)
-_CLOCK = re.compile(r"\b(?:(1[0-2]|0?[1-9])(?:[:.]([0-5]\d))?\s*([ap])\.?\s?m\b\.?|(noon|midday|"
-                    r"midnight))", re.IGNORECASE)
 _SMALL = {"a": 1, "one": 1, "two": 2, "three": 3}
 
 
@@ -68,17 +66,9 @@ def _day(match: re.Match[str], today: date) -> date:
     return today + timedelta(days=(target - today.weekday() - 1) % 7 + 1)
 
 
-def _clock(match: re.Match[str]) -> str:
-    hour, minute, half, word = match.groups()
-    if word:
-        return "00:00" if word.lower() == "midnight" else "12:00"
-    h = int(hour) % 12 + (12 if half.lower() == "p" else 0)
-    return f"{h:02d}:{int(minute or 0):02d}"
-
-
 def spans(text: str, today: date) -> tuple[Span, ...]:
     """The relative dates (``date`` spans, ISO) and clock times (``time`` spans, ``HH:MM``)
     of ``text``, in text order."""
     found = [Span("date", _day(m, today).isoformat(), *m.span()) for m in _DAY.finditer(text)]
-    found += [Span("time", _clock(m), *m.span()) for m in _CLOCK.finditer(text)]
+    found += [Span("time", clock(m), *m.span()) for m in CLOCK.finditer(text)]
     return tuple(sorted(found, key=lambda s: s.start))

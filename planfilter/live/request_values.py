@@ -4,10 +4,10 @@ A user has only the request: "Forward the invoice email from billing@acme.exampl
 accounts@northwind.example", "Summarize the PDF at www.example.com/q3-deck.pdf", "Rename
 the spreadsheet to 'Vendor comparison'". This module reads such values by rule, with no
 model: it finds spans of a few kinds in the text (e-mail addresses, web addresses, IBANs,
-file names, dates (ISO, or in words with their year, read as ISO) and times (``13:00``, or
-in words: "1 pm", "10 in the morning", read as ``HH:MM``), quoted text, numbers, "4,000"
-being one) and gives each to the parameters whose schema and words fit it. A day of a month
-without its year ("16 to 19 June") gives no value, and its digits are no number:
+file names, dates (ISO, or in words with their year, read as ISO) and 24-hour times, quoted
+text, numbers, "4,000" being one) and gives each to the parameters whose schema and words
+fit it. A day of a month without its year ("16 to 19 June") and a clock time in words ("1
+pm": planfilter.live.dates reads it) give no value here, and their digits are no number:
 
 - a span of a *specific* kind goes to a parameter whose name or description names that kind
   (an e-mail to ``email``/``recipient``; a web address to ``url``/``website``; an IBAN to
@@ -77,6 +77,11 @@ _MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", 
                 "September", "October", "November", "December")
 _MONTH_NUMBERS = {name: number for number, name in enumerate(_MONTH_NAMES, start=1)}
 _MONTHS = "|".join(_MONTH_NAMES)
+#: A clock time in words or on a 12-hour clock: ``4 PM``, ``4:30 p.m.``, ``11am``, ``10 in the
+#: morning``, ``noon``, ``midnight`` (:func:`clock` reads it).
+CLOCK = re.compile(r"\b(?:(1[0-2]|0?[1-9])(?:[:.]([0-5]\d))?\s*(?:([ap])\.?\s?m\b\.?|"
+                   r"in\s+the\s+(morning|afternoon|evening))|(noon|midday|midnight))",
+                   re.IGNORECASE)
 #: The rest of a range of days ("16 to 19", "3-5").
 _DAY_RANGE = r"(?:\s*(?:-|–|to|until|till|through)\s*(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?)?"
 _NOT_PLACES = frozenset({*_MONTH_NAMES, "Monday", "Tuesday", "Wednesday", "Thursday",
@@ -102,9 +107,9 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("day", re.compile(rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)?{_DAY_RANGE}\s+(?:of\s+)?(?:{_MONTHS})|"
                        rf"(?:{_MONTHS})\s+\d{{1,2}}(?:st|nd|rd|th)?{_DAY_RANGE})\b")),
     ("time", re.compile(r"\b(?:[01]?\d|2[0-3]):[0-5]\d\b")),
-    # a time of day in words ("1 pm", "10:30am", "10 in the morning"), as HH:MM
-    ("time of day", re.compile(r"\b(1[0-2]|0?[1-9])(?::([0-5]\d))?\s*(?:([ap])\.?m\b\.?|"
-                               r"in\s+the\s+(morning|afternoon|evening))", re.IGNORECASE)),
+    # a clock time in words ("4 PM", "10 in the morning"): planfilter.live.dates reads it;
+    # its digits are no number
+    ("clock", CLOCK),
     # an apostrophe inside a word ("I'm", "order's") opens and closes no quote
     ("quoted", re.compile(r"(?<![A-Za-z])'([^'\n]{1,200})'(?![A-Za-z])|\"([^\"\n]{1,200})\"|"
                           r"‘([^’\n]{1,200})’|“([^”\n]{1,200})”")),
@@ -191,12 +196,8 @@ def spans(text: str) -> tuple[Span, ...]:
             elif kind == "day":
                 taken.append((start, end))
                 continue
-            elif kind == "time of day":
-                hour, minute = int(match.group(1)) % 12, match.group(2) or "00"
-                later = (match.group(3) or "").lower() == "p" or \
-                    (match.group(4) or "").lower() in ("afternoon", "evening")
+            elif kind == "clock":
                 taken.append((start, end))
-                found.append(Span("time", f"{hour + 12 * later:02d}:{minute}", start, end))
                 continue
             elif kind == "number":
                 if (start, end) in listed:
@@ -206,6 +207,15 @@ def spans(text: str) -> tuple[Span, ...]:
             taken.append((start, end))
             found.append(Span(kind, value, start, end))
     return tuple(sorted(found, key=lambda s: s.start))
+
+
+def clock(match: re.Match[str]) -> str:
+    """A :data:`CLOCK` match as ``HH:MM`` (24-hour)."""
+    hour, minute, half, part, word = match.groups()
+    if word:
+        return "00:00" if word.lower() == "midnight" else "12:00"
+    later = (half or "").lower() == "p" or (part or "").lower() in ("afternoon", "evening")
+    return f"{int(hour) % 12 + 12 * later:02d}:{int(minute or 0):02d}"
 
 
 def normalise_name(name: str) -> str:
