@@ -683,3 +683,98 @@ def test_text_the_request_spells_out_around_a_given_value_is_the_users(city, kin
                 request="Update my address: 1234 Elm Street, New York, NY 10001, please.")
     problems = check_flow(Registry(tools=(tool,)), tool, {"city": city}, flow)
     assert [p.kind for p in problems] == kinds
+
+
+def wallet() -> Registry:
+    """A wallet read, a payment that answers with the order's payments, and a balance read."""
+    method = {"type": "object", "required": ["method_id"],
+              "properties": {"method_id": {"type": "string"}}}
+    return Registry(tools=(
+        Tool(name="get_wallet", produces=["method_id"], action="read"),
+        Tool(name="pay_order", requires=["method_id"], produces=["paid"], parameters=method,
+             action="purchase", risk="high"),
+        Tool(name="get_balance", requires=["method_id"], produces=["balance"],
+             parameters=method, action="read"),
+    ))
+
+
+@settings(max_examples=40, deadline=None)
+@given(apart)
+def test_a_changes_result_is_no_search(pair):
+    """A payment's result lists the order's payments, one made with the method it was given:
+    it searched for nothing, so the other method stays the user's to use (a read's result
+    listing the same would have said which item was asked for)."""
+    card, gift = pair
+    reached()
+    payments = [{"method": card, "amount": 20.0}, {"method": gift, "amount": 5.0}]
+    session = Session(wallet(), method="all", policy="never")
+    session.start("Pay, then tell me what is left on the gift card", goal=["balance"])
+    session.record("get_wallet", {}, {card: {"kind": "card"}, gift: {"kind": "gift"}})
+    session.record("pay_order", {"method_id": card}, {"payments": payments})
+    assert session.check("get_balance", {"method_id": gift}).allowed
+    session.start("Check the balance of the card I name", goal=["balance"])
+    session.record("get_wallet", {"method_id": card}, payments)  # a read that named one
+    refused = session.check("get_balance", {"method_id": gift})
+    assert refused.kind == "substituted" and "not the item searched for" in refused.reason
+
+
+def store_orders() -> Registry:
+    items = {"type": "array", "items": {"type": "object", "properties": {
+        "sku": {"type": "string"}, "quantity": {"type": "integer"}}}}
+    return Registry(tools=(
+        Tool(name="get_product", produces=["sku"], action="read"),
+        Tool(name="place_order", requires=["items"], produces=["order_placed"],
+             parameters={"type": "object", "properties": {"items": items}},
+             action="purchase", risk="high"),
+        Tool(name="delete_item", requires=["item_id"], produces=["item_deleted"],
+             parameters={"type": "object", "properties": {"item_id": {"type": "integer"}}},
+             action="delete", risk="high"),
+    ))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1_000_000, 9_999_999), st.integers(1, 9), st.integers(1, 99))
+def test_a_count_inside_a_record_is_no_guessed_id(sku, quantity, item):
+    """What a high-risk call acts on, as a bare small number, is an item's id the run must
+    have seen ("delete item 6"); inside a record beside the field that says which product it
+    is, a small number is how many."""
+    reached()
+    session = Session(store_orders(), method="all", policy="always")
+    session.start("Order two of them", goal=["order_placed"])
+    session.record("get_product", {}, {"variants": {str(sku): {"price": 9.5}}})
+    assert session.check("place_order", {"items": [{"sku": str(sku),
+                                                    "quantity": quantity}]}).allowed
+    unseen = session.check("place_order", {"items": [{"sku": str(sku + 1), "quantity": 1}]})
+    assert unseen.kind == "invented"
+    guessed = session.check("delete_item", {"item_id": item})
+    assert guessed.kind == "invented" and f"= {item} " in guessed.reason
+
+
+def stations(untrusted: bool = False) -> Registry:
+    place = {"type": "object", "properties": {"destination": {"type": "string"}}}
+    return Registry(tools=(
+        Tool(name="find_stations", produces=["station"], action="search",
+             untrusted=untrusted),
+        Tool(name="book_train", requires=["destination"], produces=["booked"],
+             parameters=place, action="purchase", risk="high"),
+    ))
+
+
+@pytest.mark.parametrize("untrusted", [False, True])
+def test_the_thing_the_user_named_may_go_by_its_records_id(untrusted):
+    """The user names a station; the station's record says its code: the code is the user's
+    value by another name. Another station's code, a record in untrusted content, or a code
+    only listed beside the name is not."""
+    listing = [{"code": "PRT-CMP", "name": "Porto Campanha", "city": "Porto"},
+               {"code": "LIS-ORI", "name": "Lisboa Oriente", "city": "Lisbon"}]
+    session = Session(stations(untrusted), method="all", policy="always")
+    session.start("A train to Porto Campanha", goal=["booked"],
+                  known={"destination": "Porto Campanha"})
+    session.record("find_stations", {"city": "Porto"}, listing)
+    decision = session.check("book_train", {"destination": "PRT-CMP"})
+    assert decision.allowed is not untrusted
+    assert session.check("book_train", {"destination": "LIS-ORI"}).kind == "substituted"
+    session.start("A train to Porto Campanha", goal=["booked"],
+                  known={"destination": "Porto Campanha"})
+    session.record("find_stations", {"city": "Porto"}, {"codes": ["PRT-CMP", "Porto Campanha"]})
+    assert session.check("book_train", {"destination": "PRT-CMP"}).kind == "substituted"

@@ -106,6 +106,8 @@ def test_noon_midnight_and_a_bare_hour():
     assert [s.value for s in spans("from noon to midnight, or 4 PM", TODAY)] == [
         "12:00", "00:00", "16:00"]
     assert spans("I have 4 apples and 2 pears", TODAY) == ()
+    assert [s.value for s in spans("after 10 in the morning or 3 in the afternoon",
+                                   TODAY)] == ["10:00", "15:00"]
 
 
 def test_the_description_is_what_is_left_of_a_short_request():

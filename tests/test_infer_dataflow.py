@@ -238,6 +238,39 @@ def test_text_a_read_yields_is_not_authored():
     assert reg.tool("search").authored == {"query"}
 
 
+def test_prose_a_change_carries_is_written_even_where_a_read_shows_a_field_so_called():
+    """A claim's description in the customer's words is written, not copied from the claim a
+    read showed; a read that takes text (to summarise it) still takes what a tool yields,
+    and an entity's own text (``ticket_body`` where ``ticket_id`` exists) stays required."""
+    claim = {"type": "object", "properties": {"claim_no": {"type": "string"},
+                                              "description": {"type": "string"},
+                                              "summary": {"type": "string"}}}
+    specs = [tool("get_claim", {"claim_no": "string"}, ("claim_no",), claim),
+             tool("file_claim", {"order_id": "string", "description": "string"},
+                  ("order_id", "description"), claim,
+                  description="Open a warranty claim for a delivered item."),
+             tool("summarize", {"summary": "string"}, ("summary",), {"type": "string"}),
+             tool("get_ticket", {"ticket_id": "string"}, ("ticket_id",),
+                  {"type": "object", "properties": {"ticket_body": {"type": "string"}}}),
+             tool("escalate_ticket", {"ticket_body": "string"}, ("ticket_body",))]
+    reg = infer_contracts(specs).registry
+    filed = reg.tool("file_claim")
+    assert filed.authored == {"description"} and filed.requires == {"order_id"}
+    assert (filed.action, filed.risk) == ("create", "medium")  # opening a claim starts one
+    assert reg.tool("summarize").requires == {"summary"} and not reg.tool("summarize").authored
+    assert reg.tool("escalate_ticket").requires == {"ticket_body"}
+
+
+def test_opening_reads_a_document_and_starts_anything_else():
+    opened = {name: risk_of(tool(name, description=text))
+              for name, text in (("open_file", ""), ("open_ticket", ""),
+                                 ("file_claim", "Open a new warranty claim."),
+                                 ("view", "Open the page at an address."))}
+    assert {n: (d.action, d.risk) for n, d in opened.items()} == {
+        "open_file": ("read", "low"), "open_ticket": ("create", "medium"),
+        "file_claim": ("create", "medium"), "view": ("read", "low")}
+
+
 def test_untrusted_from_names_descriptions_and_open_world_hint():
     specs = [tool("read_channel_messages", {"channel": "string"}, ("channel",)),
              tool("get_webpage", {"url": "string"}, ("url",)),

@@ -255,6 +255,20 @@ def test_the_rules_read_values_a_request_states():
     assert stated_values(registry, "what did I spend in March 2022?") == {}  # not near
 
 
+@given(st.integers(1, 28), st.integers(1, 28), st.sampled_from(["June", "March"]),
+       st.integers(2, 9))
+def test_the_days_of_a_date_without_its_year_and_a_clock_in_words_are_no_numbers(
+        first, last, month, count):
+    """"16 to 19 June" says no year, so no date is read, and its digits are no number (no
+    guest count, no hotel id); "1 pm" is the dates reader's time; "4,000" is one number."""
+    for text in (f"a room from {first} to {last} {month} for {count} guests",
+                 f"on {month} {first} for {count} guests, leaving after 1 pm",
+                 f"on {first} {month}, {count} guests, after 10 in the morning"):
+        assert [(s.kind, s.value) for s in spans(text)] == [("number", count)], text
+    assert [s.value for s in spans("4,000 points and 1,234.50 euros, ids 1,2")] == [
+        4000, 1234.5, 1, 2]
+
+
 def test_bundled_candidates_lead_with_the_resolvers_goal():
     registry = load_registry(domains_file())
     session = Session(registry, resolver="retrieval")

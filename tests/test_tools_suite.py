@@ -1,0 +1,154 @@
+"""``--suite tools:DIR``: a tool set of one's own (typed Python tools over a JSON database,
+tasks with their ground truth) through the same runner, and the guard on tool sets nobody
+here wrote (``tests/fixtures/gadgetdesk``: an electronics store's support desk;
+``tests/fixtures/staydesk``: a hotel chain's reservations and partner-rail desk; each written
+without knowing planfilter). Their contracts are what ``contracts infer`` drafts, unedited;
+every correct call is allowed, from the oracle goal and from the request alone, and every
+task's database ends as its ground truth leaves it. Bad folders, modules, contracts and
+tasks are named, never a traceback."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from conftest import FIXTURES
+
+from planfilter.cli import cli
+from planfilter.core.errors import PlanfilterError
+from planfilter.suites import load_bench_suite
+from planfilter.suites.base import SuiteOptions
+from planfilter.suites.database import run_tool
+
+DESKS = ("gadgetdesk", "staydesk")
+
+
+@pytest.fixture(scope="module")
+def drafted(tmp_path_factory) -> dict[str, Path]:
+    """Each desk's contracts as ``planfilter contracts infer`` drafts them, unedited."""
+    out = {}
+    with pytest.MonkeyPatch.context() as patch:
+        patch.syspath_prepend(str(FIXTURES))
+        for desk in DESKS:
+            path = tmp_path_factory.mktemp(desk) / "drafted.yaml"
+            result = CliRunner().invoke(cli, ["contracts", "infer", f"python:{desk}.tools",
+                                              "--embedder", "none", "--out", str(path)],
+                                        catch_exceptions=False)
+            assert result.exit_code == 0, result.output
+            out[desk] = path
+    return out
+
+
+def _replayed(desk: str, registry: Path, goal: str, out: Path) -> list[dict]:
+    result = CliRunner().invoke(cli, [
+        "run", "--suite", f"tools:{FIXTURES / desk}", "--registry", str(registry),
+        "--models", "oracle", "--methods", "all", "--approve-risky", "always",
+        "--goal", goal, "--no-plots", "--out", str(out)], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return [json.loads(line) for line in (out / "traces.jsonl").read_text().splitlines()]
+
+
+@pytest.mark.parametrize("goal", ["oracle", "resolve"])
+@pytest.mark.parametrize("desk", DESKS)
+def test_every_correct_call_of_a_tool_set_nobody_reviewed_is_allowed(drafted, tmp_path, desk,
+                                                                     goal):
+    lines = _replayed(desk, drafted[desk], goal, tmp_path / "run")
+    steps = [line for line in lines if line["type"] == "step"]
+    runs = [line for line in lines if line["type"] == "run"]
+    refused = [(s["task"], s["chosen"], s["error"]) for s in steps if s["decision"] != "allowed"]
+    assert refused == []
+    assert not [s for s in steps if s["tool_failed"]]  # the tools took every call
+    assert len(runs) == 14 and all(r["success"] for r in runs)  # the database checks pass
+
+
+def test_a_tools_suite_is_a_database_suite_of_its_own(drafted):
+    suite = load_bench_suite(f"tools:{FIXTURES / 'gadgetdesk'}",
+                             SuiteOptions(registry=(drafted["gadgetdesk"],)))
+    case = suite.cases()[0]
+    env = suite.environment(case)
+    done = env.execute("get_order_details", {"order_id": "no-such-order"})
+    assert not done.ok and "no-such-order" in done.error  # the service's own error, no raise
+    calls = suite.ground_truth(case)
+    for call in calls:
+        assert env.execute(call.tool, call.arguments).ok
+    assert env.verdict(None).success  # the database the ground truth leaves
+    assert suite.max_steps >= len(calls)
+    assert "online shop" not in (suite.system_prompt() or "")
+
+
+def _tool_set(folder: Path, tools: str, tasks: str = "tasks: [{id: t1, prompt: hi, calls: "
+              "[{tool: ping, arguments: {}}]}]") -> Path:
+    folder.mkdir(parents=True)
+    (folder / "tools.py").write_text(tools)
+    (folder / "database.json").write_text('{"pings": 0}')
+    (folder / "tasks.yaml").write_text(tasks)
+    (folder / "contracts.yaml").write_text(
+        "tools:\n- name: ping\n  produces: [pinged]\n  action: update\n  risk: low\n")
+    return folder
+
+
+USING = '''
+from contextlib import contextmanager
+_DATA = {}
+
+@contextmanager
+def using(data):
+    _DATA["db"] = data
+    yield data
+'''
+
+
+@pytest.mark.parametrize("name, tools, tasks, culprit", [
+    ("desk_unused", "def ping() -> str:\n    return 'pong'\n", None, "defines no using(data)"),
+    ("desk_other", USING + "def pong() -> str:\n    return 'ping'\n", None,
+     "has no function for the tools ['ping']"),
+    ("desk_broken", USING + "import nonexistent_module_xyz\n", None, "cannot import it"),
+    ("desk_no_list", USING + "def ping() -> str:\n    return 'pong'\n", "tasks: {t1: 1}",
+     "expected a list of tasks"),
+])
+def test_a_bad_tool_set_is_named(tmp_path, name, tools, tasks, culprit):
+    folder = _tool_set(tmp_path / name, tools, *([tasks] if tasks else []))
+    with pytest.raises(PlanfilterError) as raised:
+        load_bench_suite(f"tools:{folder}")
+    assert culprit in str(raised.value)
+
+
+def test_the_command_line_names_a_missing_folder_or_contracts(tmp_path):
+    runner = CliRunner()
+    missing = runner.invoke(cli, ["run", "--suite", f"tools:{tmp_path / 'nowhere'}",
+                                  "--models", "oracle", "--out", str(tmp_path / "o")])
+    assert missing.exit_code != 0 and "is no folder" in missing.output
+    assert "Traceback" not in missing.output
+    folder = _tool_set(tmp_path / "desk_without_contracts", USING + "def ping() -> str:\n"
+                       "    return 'pong'\n")
+    (folder / "contracts.yaml").unlink()
+    bare = runner.invoke(cli, ["run", "--suite", f"tools:{folder}", "--models", "oracle",
+                               "--out", str(tmp_path / "o2")])
+    assert bare.exit_code != 0 and "no contracts: give --registry" in bare.output
+
+
+def test_what_a_tool_raises_or_cannot_send_is_its_error_result(tmp_path):
+    folder = _tool_set(tmp_path / "desk_that_fails", USING + '''
+class Opaque:
+    pass
+
+def ping() -> str:
+    _DATA["db"]["pings"] += 1
+    raise RuntimeError("the line is down")
+
+def echo() -> object:
+    _DATA["db"]["pings"] += 1
+    return Opaque()
+''')
+    (folder / "contracts.yaml").write_text(
+        "tools:\n- name: ping\n  produces: [pinged]\n- name: echo\n  produces: [echoed]\n")
+    suite = load_bench_suite(f"tools:{folder}")
+    with pytest.raises(PlanfilterError, match="its ground truth fails: ping: the line is down"):
+        suite.environment(suite.cases()[0])
+    data = {"pings": 0}
+    for tool in ("ping", "echo"):
+        done = run_tool(suite.toolset, data, tool, {})
+        assert not done.ok and done.error.startswith(f"{tool}: ")
+    assert data == {"pings": 0}  # a failed call changes nothing
