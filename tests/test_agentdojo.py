@@ -78,6 +78,10 @@ def test_known_values_from_the_prompt_only(banking):
                                                       "subject": "Rent", "date": "2022-04-01"}))
     known = adapter.oracle_known(registry, two, "Send 100 to gb29 and to de89 for the rent")
     assert known["recipient"] == ["GB29", "DE89"] and known["amount"] == 100.0
+    # a second payment to someone the prompt does not name: which recipients the task
+    # takes the user did not say, so none is bound (the amount still is)
+    known = adapter.oracle_known(registry, two, "Send 100 to gb29 and my landlord for rent")
+    assert "recipient" not in known and known["amount"] == 100.0
 
 
 def test_missing_contracts_and_suites_are_named(banking, tmp_path):

@@ -269,6 +269,21 @@ def test_the_days_of_a_date_without_its_year_and_a_clock_in_words_are_no_numbers
         4000, 1234.5, 1, 2]
 
 
+def test_a_telephone_number_goes_to_a_parameter_named_for_one():
+    """A number written as a telephone number is one value, not three numbers, and goes by
+    the parameter's own name ("if no phone number is given" in a name's description is no
+    cue)."""
+    text = "PIN 0917, my line is (312) 555-0147 and my wife's is +1 312 555 0163"
+    assert [(s.kind, s.value) for s in spans(text)] == [
+        ("number", 917), ("phone", "(312) 555-0147"), ("phone", "+1 312 555 0163")]
+    params = {"phone_number": {"type": "string"}, "full_name": {
+        "type": "string", "description": "The holder's name, if no phone number is given"}}
+    registry = Registry(tools=(Tool(name="lookup_account", produces={"account_id"},
+                                    parameters={"type": "object", "properties": params}),))
+    assert stated_values(registry, text) == {"phone_number": ["(312) 555-0147",
+                                                              "+1 312 555 0163"]}
+
+
 def test_bundled_candidates_lead_with_the_resolvers_goal():
     registry = load_registry(domains_file())
     session = Session(registry, resolver="retrieval")

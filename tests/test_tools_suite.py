@@ -1,11 +1,13 @@
 """``--suite tools:DIR``: a tool set of one's own (typed Python tools over a JSON database,
 tasks with their ground truth) through the same runner, and the guard on tool sets nobody
-here wrote (``tests/fixtures/gadgetdesk``: an electronics store's support desk;
-``tests/fixtures/staydesk``: a hotel chain's reservations and partner-rail desk; each written
-without knowing planfilter). Their contracts are what ``contracts infer`` drafts, unedited;
-every correct call is allowed, from the oracle goal and from the request alone, and every
-task's database ends as its ground truth leaves it. Bad folders, modules, contracts and
-tasks are named, never a traceback."""
+here wrote, each written without knowing planfilter (``tests/fixtures/gadgetdesk``: an
+electronics store's support desk; ``staydesk``: a hotel chain's reservations and partner-rail
+desk; ``carrierdesk``: a mobile carrier's, plain dicts and sentences, telephone numbers
+written four ways; ``clinicdesk``: a clinic group's patient desk). Their contracts are what
+``contracts infer`` drafts, unedited; every correct call is allowed from the oracle goal,
+and from the request alone but for the refusals listed, and every task's database ends as
+its ground truth leaves it. Bad folders, modules, contracts and tasks are named, never a
+traceback."""
 
 from __future__ import annotations
 
@@ -22,7 +24,7 @@ from planfilter.suites import load_bench_suite
 from planfilter.suites.base import SuiteOptions
 from planfilter.suites.database import run_tool
 
-DESKS = ("gadgetdesk", "staydesk")
+DESKS = ("gadgetdesk", "staydesk", "carrierdesk", "clinicdesk")
 
 
 @pytest.fixture(scope="module")
@@ -50,6 +52,17 @@ def _replayed(desk: str, registry: Path, goal: str, out: Path) -> list[dict]:
     return [json.loads(line) for line in (out / "traces.jsonl").read_text().splitlines()]
 
 
+#: Correct calls refused from the request alone: (task, tool, kind). The user names their
+#: own line and the task changes another line of the account too (the request binds the
+#: number; which other lines the user meant, no rule can read); a transfer PIN stated
+#: beside the account's PIN is read as that PIN.
+REFUSED_FROM_THE_REQUEST = {
+    "carrierdesk": [("hotspot_plan_upgrade", "change_plan", "substituted"),
+                    ("port_in_wife", "port_in_number", "substituted"),
+                    ("data_topup_and_cancel_pass", "get_line_details", "substituted")],
+}
+
+
 @pytest.mark.parametrize("goal", ["oracle", "resolve"])
 @pytest.mark.parametrize("desk", DESKS)
 def test_every_correct_call_of_a_tool_set_nobody_reviewed_is_allowed(drafted, tmp_path, desk,
@@ -57,10 +70,14 @@ def test_every_correct_call_of_a_tool_set_nobody_reviewed_is_allowed(drafted, tm
     lines = _replayed(desk, drafted[desk], goal, tmp_path / "run")
     steps = [line for line in lines if line["type"] == "step"]
     runs = [line for line in lines if line["type"] == "run"]
-    refused = [(s["task"], s["chosen"], s["error"]) for s in steps if s["decision"] != "allowed"]
-    assert refused == []
+    refused = [(s["task"], s["chosen"], s["decision"]) for s in steps
+               if s["decision"] != "allowed"]
+    expected = REFUSED_FROM_THE_REQUEST.get(desk, []) if goal == "resolve" else []
+    assert refused == expected
     assert not [s for s in steps if s["tool_failed"]]  # the tools took every call
-    assert len(runs) == 14 and all(r["success"] for r in runs)  # the database checks pass
+    failed = {r["task"] for r in runs if not r["success"]}  # the database checks: a read
+    assert len(runs) == 14 and failed == {task for task, tool, _ in expected  # refused
+                                          if not tool.startswith("get_")}  # changes nothing
 
 
 def test_a_tools_suite_is_a_database_suite_of_its_own(drafted):

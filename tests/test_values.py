@@ -74,6 +74,20 @@ def test_different_ids_keep_different_keys(pair):
     assert normal(a) != normal(b)
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.integers(200, 999), st.integers(200, 999), st.integers(0, 9999),
+       st.sampled_from(["+1{a}{b}{c:04d}", "({a}) {b}-{c:04d}", "{a}-{b}-{c:04d}",
+                        "+1 {a} {b} {c:04d}", "{a}.{b}.{c:04d}", "1-{a}-{b}-{c:04d}"]))
+def test_a_telephone_number_has_one_key_however_it_is_written(a, b, c, written):
+    """Services write one number several ways; it is one value. Another number, a date,
+    a card number in fours and a postcode with its suffix are not telephone numbers."""
+    number = written.format(a=a, b=b, c=c)
+    assert normal(number) == normal(f"{a}{b}{c:04d}".join(["+1", ""])) == f"tel:{a}{b}{c:04d}"
+    assert normal(number) != normal(f"({a}) {b}-{(c + 1) % 10000:04d}")
+    for other in ("2025-06-12", "4111 1111 1111 1111", "90210-1234", "586021944-00001"):
+        assert not normal(other).startswith("tel:")
+
+
 def test_ids_of_digits_keep_their_zeros_and_booleans_meet_nothing():
     assert normal("007") != normal(7) and normal("01") != normal("1")
     assert normal("1e3") == "1e3" and normal("#W2378156") == "w2378156"

@@ -84,7 +84,7 @@ from typing import Any
 from .contracts import Registry, Tool
 from .schemas import argument_leaves
 from .text import without_numbering
-from .values import MIN_MENTION_DIGITS, Source, SourceKind, ValueStore, normal
+from .values import MIN_MENTION_DIGITS, Source, SourceKind, ValueStore, normal, phone_key
 
 #: Variable -> every value the state holds for it (a search may hold several ids).
 Held = Mapping[str, Iterable[Any]]
@@ -248,11 +248,13 @@ def same_value(a: Any, b: Any) -> bool:
     """Equal as JSON values; a number and its decimal text count as one (``42`` and ``"42"``),
     and text is compared without its whitespace: a small model copying a long text back
     drops or adds spaces as its tokenizer pleases ("Milestones ..." -> "Milestones..."), and
-    no id differs from another by a space."""
+    no id differs from another by a space. A telephone number is one however it is written
+    (:func:`~planfilter.core.values.phone_key`)."""
     if a == b and type(a) is type(b):
         return True
     if type(a) is str and type(b) is str:  # the common case, decided as below
-        return _squeezed(a) == _squeezed(b)
+        return _squeezed(a) == _squeezed(b) or \
+            (phone := phone_key(a)) is not None and phone == phone_key(b)
     if isinstance(a, bool) or isinstance(b, bool):
         return False
     if isinstance(a, int | float) and isinstance(b, int | float):

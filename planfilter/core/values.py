@@ -40,6 +40,23 @@ MIN_MENTION_DIGITS = 3
 #: ``1,200.00``. Not ``01`` or ``007`` (ids are often digits, and keep their zeros), not
 #: ``1e3`` or ``nan``.
 _NUMBER = re.compile(r"-?(0|[1-9]\d{0,2}(,\d{3})+|[1-9]\d*)(\.\d+)?")
+#: A telephone number as people and services write it: ``+14155550134``, ``(415) 555-0134``,
+#: ``415-555-0134``, ``+1 415 555 0134``, ``020 7946 0958``. Not a date (``2025-06-12``), a
+#: card number in fours, a postcode with its suffix or an account number with a dash.
+PHONE = re.compile(r"\+\d{8,15}|\+?(?:\d{1,3}[\s.-])?(?:\(\d{2,5}\)\s?|\d{2,5}[\s.-])"
+                    r"\d{3,4}[\s.-]?\d{3,4}")
+#: The digits a telephone number is known by: its last ten (the national number, without a
+#: country code or a trunk ``0``), all of them when it has fewer.
+PHONE_DIGITS = 10
+
+
+def phone_key(text: str) -> str | None:
+    """``tel:`` and the digits :data:`PHONE` text is known by (:data:`PHONE_DIGITS`);
+    None for other text."""
+    if not PHONE.fullmatch(text.strip()):
+        return None
+    digits = "".join(c for c in text if c.isdigit())
+    return "tel:" + digits[-PHONE_DIGITS:]
 
 
 def normal(value: Any) -> str | None:
@@ -52,6 +69,8 @@ def normal(value: Any) -> str | None:
     - a number is its plain decimal text, from a number or from text that spells one:
       ``42``, ``42.0`` and ``"42"`` are ``42``; ``"1,200.00"`` is ``1200``; ``"98.70"`` is
       ``98.7``; digits with a leading zero (``"007"``) stay text;
+    - a telephone number is its digits, whatever its punctuation and country code
+      (``+1 415 555 0134`` is ``(415) 555-0134``: :func:`phone_key`);
     - a boolean never meets a number or a text (``True`` is not ``1``).
     """
     if value is None or isinstance(value, bool):
@@ -64,6 +83,9 @@ def normal(value: Any) -> str | None:
         return _decimal_text(Decimal(repr(value)))
     if not isinstance(value, str):
         return None
+    phone = phone_key(value)
+    if phone is not None:
+        return phone
     text = "".join(value.split()).casefold()
     stripped = text.lstrip("#")
     if stripped:

@@ -68,6 +68,10 @@ PEOPLE_LIST_KEYS = frozenset({"recipients", "participants", "attendees", "invite
 FREE_TEXT_KEYS = frozenset({"description", "body", "content", "contents", "message", "text",
                             "subject", "note", "notes", "comment", "comments", "review",
                             "reviews", "summary", "bio"})
+#: Last words of parameters that hold prose a call carries (a claim's description, a
+#: visit's reason, a message's body): what a tool that changes something takes there, the
+#: model writes, even where some result has a field so called.
+PROSE_KEYS = FREE_TEXT_KEYS | {"reason"}
 #: Last words of parameters that hold an address (a web page's, a person's e-mail): when no
 #: tool's result has a field of that kind, the model reads it out of text (a link in a
 #: message, an address on a web page) or the request, so it writes it; since outside text may

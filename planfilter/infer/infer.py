@@ -11,7 +11,7 @@ from ..core.contracts import Registry, Tool
 from ..core.errors import ContractError
 from ..core.frozen import freeze
 from .dataflow import (
-    FREE_TEXT_KEYS,
+    PROSE_KEYS,
     authored_candidates,
     authored_note,
     listed_in_text,
@@ -82,7 +82,7 @@ def _alias_note(tool: str, props: Sequence[str], side: str, vocab: Vocabulary) -
 def _authored(specs: Sequence[ToolSpec], vocab: Vocabulary) -> dict[str, dict[str, str]]:
     """Tool -> {parameter: why} of the free-text and date parameters, and the names read out
     of a text listing, that no output key names; prose (a description, a note, a message
-    body: :data:`FREE_TEXT_KEYS`) even where one does: a claim's description in the
+    body: :data:`PROSE_KEYS`) even where one does: a claim's description in the
     customer's words is written, not copied from the record a read showed."""
     declared = {vocab.variable(s.name, p, "out") for s in specs if not is_record(s)
                 for p in s.output_properties}  # a record's fields are not all produced
@@ -102,12 +102,12 @@ def _prose(spec: ToolSpec, param: str, why: str, variable: str,
            variables: frozenset[str]) -> bool:
     """The parameter is free text of a tool that changes something (creates, updates,
     sends: :data:`~planfilter.infer.risk.ACTING`), its last word names prose
-    (:data:`FREE_TEXT_KEYS`), and it is not an entity's own (``email_body`` where
+    (:data:`PROSE_KEYS`), and it is not an entity's own (``email_body`` where
     ``email_id`` exists, which a read yields): the model writes it (a claim's description in
     the customer's words) even where some result has a field so called. A read's text (what
     it summarises, translates) stays what another tool yields."""
     words = tokens(param)
-    return why == "free text" and bool(words) and words[-1] in FREE_TEXT_KEYS \
+    return why == "free text" and bool(words) and words[-1] in PROSE_KEYS \
         and action_of(spec)[0] in ACTING and not _of_entity(variable, variables)
 
 

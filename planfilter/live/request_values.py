@@ -4,15 +4,17 @@ A user has only the request: "Forward the invoice email from billing@acme.exampl
 accounts@northwind.example", "Summarize the PDF at www.example.com/q3-deck.pdf", "Rename
 the spreadsheet to 'Vendor comparison'". This module reads such values by rule, with no
 model: it finds spans of a few kinds in the text (e-mail addresses, web addresses, IBANs,
-file names, dates (ISO, or in words with their year, read as ISO) and 24-hour times, quoted
-text, numbers, "4,000" being one) and gives each to the parameters whose schema and words
-fit it. A day of a month without its year ("16 to 19 June") and a clock time in words ("1
-pm": planfilter.live.dates reads it) give no value here, and their digits are no number:
+file names, dates (ISO, or in words with their year, read as ISO) and 24-hour times,
+telephone numbers, quoted text, numbers, "4,000" being one) and gives each to the parameters
+whose schema and words fit it. A day of a month without its year ("16 to 19 June") and a
+clock time in words ("1 pm": planfilter.live.dates reads it) give no value here, and their
+digits are no number:
 
 - a span of a *specific* kind goes to a parameter whose name or description names that kind
   (an e-mail to ``email``/``recipient``; a web address to ``url``/``website``; an IBAN to
   ``iban``/``account``/``recipient``; a file name to ``path``/``file``; a date to ``date``/
-  ``day``), the schema allowing it;
+  ``day``; a telephone number to ``phone``/``mobile``/``msisdn``, by the parameter's own
+  name), the schema allowing it;
 - quoted text and numbers are too common to go anywhere on their kind alone: they go to a
   parameter one of whose words (stop words aside) stands within ``NEAR`` words of them in
   the request ("rename it to 'Vendor comparison'", "remind me 5 minutes before"), the schema
@@ -36,6 +38,7 @@ from ..core.contracts import Registry, Tool
 from ..core.schemas import accepts_list, value_errors
 from ..core.text import VALUE_STOP_WORDS, numbering, singular
 from ..core.text import words as split_words
+from ..core.values import PHONE
 
 #: Words between a quoted text or a number and a word of the parameter, at most.
 NEAR = 4
@@ -119,6 +122,7 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     # Buenos Aires and Cape Town"
     ("place", re.compile(r"\b(?:in|to|from|at|visit|visiting)\s+(" + _PLACE
                          + r"(?:(?:,\s*|\s+and\s+|\s+or\s+)" + _PLACE + r")*)")),
+    ("phone", re.compile(rf"(?<![\w+.-])(?:{PHONE.pattern})(?![\w-]|\.\d)")),
     ("code", re.compile(r"(?<![\w@/.-])#?(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z#])"
                         r"[A-Za-z0-9][A-Za-z0-9_-]{2,40}\b|#\d{3,40}\b")),
     # thousands separated by commas ("4,000") are one number
@@ -143,6 +147,7 @@ _CUES: Mapping[str, frozenset[str]] = {
     "date": frozenset({"date", "day", "dates", "days"}),
     "time": frozenset({"time", "hour", "start", "end"}),
     "place": frozenset({"city", "cities", "town", "place", "destination", "country"}),
+    "phone": frozenset({"phone", "phones", "mobile", "msisdn", "cell", "telephone", "tel"}),
 }
 
 
@@ -287,6 +292,8 @@ def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
         before = split_words(text[: span.start], numbers=False)[-2:]
         return bool(cue_words(" ".join(before)) & cue_words(f"{parameter} "
                                                              f"{tool.variable_of(parameter)}"))
+    if span.kind == "phone":  # by the parameter's own name ("if no phone number is given")
+        return bool(cue_words(f"{parameter} {tool.variable_of(parameter)}") & _CUES["phone"])
     if span.kind == "quoted":  # by the parameter's own name: descriptions say too much
         return _near(text, span, cue_words(f"{parameter} {tool.variable_of(parameter)}"))
     return bool(cue & _CUES.get(span.kind, frozenset()))

@@ -15,7 +15,7 @@ Both are an upper bound (what a user does not say in so many words), hence ``--g
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..core.contracts import Registry, Steps
@@ -65,15 +65,34 @@ def _occurs(value: Any, prompt: str, numbers: frozenset[float]) -> bool:
 def oracle_known(registry: Registry, calls: Sequence[GroundCall], prompt: str) -> dict[str, Any]:
     """{variable: value} of every ground-truth argument whose value the prompt gives; a
     variable the prompt gives several values of (two cities, two web pages) gets the list of
-    them, in the order of the calls."""
+    them, in the order of the calls. A variable the ground truth also passes values of that
+    the prompt does not give (the user names their own line, the task changes their son's
+    too, which the account lists) is left out: the user did not say which values it takes."""
     numbers = frozenset(float(n) for n in _NUMBER.findall(prompt))
     found: dict[str, list[Any]] = {}
+    unsaid: set[str] = set()
     for call in calls:
         tool = registry.tool(call.tool)
         for parameter, value in (call.arguments or {}).items():
-            if parameter in tool.authored or not _occurs(value, prompt, numbers):
+            if parameter in tool.authored:
                 continue
-            values = found.setdefault(tool.variable_of(parameter), [])
+            variable = tool.variable_of(parameter)
+            if not _occurs(value, prompt, numbers):
+                if any(not _occurs(v, prompt, numbers) for v in _scalars(value)):
+                    unsaid.add(variable)
+                continue
+            values = found.setdefault(variable, [])
             if value not in values:
                 values.append(value)
-    return {name: values[0] if len(values) == 1 else values for name, values in found.items()}
+    return {name: values[0] if len(values) == 1 else values for name, values in found.items()
+            if name not in unsaid}
+
+
+def _scalars(value: Any) -> list[Any]:
+    """The texts and numbers inside ``value`` (itself, or the items and fields it holds)."""
+    if isinstance(value, Mapping):
+        return [s for v in value.values() for s in _scalars(v)]
+    if isinstance(value, list | tuple):
+        return [s for v in value for s in _scalars(v)]
+    return [value] if isinstance(value, str | int | float) and not isinstance(value, bool) \
+        else []
