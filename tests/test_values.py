@@ -84,7 +84,8 @@ def test_a_telephone_number_has_one_key_however_it_is_written(a, b, c, written):
     number = written.format(a=a, b=b, c=c)
     assert normal(number) == normal(f"{a}{b}{c:04d}".join(["+1", ""])) == f"tel:{a}{b}{c:04d}"
     assert normal(number) != normal(f"({a}) {b}-{(c + 1) % 10000:04d}")
-    for other in ("2025-06-12", "4111 1111 1111 1111", "90210-1234", "586021944-00001"):
+    for other in ("2025-06-12", "4111 1111 1111 1111", "90210-1234", "586021944-00001",
+                  "192.168.100.200"):
         assert not normal(other).startswith("tel:")
 
 

@@ -45,6 +45,8 @@ _NUMBER = re.compile(r"-?(0|[1-9]\d{0,2}(,\d{3})+|[1-9]\d*)(\.\d+)?")
 #: card number in fours, a postcode with its suffix or an account number with a dash.
 PHONE = re.compile(r"\+\d{8,15}|\+?(?:\d{1,3}[\s.-])?(?:\(\d{2,5}\)\s?|\d{2,5}[\s.-])"
                     r"\d{3,4}[\s.-]?\d{3,4}")
+#: Four numbers joined by dots: an IPv4 address (``192.168.100.200``), no telephone.
+_DOTTED_QUAD = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}")
 #: The digits a telephone number is known by: its last ten (the national number, without a
 #: country code or a trunk ``0``), all of them when it has fewer.
 PHONE_DIGITS = 10
@@ -52,8 +54,9 @@ PHONE_DIGITS = 10
 
 def phone_key(text: str) -> str | None:
     """``tel:`` and the digits :data:`PHONE` text is known by (:data:`PHONE_DIGITS`);
-    None for other text."""
-    if not PHONE.fullmatch(text.strip()):
+    None for other text (an IPv4 address too)."""
+    stripped = text.strip()
+    if not PHONE.fullmatch(stripped) or _DOTTED_QUAD.fullmatch(stripped):
         return None
     digits = "".join(c for c in text if c.isdigit())
     return "tel:" + digits[-PHONE_DIGITS:]

@@ -7,7 +7,9 @@ A suite whose tasks come with ground-truth calls (AgentDojo's, the shop's) reads
 - the *oracle known* values: for each ground-truth argument whose value occurs in the prompt
   (text, case-insensitive; numbers by value), the variable its parameter carries and that
   value (the list of them when the prompt gives several, in call order); parameters the
-  contract marks ``authored`` (the model writes them) are skipped.
+  contract marks ``authored`` (the model writes them) are skipped, and so is a variable the
+  ground truth also passes values of that the prompt does not give (which values it takes
+  the user did not say).
 
 Both are an upper bound (what a user does not say in so many words), hence ``--goal oracle``.
 """
