@@ -124,6 +124,8 @@ def using(data):
     ("desk_broken", USING + "import nonexistent_module_xyz\n", None, "cannot import it"),
     ("desk_no_list", USING + "def ping() -> str:\n    return 'pong'\n", "tasks: {t1: 1}",
      "expected a list of tasks"),
+    ("desk_opaque", USING + "class Opaque:\n    pass\n\ndef ping(x: Opaque) -> str:\n"
+     "    return 'pong'\n", None, "tool 'ping': its signature cannot be validated"),
 ])
 def test_a_bad_tool_set_is_named(tmp_path, name, tools, tasks, culprit):
     folder = _tool_set(tmp_path / name, tools, *([tasks] if tasks else []))

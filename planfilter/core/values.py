@@ -27,6 +27,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from enum import Enum
+from functools import lru_cache
 from typing import Any
 
 #: Text shorter than this (after :func:`normal`) is never looked for inside other text: a
@@ -45,6 +46,8 @@ _NUMBER = re.compile(r"-?(0|[1-9]\d{0,2}(,\d{3})+|[1-9]\d*)(\.\d+)?")
 #: card number in fours, a postcode with its suffix or an account number with a dash.
 PHONE = re.compile(r"\+\d{8,15}|\+?(?:\d{1,3}[\s.-])?(?:\(\d{2,5}\)\s?|\d{2,5}[\s.-])"
                     r"\d{3,4}[\s.-]?\d{3,4}")
+#: What a telephone number's text starts with.
+_PHONE_START = frozenset("+(0123456789")
 #: Four numbers joined by dots: an IPv4 address (``192.168.100.200``), no telephone.
 _DOTTED_QUAD = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}")
 #: The digits a telephone number is known by: its last ten (the national number, without a
@@ -52,11 +55,15 @@ _DOTTED_QUAD = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}")
 PHONE_DIGITS = 10
 
 
+@lru_cache(maxsize=4096)
 def phone_key(text: str) -> str | None:
     """``tel:`` and the digits :data:`PHONE` text is known by (:data:`PHONE_DIGITS`);
-    None for other text (an IPv4 address too)."""
+    None for other text (an IPv4 address too). Asked of every text compared or stored, so
+    text that cannot be one (not starting with a digit, ``+`` or ``(``, or not ending in a
+    digit) is turned away before the pattern, and answers are kept per text."""
     stripped = text.strip()
-    if not PHONE.fullmatch(stripped) or _DOTTED_QUAD.fullmatch(stripped):
+    if not (stripped[:1] in _PHONE_START and stripped[-1:].isdigit()) \
+            or not PHONE.fullmatch(stripped) or _DOTTED_QUAD.fullmatch(stripped):
         return None
     digits = "".join(c for c in text if c.isdigit())
     return "tel:" + digits[-PHONE_DIGITS:]

@@ -71,14 +71,29 @@ def _plain(value: Any) -> Any:
 
 @dataclass(frozen=True)
 class ToolSet:
-    """A tool set's module and its tools by name; ``module.using(data)`` runs them on
+    """A tool set's module and its tools by name, each validating its arguments against its
+    signature (``pydantic.validate_call``, built once); ``module.using(data)`` runs them on
     ``data``."""
 
     module: ModuleType
     tools: Mapping[str, Callable[..., Any]]
 
 
-SHOP_TOOLS = ToolSet(shop_tools, {str(getattr(f, "__name__", f)): f for f in shop_tools.TOOLS})
+def validated_tools(module: ModuleType, functions: Mapping[str, Callable[..., Any]]) -> ToolSet:
+    """``functions`` by name, each wrapped to validate its arguments; a ContractError names
+    a function whose signature cannot be validated."""
+    tools = {}
+    for name, function in functions.items():
+        try:
+            tools[name] = validate_call(function)
+        except Exception as exc:  # a signature pydantic cannot read is the module's
+            raise ContractError(f"{module.__file__}: tool {name!r}: its signature cannot be "
+                                f"validated: {type(exc).__name__}: {exc}") from None
+    return ToolSet(module, tools)
+
+
+SHOP_TOOLS = validated_tools(shop_tools, {str(getattr(f, "__name__", f)): f
+                                         for f in shop_tools.TOOLS})
 
 
 @dataclass
@@ -106,7 +121,7 @@ def run_tool(toolset: ToolSet, data: dict[str, Any], tool: str,
     before = copy.deepcopy(data)
     try:
         with toolset.module.using(data):
-            result = _plain(validate_call(toolset.tools[tool])(**dict(arguments)))
+            result = _plain(toolset.tools[tool](**dict(arguments)))
         text = result if isinstance(result, str) else json.dumps(result, ensure_ascii=False)
     except Exception as exc:  # whatever the tool raises is its error answer, as a service's
         data.clear()
@@ -258,7 +273,7 @@ def _toolset(module: ModuleType, registry: Registry) -> ToolSet:
     if missing:
         raise ContractError(f"contracts {registry.source}: {module.__file__} has no function "
                             f"for the tools {missing}")
-    return ToolSet(module, {n: getattr(module, n) for n in registry.names})
+    return validated_tools(module, {n: getattr(module, n) for n in registry.names})
 
 
 def load_tools_suite(argument: str, options: SuiteOptions) -> DatabaseSuite:

@@ -17,11 +17,12 @@ Both are an upper bound (what a user does not say in so many words), hence ``--g
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from ..core.contracts import Registry, Steps
 from ..core.errors import ContractError
+from ..core.provenance import leaves
 from .base import GroundCall
 
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
@@ -80,7 +81,8 @@ def oracle_known(registry: Registry, calls: Sequence[GroundCall], prompt: str) -
                 continue
             variable = tool.variable_of(parameter)
             if not _occurs(value, prompt, numbers):
-                if any(not _occurs(v, prompt, numbers) for v in _scalars(value)):
+                if any(not _occurs(v, prompt, numbers) for v in leaves(value)
+                       if v is not None and not isinstance(v, bool)):
                     unsaid.add(variable)
                 continue
             values = found.setdefault(variable, [])
@@ -88,13 +90,3 @@ def oracle_known(registry: Registry, calls: Sequence[GroundCall], prompt: str) -
                 values.append(value)
     return {name: values[0] if len(values) == 1 else values for name, values in found.items()
             if name not in unsaid}
-
-
-def _scalars(value: Any) -> list[Any]:
-    """The texts and numbers inside ``value`` (itself, or the items and fields it holds)."""
-    if isinstance(value, Mapping):
-        return [s for v in value.values() for s in _scalars(v)]
-    if isinstance(value, list | tuple):
-        return [s for v in value for s in _scalars(v)]
-    return [value] if isinstance(value, str | int | float) and not isinstance(value, bool) \
-        else []
