@@ -20,6 +20,7 @@ from conftest import FIXTURES
 
 from planfilter.cli import cli
 from planfilter.core.errors import PlanfilterError
+from planfilter.infer.python_tools import read_python_source
 from planfilter.suites import load_bench_suite
 from planfilter.suites.base import SuiteOptions
 from planfilter.suites.database import run_tool
@@ -171,3 +172,53 @@ def echo() -> object:
         done = run_tool(suite.toolset, data, tool, {})
         assert not done.ok and done.error.startswith(f"{tool}: ")
     assert data == {"pings": 0}  # a failed call changes nothing
+
+
+TYPED = USING + '''
+from typing import Optional, TypedDict
+
+
+class Seat(TypedDict):
+    row: str
+    number: int
+
+
+class Booking(TypedDict, total=False):
+    seats: list[Seat]
+    note: str
+
+
+def book(booking: Booking, extra: Optional[Seat] = None) -> Booking:
+    """Book seats.
+
+    Args:
+        booking: the seats, and a note.
+        extra: one more seat.
+    """
+    _DATA["db"]["pings"] += len(booking["seats"])
+    return booking
+
+
+TOOLS = [book]
+'''
+
+
+def test_a_standard_library_typeddict_is_read_on_every_python(tmp_path, monkeypatch):
+    # pydantic reads ``typing.TypedDict`` only from Python 3.12: before, a tool taking one
+    # could neither be drafted nor validated
+    folder = _tool_set(tmp_path / "desk_typed", TYPED, "tasks: [{id: t1, prompt: hi, calls: "
+                       "[{tool: book, arguments: {booking: {seats: [{row: A, number: 3}]}}}]}]")
+    (folder / "contracts.yaml").write_text("tools:\n- name: book\n  produces: [booked]\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    [spec] = read_python_source(f"python:{folder.name}.tools")
+    booking = spec.input_schema["properties"]["booking"]
+    assert booking["properties"]["seats"]["items"]["required"] == ("row", "number")
+    assert "required" not in booking  # total=False: no key is required
+    assert spec.output_schema["properties"]["seats"]["type"] == "array"
+    suite = load_bench_suite(f"tools:{folder}")
+    data = {"pings": 0}
+    done = run_tool(suite.toolset, data, "book",
+                    {"booking": {"seats": [{"row": "A", "number": "3"}]}})
+    assert done.ok and data == {"pings": 1} and done.result["seats"][0]["number"] == 3
+    wrong = run_tool(suite.toolset, data, "book", {"booking": {"seats": [{"row": "A"}]}})
+    assert not wrong.ok and "number" in wrong.error and data == {"pings": 1}

@@ -26,6 +26,7 @@ from pydantic import BaseModel, Field, TypeAdapter, create_model
 from pydantic.errors import PydanticUserError
 
 from ..core.frozen import freeze
+from ..core.typehints import portable
 from .spec import SourceError, ToolSpec, map_subschema
 
 PREFIX = "python:"
@@ -114,7 +115,8 @@ def spec_from_function(func: Callable[..., Any], where: str) -> ToolSpec:
         raise SourceError(f"{where}: {func!r} has no __name__")
     here = f"{where}: tool '{name}'"
     try:
-        hints = typing.get_type_hints(func, include_extras=True)
+        hints = {name: portable(hint) for name, hint
+                 in typing.get_type_hints(func, include_extras=True).items()}
         signature = inspect.signature(func)
     except (NameError, TypeError, ValueError) as exc:
         raise SourceError(f"{here}: cannot read its signature: {exc}") from None

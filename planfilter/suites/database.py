@@ -41,6 +41,7 @@ from ..core.errors import ContractError, PlanfilterError
 from ..core.loading import load_registry
 from ..core.resources import domains_file
 from ..core.tasks import Suite, Task
+from ..core.typehints import portable_function
 from .base import Case, Execution, GroundCall, SuiteOptions, Verdict
 from .oracle import gold_goal, oracle_known
 from .shop import tools as shop_tools
@@ -85,7 +86,7 @@ def validated_tools(module: ModuleType, functions: Mapping[str, Callable[..., An
     tools = {}
     for name, function in functions.items():
         try:
-            tools[name] = validate_call(function)
+            tools[name] = validate_call(portable_function(function))
         except Exception as exc:  # a signature pydantic cannot read is the module's
             raise ContractError(f"{module.__file__}: tool {name!r}: its signature cannot be "
                                 f"validated: {type(exc).__name__}: {exc}") from None

@@ -1,0 +1,105 @@
+"""A Python tool's type hints as pydantic reads them on every supported Python.
+
+pydantic builds a schema or a validator of ``typing.TypedDict`` only on Python 3.12 and
+later; before that it asks for ``typing_extensions.TypedDict``. A tool set written with the
+standard library's ``TypedDict`` (``items: list[SeatRequest]``) is fine Python on 3.11,
+so :func:`portable` rebuilds each such class, and every hint that holds one (``list[...]``,
+``X | None``, ``Annotated[...]``, a field of another), as ``typing_extensions.TypedDict``
+with the same name, fields and required keys. Every other hint is returned as it is.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import sys
+import types
+import typing
+from collections.abc import Callable
+from typing import Any
+
+import typing_extensions
+
+#: pydantic reads the standard library's ``TypedDict`` from this version on.
+NATIVE = (3, 12)
+
+_rebuilt: dict[type, Any] = {}
+
+
+def portable(hint: Any) -> Any:
+    """``hint`` with every standard-library ``TypedDict`` in it rebuilt as
+    ``typing_extensions.TypedDict`` (before Python 3.12); ``hint`` itself when none is."""
+    if sys.version_info >= NATIVE:
+        return hint
+    return _portable(hint)
+
+
+def _portable(hint: Any) -> Any:
+    if isinstance(hint, type) and typing.is_typeddict(hint):
+        return _typeddict(hint)
+    args = typing.get_args(hint)
+    if not args:
+        return hint
+    new = tuple(_portable(a) for a in args)
+    if all(n is a for n, a in zip(new, args, strict=True)):
+        return hint
+    origin = typing.get_origin(hint)
+    try:
+        if origin is typing.Annotated:
+            return typing.Annotated[(new[0], *hint.__metadata__)]
+        if origin is typing.Union or origin is types.UnionType:
+            return typing.Union[new]  # noqa: UP007 (a tuple of members, built at run time)
+        return origin[new if len(new) > 1 else new[0]]
+    except TypeError:  # a generic that cannot be rebuilt stays as written
+        return hint
+
+
+def _typeddict(cls: type) -> Any:
+    """The ``typing_extensions`` twin of a standard-library ``TypedDict`` (one per class)."""
+    if type(cls).__module__ != "typing":  # typing_extensions' own: pydantic reads it
+        return cls
+    if cls not in _rebuilt:
+        hints = typing.get_type_hints(cls, include_extras=True)
+        required = getattr(cls, "__required_keys__", frozenset(hints))
+        fields = {name: (typing_extensions.Required if name in required
+                         else typing_extensions.NotRequired)[_portable(_bare(hint))]
+                  for name, hint in hints.items()}
+        twin = typing_extensions.TypedDict(cls.__name__, fields)  # type: ignore[operator]
+        twin.__doc__ = cls.__doc__
+        twin.__module__ = cls.__module__
+        _rebuilt[cls] = twin
+    return _rebuilt[cls]
+
+
+def _bare(hint: Any) -> Any:
+    """``hint`` without a ``Required``/``NotRequired`` around it (the class's required keys
+    say which)."""
+    origin = typing.get_origin(hint)
+    if origin in (typing.Required, typing.NotRequired):
+        return typing.get_args(hint)[0]
+    return hint
+
+
+def portable_function(function: Callable[..., Any]) -> Callable[..., Any]:
+    """``function`` itself when its hints are :func:`portable` already; else a wrapper that
+    calls it, with the rebuilt hints in its signature (what ``pydantic.validate_call`` reads).
+    """
+    try:
+        hints = typing.get_type_hints(function, include_extras=True)
+        signature = inspect.signature(function)
+    except (NameError, TypeError, ValueError):
+        return function  # the caller names what it cannot read
+    new = {name: portable(hint) for name, hint in hints.items()}
+    if all(new[name] is hints[name] for name in hints):
+        return function
+
+    @functools.wraps(function)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        return function(*args, **kwargs)
+
+    call.__annotations__ = new
+    call.__signature__ = signature.replace(  # type: ignore[attr-defined]
+        parameters=[p.replace(annotation=new.get(p.name, p.annotation))
+                    for p in signature.parameters.values()],
+        return_annotation=new.get("return", signature.return_annotation))
+    return call
