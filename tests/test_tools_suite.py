@@ -174,13 +174,14 @@ def echo() -> object:
     assert data == {"pings": 0}  # a failed call changes nothing
 
 
-TYPED = USING + '''
-from typing import Optional, TypedDict
+TYPED = "from __future__ import annotations\n" + USING + '''
+from typing import NotRequired, Optional, TypedDict
 
 
 class Seat(TypedDict):
     row: str
     number: int
+    label: NotRequired[str]  # text under the __future__ import: 3.11 counts it required
 
 
 class Booking(TypedDict, total=False):
@@ -213,6 +214,7 @@ def test_a_standard_library_typeddict_is_read_on_every_python(tmp_path, monkeypa
     [spec] = read_python_source(f"python:{folder.name}.tools")
     booking = spec.input_schema["properties"]["booking"]
     assert booking["properties"]["seats"]["items"]["required"] == ("row", "number")
+    assert "label" in booking["properties"]["seats"]["items"]["properties"]
     assert "required" not in booking  # total=False: no key is required
     assert spec.output_schema["properties"]["seats"]["type"] == "array"
     suite = load_bench_suite(f"tools:{folder}")

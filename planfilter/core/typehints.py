@@ -61,9 +61,7 @@ def _typeddict(cls: type) -> Any:
     if cls not in _rebuilt:
         hints = typing.get_type_hints(cls, include_extras=True)
         required = getattr(cls, "__required_keys__", frozenset(hints))
-        fields = {name: (typing_extensions.Required if name in required
-                         else typing_extensions.NotRequired)[_portable(_bare(hint))]
-                  for name, hint in hints.items()}
+        fields = {name: _marked(hint, name in required) for name, hint in hints.items()}
         twin = typing_extensions.TypedDict(cls.__name__, fields)  # type: ignore[operator]
         twin.__doc__ = cls.__doc__
         twin.__module__ = cls.__module__
@@ -71,13 +69,16 @@ def _typeddict(cls: type) -> Any:
     return _rebuilt[cls]
 
 
-def _bare(hint: Any) -> Any:
-    """``hint`` without a ``Required``/``NotRequired`` around it (the class's required keys
-    say which)."""
+def _marked(hint: Any, required: bool) -> Any:
+    """A field's hint, rebuilt, marked ``Required`` or ``NotRequired``: as the hint says
+    (under ``from __future__ import annotations`` Python 3.11 cannot see a ``NotRequired``
+    written as text, and counts the key among the class's required ones), else as the class
+    says (``required``)."""
     origin = typing.get_origin(hint)
-    if origin in (typing.Required, typing.NotRequired):
-        return typing.get_args(hint)[0]
-    return hint
+    if origin is typing.Required or origin is typing.NotRequired:
+        required, hint = origin is typing.Required, typing.get_args(hint)[0]
+    mark = typing_extensions.Required if required else typing_extensions.NotRequired
+    return mark[_portable(hint)]
 
 
 def portable_function(function: Callable[..., Any]) -> Callable[..., Any]:
