@@ -261,6 +261,31 @@ def test_prose_a_change_carries_is_written_even_where_a_read_shows_a_field_so_ca
     assert reg.tool("escalate_ticket").requires == {"ticket_body"}
 
 
+def test_a_result_that_echoes_the_calls_own_argument_is_no_source_of_it():
+    """A calculator answering ``{expression, result}`` and a request answering with the notes
+    it was given do not yield what they were called with: the model still writes it. Where
+    another tool yields it, it stays what that tool yields."""
+    worked = {"type": "object", "properties": {"expression": {"type": "string"},
+                                               "result": {"type": "number"}}}
+    noted = {"type": "object", "properties": {"request_ref": {"type": "string"},
+                                              "notes": {"type": "string"}}}
+    specs = [tool("calculate", {"expression": "string"}, ("expression",), worked),
+             tool("request_assistance", {"order_id": "string", "notes": "string"},
+                  ("order_id", "notes"), noted),
+             tool("get_order", {"order_id": "string"}, ("order_id",),
+                  {"type": "object", "properties": {"order_id": {"type": "string"}}}),
+             tool("get_saved_query", {"name": "string"}, ("name",),
+                  {"type": "object", "properties": {"query": {"type": "string"}}}),
+             tool("run_query", {"query": "string"}, ("query",),
+                  {"type": "object", "properties": {"query": {"type": "string"},
+                                                    "rows": {"type": "array"}}})]
+    reg = infer_contracts(specs).registry
+    assert reg.tool("calculate").authored == {"expression"} and not reg.tool("calculate").requires
+    assert reg.tool("request_assistance").authored == {"notes"}
+    assert reg.tool("request_assistance").requires == {"order_id"}
+    assert reg.tool("run_query").requires == {"query"}  # a saved query is read, not written
+
+
 def test_opening_reads_a_document_and_starts_anything_else():
     opened = {name: risk_of(tool(name, description=text))
               for name, text in (("open_file", ""), ("open_ticket", ""),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -84,8 +84,11 @@ def _authored(specs: Sequence[ToolSpec], vocab: Vocabulary) -> dict[str, dict[st
     of a text listing, that no output key names; prose (a description, a note, a message
     body: :data:`PROSE_KEYS`) even where one does: a claim's description in the
     customer's words is written, not copied from the record a read showed."""
-    declared = {vocab.variable(s.name, p, "out") for s in specs if not is_record(s)
-                for p in s.output_properties}  # a record's fields are not all produced
+    declared: dict[str, set[str]] = {}  # variable -> the tools whose results name it
+    for s in specs:
+        if not is_record(s):  # a record's fields are not all produced
+            for p in s.output_properties:
+                declared.setdefault(vocab.variable(s.name, p, "out"), set()).add(s.name)
     listings = text_listings(specs)
     returned = returned_words(specs)
     everything = frozenset(vocab.mapping.values())
@@ -93,9 +96,17 @@ def _authored(specs: Sequence[ToolSpec], vocab: Vocabulary) -> dict[str, dict[st
     for s in specs:
         why = {**listed_in_text(s, listings), **authored_candidates(s, returned)}
         drafted[s.name] = {p: why[p] for p in s.properties
-                           if p in why and ((v := vocab.variable(s.name, p)) not in declared
+                           if p in why and (not _elsewhere(v := vocab.variable(s.name, p),
+                                                           s.name, declared)
                                             or _prose(s, p, why[p], v, everything))}
     return drafted
+
+
+def _elsewhere(variable: str, tool: str, producers: Mapping[str, Collection[str]]) -> bool:
+    """Some tool other than ``tool`` yields ``variable``: a result that echoes the call's
+    own argument (a calculator's ``expression`` beside its result, a request's ``notes``)
+    is no source of it."""
+    return bool(set(producers.get(variable, ())) - {tool})
 
 
 def _prose(spec: ToolSpec, param: str, why: str, variable: str,
@@ -211,7 +222,11 @@ def infer_contracts(specs: Sequence[ToolSpec], options: InferOptions | None = No
     deeper = _nested(specs, vocab, consumers)
     ctx = Context(vocab, consumers, deeper.outputs, deeper.elsewhere)
     drafts = _own_whole_results([_draft(spec, ctx, options, everything) for spec in specs])
-    produced = frozenset().union(*(d.drafted.variables for d in drafts))
+    producers: dict[str, set[str]] = {}
+    for d in drafts:
+        for v in d.drafted.variables:
+            producers.setdefault(v, set()).add(d.spec.name)
+    produced = frozenset(producers)
     # a name some tool passes or returns as a value is not drafted as a fact
     valued = produced | {v for d in drafts for v in d.carries.values()}
     facts = draft_facts(specs).without(valued)
@@ -219,7 +234,8 @@ def infer_contracts(specs: Sequence[ToolSpec], options: InferOptions | None = No
     for d in drafts:
         spec = d.spec
         authored = {p: why for p, why in candidates[spec.name].items()
-                    if (p in parties[spec.name] or d.carries[p] not in produced
+                    if (p in parties[spec.name]
+                        or not _elsewhere(d.carries[p], spec.name, producers)
                         or _prose(spec, p, why, d.carries[p], everything))
                     and d.carries[p] == vocab.variable(spec.name, p)}  # not a model alias
         data = _contract_data(d, authored, vocab, facts, options)
