@@ -284,6 +284,27 @@ def test_a_telephone_number_goes_to_a_parameter_named_for_one():
                                                               "+1 312 555 0163"]}
 
 
+@pytest.mark.parametrize("text, found", [
+    ("Book it with the voucher code SUMMER10", {"voucher_code": "SUMMER10"}),
+    ("My son's driver's licence, number SR902214", {}),
+    ("Add him to policy number AU-7712", {"policy_number": "AU-7712"}),
+    ("Change order #W1000001", {"order_number": "#W1000001"}),
+    ("The class code CD4R please", {"class_code": "CD4R"}),
+])
+def test_a_code_goes_to_the_parameter_of_its_kind(text, found):
+    """A code after a word that says only that a code follows ("number", "code") goes to a
+    parameter whose name has the word before that ("voucher code": ``voucher_code``), not
+    to one of another kind (``class_code``, ``policy_number``)."""
+    params = {name: {"type": "string"} for name in
+              ("class_code", "voucher_code", "policy_number", "order_number")}
+    registry = Registry(tools=(
+        Tool(name="find_classes", produces={"class_code", "policy_number", "order_number"}),
+        Tool(name="book", requires={"class_code", "voucher_code", "policy_number",
+                                    "order_number"}, produces={"booked"},
+             parameters={"type": "object", "properties": params})))
+    assert stated_values(registry, text) == found
+
+
 def test_bundled_candidates_lead_with_the_resolvers_goal():
     registry = load_registry(domains_file())
     session = Session(registry, resolver="retrieval")

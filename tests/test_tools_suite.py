@@ -3,7 +3,12 @@ tasks with their ground truth) through the same runner, and the guard on tool se
 here wrote, each written without knowing planfilter (``tests/fixtures/gadgetdesk``: an
 electronics store's support desk; ``staydesk``: a hotel chain's reservations and partner-rail
 desk; ``carrierdesk``: a mobile carrier's, plain dicts and sentences, telephone numbers
-written four ways; ``clinicdesk``: a clinic group's patient desk). Their contracts are what
+written four ways; ``clinicdesk``: a clinic group's patient desk; and, written for the next
+round and measured before any rule was changed for them, ``rentdesk``: a car-rental desk
+answering in JSON text, to scenario briefs in the second person; ``mealdesk``: a
+food-delivery desk of plain dicts and ``TypedDict`` orders; ``claimdesk``: an insurer's
+claims desk of pydantic models; ``ticketdesk``: a ticketing desk of dataclasses). Their
+contracts are what
 ``contracts infer`` drafts, unedited; every correct call is allowed from the oracle goal,
 and from the request alone but for the refusals listed, and every task's database ends as
 its ground truth leaves it. Bad folders, modules, contracts and tasks are named, never a
@@ -25,7 +30,8 @@ from planfilter.suites import load_bench_suite
 from planfilter.suites.base import SuiteOptions
 from planfilter.suites.database import run_tool
 
-DESKS = ("gadgetdesk", "staydesk", "carrierdesk", "clinicdesk")
+DESKS = ("gadgetdesk", "staydesk", "carrierdesk", "clinicdesk", "rentdesk", "mealdesk",
+         "claimdesk", "ticketdesk")
 
 
 @pytest.fixture(scope="module")
@@ -54,13 +60,17 @@ def _replayed(desk: str, registry: Path, goal: str, out: Path) -> list[dict]:
 
 
 #: Correct calls refused from the request alone: (task, tool, kind). The user names their
-#: own line and the task changes another line of the account too (the request binds the
-#: number; which other lines the user meant, no rule can read); a transfer PIN stated
-#: beside the account's PIN is read as that PIN.
+#: own line, or their own account, and the task changes another line of it too, or writes
+#: to the other members of their group order (the request binds the user's value; which
+#: others they meant, no rule can read); a transfer PIN stated beside the account's PIN is
+#: read as that PIN; a return day without its year ("18 July") gives no value, and the
+#: pick-up day the request dates is bound to the return too.
 REFUSED_FROM_THE_REQUEST = {
     "carrierdesk": [("hotspot_plan_upgrade", "change_plan", "substituted"),
                     ("port_in_wife", "port_in_number", "substituted"),
                     ("data_topup_and_cancel_pass", "get_line_details", "substituted")],
+    "rentdesk": [("rd-06-new-one-way-booking", "create_reservation", "substituted")],
+    "mealdesk": [("cancel_group_order_notify_members", "send_message", "substituted")] * 2,
 }
 
 

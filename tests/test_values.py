@@ -18,12 +18,15 @@ import json
 import re
 from decimal import Decimal
 
+import pytest
 from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
 
 from planfilter import Session
 from planfilter.core.contracts import Registry, Tool
+from planfilter.core.provenance import same_value
 from planfilter.core.results import resolve_pointer
+from planfilter.core.schemas import documented_choices
 from planfilter.core.values import Source, SourceKind, ValueStore, normal
 
 # -- the normaliser ---------------------------------------------------------------------------
@@ -72,6 +75,17 @@ def test_an_ids_decorations_do_not_change_its_key(text, space, hashes, upper):
 def test_different_ids_keep_different_keys(pair):
     a, b = pair
     assert normal(a) != normal(b)
+    assert not same_value(a, b)
+
+
+@settings(max_examples=300, deadline=None)
+@given(ids, st.sampled_from(["", " ", "\t", "\n "]), st.sampled_from(["", "#", "##"]),
+       st.booleans())
+def test_the_checks_compare_two_texts_as_the_store_keys_them(text, space, hashes, upper):
+    """One normaliser: a value the user gave is the value a call passes whenever the store
+    keys the two alike (``#TD-58141`` is ``td-58141``)."""
+    decorated = f"{space}{hashes}{text.upper() if upper else text}{space}"
+    assert same_value(decorated, text) and same_value(text, decorated)
 
 
 @settings(max_examples=200, deadline=None)
@@ -324,3 +338,19 @@ def test_a_destination_present_only_in_untrusted_text_never_passes_without_appro
     if write.kind == "tainted":
         assert "untrusted" in write.reason and "inbox" in write.reason
         assert decide((request, {}, trusted, text, "lookup", value)).allowed
+
+
+@pytest.mark.parametrize("description, choices", [
+    ('"claims" (damage disputes), "billing", "supervisor" (approvals) or "roadside".',
+     ("claims", "billing", "supervisor", "roadside")),
+    ('list of {"area": e.g. "rear bumper", "type": "scratch"|"dent"|"other", '
+     '"severity": "minor"|"major"}', ("scratch", "dent", "other", "minor", "major")),
+    ("one or more of 'wheelchair_space', 'companion_seat' and 'hearing_loop'.",
+     ("wheelchair_space", "companion_seat", "hearing_loop")),
+    ("The order, e.g. '#TD-58702' or '#TD-58703'.", ()),  # examples, no choices
+    ("ids such as `A1`, `B2`", ()),
+    ("The customer's order number; the fan's 'own' words.", ()),  # apostrophes
+    ('the "primary" card', ()),  # one quoted word is no list
+])
+def test_the_choices_a_description_lists(description, choices):
+    assert documented_choices(description) == choices

@@ -82,9 +82,9 @@ from functools import lru_cache
 from typing import Any
 
 from .contracts import Registry, Tool
-from .schemas import argument_leaves
+from .schemas import argument_fields, documented_choices
 from .text import without_numbering
-from .values import MIN_MENTION_DIGITS, Source, SourceKind, ValueStore, normal, phone_key
+from .values import MIN_MENTION_DIGITS, Source, SourceKind, ValueStore, normal
 
 #: Variable -> every value the state holds for it (a search may hold several ids).
 Held = Mapping[str, Iterable[Any]]
@@ -248,13 +248,13 @@ def same_value(a: Any, b: Any) -> bool:
     """Equal as JSON values; a number and its decimal text count as one (``42`` and ``"42"``),
     and text is compared without its whitespace: a small model copying a long text back
     drops or adds spaces as its tokenizer pleases ("Milestones ..." -> "Milestones..."), and
-    no id differs from another by a space. A telephone number is one however it is written
-    (:func:`~planfilter.core.values.phone_key`)."""
+    no id differs from another by a space. Two texts are one as the value store keys them
+    (:func:`~planfilter.core.values.normal`: case, an id's leading ``#``, a number's
+    thousands separators, a telephone number however it is written)."""
     if a == b and type(a) is type(b):
         return True
     if type(a) is str and type(b) is str:  # the common case, decided as below
-        return _squeezed(a) == _squeezed(b) or \
-            (phone := phone_key(a)) is not None and phone == phone_key(b)
+        return _squeezed(a) == _squeezed(b) or normal(a) == normal(b)
     if isinstance(a, bool) or isinstance(b, bool):
         return False
     if isinstance(a, int | float) and isinstance(b, int | float):
@@ -461,14 +461,14 @@ def _origin_problems(tool: Tool, arg: _Argument, flow: Flow, store: ValueStore,
     if arg.authored:
         return []
     if given and not within(value, given) and not extends(value, given, flow.request) \
-            and not named_record(value, given, store):
+            and not named_record(value, given, store) and not at_given_time(value, given):
         return [FlowProblem("substituted", name, (
             f"argument '{name}' = {_show(value)} is not the value the user gave for "
             f"{variable} ({', '.join(_show(g) for g in _plain_values(given))}); it was "
             f"{_seen_at(value, store)}"))]
     if variable not in checked or given:
         return []
-    problem = _invented(tool, name, variable, value, store, tuple(flow.held.get(variable, ())))
+    problem = _invented(tool, name, variable, value, store, flow)
     found = [problem] if problem is not None else []
     if problem is not None and problem.kind == "invented":
         return found
@@ -556,21 +556,29 @@ def _outbound_problems(tool: Tool, arg: _Argument, arguments: Mapping[str, Any],
 
 
 def _invented(tool: Tool, name: str, variable: str, value: Any, store: ValueStore,
-              held: tuple[Any, ...] = ()) -> FlowProblem | None:
+              flow: Flow) -> FlowProblem | None:
     """The problem of an argument that carries ``variable`` and no value the user gave for
     it: ``invented`` when some value of it that :func:`identifies` something (the argument,
     or a scalar inside it: an item of a list, a field of an object, at any depth) was seen
     nowhere the run obtains values from; ``tainted`` when it was seen only spelled out
-    inside untrusted text and the tool writes; None when it was obtained. ``held``: the
-    values the state holds for ``variable``, named in the refusal as the ones the call
-    could take."""
+    inside untrusted text and the tool writes; None when it was obtained. The values the
+    state holds for ``variable`` are named in the refusal as the ones the call could take.
+
+    Not held to a source: a value the parameter's description lists among its choices
+    (:func:`~planfilter.core.schemas.documented_choices`: ``"scratch"|"dent"``), as one
+    its schema lists; and text of several words in a field of an object (an item's
+    ``desc``, an incident's ``location``, a friend's ``name``): what a record the call
+    writes says, in the model's words, unless it carries a datum (a code, an address:
+    :func:`unseen_datum`) nothing showed, or a line of untrusted content."""
     alias = f" (carries {variable})" if variable != name else ""
     planted: list[tuple[Any, tuple[Source, ...]]] = []
     # a number is what a high-risk call acts on when it is the argument (or an item of a
     # list of them), not a field of a record beside the fields that say which thing it is
     acting = acted_on(tool, name) and not _holds_record(value)
-    for item, schema in argument_leaves(tool, name, value):
-        if not identifies(item, schema, acting=acting):
+    offered = _offered(tool, name)
+    for item, schema, key in argument_fields(tool, name, value):
+        if not identifies(item, schema, acting=acting) \
+                or isinstance(item, str) and normal(item) in offered | _offered_by(schema):
             continue
         sources = store.seen(item)
         if any(obtained(s, variable) for s in sources):
@@ -581,10 +589,23 @@ def _invented(tool: Tool, name: str, variable: str, value: Any, store: ValueStor
             planted.append((item, outside))
             continue
         what = _show(value) if item is value else f"{_show(value)}: its item {_show(item)}"
+        if key is not None and _words(item):
+            carried = carried_text(item, _untrusted_texts(store), flow.request) \
+                if writes(tool) else None
+            datum = unseen_datum(item, store) if flow.read_all else None
+            if carried is not None:
+                return FlowProblem("tainted", name, (
+                    f"write argument '{name}'{alias} = {what} carries {_show(carried)}, read "
+                    f"in an untrusted result"))
+            if datum is None:
+                continue
+            return FlowProblem("invented", name, (
+                f"argument '{name}'{alias} = {what} carries {datum!r}, which neither the "
+                f"request nor any result has shown"))
         written = [s for s in sources if s.kind is SourceKind.MODEL]
         only = f"; only the model wrote it, at {describe_sources(written)}" if written else ""
         once: dict[str | None, Any] = {}
-        for k in _plain_values(held):  # each value once, in the order held
+        for k in _plain_values(flow.held.get(variable, ())):  # each value once, as held
             once.setdefault(normal(k), k)
         listed = ", ".join(_show(k) for k in once.values())
         known = f" (values held for {variable}: {listed})" if listed else ""
@@ -599,6 +620,31 @@ def _invented(tool: Tool, name: str, variable: str, value: Any, store: ValueStor
         f"write argument '{name}'{alias} = {what} was not given by the user and is spelled "
         f"out only inside untrusted content ({describe_sources(outside)}): a value planted in "
         f"outside content is not the user's"))
+
+
+def _untrusted_texts(store: ValueStore) -> tuple[str, ...]:
+    """Every text an untrusted result held."""
+    return tuple(text for text, source in store.texts
+                 if source.kind is SourceKind.RESULT and not source.trusted)
+
+
+def _offered(tool: Tool, name: str) -> frozenset[str | None]:
+    """The choices the description of the tool's parameter ``name`` lists, as normal forms."""
+    schema = tool.parameters.get("properties", {}).get(name)
+    return _offered_by(schema) if isinstance(schema, Mapping) else frozenset()
+
+
+def _offered_by(schema: Mapping[str, Any]) -> frozenset[str | None]:
+    said = schema.get("description")
+    return frozenset(normal(c) for c in documented_choices(said)) \
+        if isinstance(said, str) else frozenset()
+
+
+def _words(value: Any) -> bool:
+    """Text of several words, at least one of them of letters (a description, a place, a
+    name; not a telephone number written in groups)."""
+    return isinstance(value, str) and len(parts := value.split()) > 1 \
+        and any(sum(c.isalpha() for c in p) > 1 for p in parts)
 
 
 def _holds_record(value: Any) -> bool:
@@ -816,11 +862,42 @@ def _record_of(source: Source) -> tuple[int | None, str] | None:
 
 
 def extends(value: Any, given: Iterable[Any], request: str) -> bool:
-    """``value`` is text the request spells out that spells out a value the user gave: what
-    the rules read out of a request may be part of the value the user meant ("New York"
-    of "New York, NY 10001")."""
+    """``value`` is text the request spells out that spells out a value the user gave, or
+    that one spells out: what the rules read out of a request may be part of the value the
+    user meant ("New York" of "New York, NY 10001"), or the user's value may name more than
+    the call takes ("Porto" of "Porto Airport"). Only text with letters is a part: digits
+    of a date are no value of their own."""
+    part = any(c.isalpha() for c in value) if isinstance(value, str) else False
     return isinstance(value, str) and spelled_out(value, request) and any(
-        isinstance(g, str) and spelled_out(g, value) for g in given)
+        isinstance(g, str) and (spelled_out(g, value) or part and spelled_out(value, g))
+        for g in given)
+
+
+def at_given_time(value: Any, given: Iterable[Any]) -> bool:
+    """``value`` is a date and a time of day, the time one the user gave, the date one the
+    user gave or, when they gave none, the model's: the user said the day and the time
+    apart ("on 14 July at 11:00"), or only when in the day ("at 13:30") and the model
+    wrote the day from their words ("tomorrow", "30 June") or from the record it changes,
+    as it writes any date (:func:`identifies`)."""
+    moment = _DATE_TIME.fullmatch(value.strip()) if isinstance(value, str) else None
+    texts = [g.strip() for g in given if isinstance(g, str)]
+    if moment is None:
+        return False
+    days = [g for g in texts if _DAY.fullmatch(g)]
+    return (not days or moment.group(1) in days) \
+        and any(_clock_of(g) == _clock_of(moment.group(2)) for g in texts)
+
+
+#: A date and a time of day, ISO-style (``2025-06-30T10:00``, ``2025-03-15 13:30:00``).
+_DATE_TIME = re.compile(r"(\d{4}-\d{2}-\d{2})[ T](\d{1,2}:\d{2})(?::\d{2}(?:\.\d+)?)?"
+                        r"(?:Z|[+-]\d{2}:?\d{2})?")
+_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def _clock_of(text: str) -> str | None:
+    """``HH:MM`` of a text that is a time of day (``8:00``, ``08:00``), else None."""
+    found = re.fullmatch(r"(\d{1,2}):(\d{2})(?::00)?", text.strip())
+    return f"{int(found.group(1)):02d}:{found.group(2)}" if found else None
 
 
 def spelled_out(value: Any, text: str) -> bool:

@@ -133,24 +133,62 @@ def argument_leaves(tool: Tool, parameter: str, value: Any
     parameter's schema that types it (``{}`` where the schema says nothing). Local
     ``$ref``\\ s are followed; of an ``anyOf`` or ``oneOf``, the branch of the value's kind
     is taken. An object's keys are the schema's field names, not values: they are left out."""
+    return [(node, part) for node, part, _ in argument_fields(tool, parameter, value)]
+
+
+def argument_fields(tool: Tool, parameter: str, value: Any
+                    ) -> list[tuple[Any, Mapping[str, Any], str | None]]:
+    """:func:`argument_leaves`, each with the name of the object field it is the value of
+    (None for the argument itself and for an item of a list)."""
     root = tool.parameters
     schema = root.get("properties", {}).get(parameter)
-    out: list[tuple[Any, Mapping[str, Any]]] = []
-    stack: list[tuple[Any, Any]] = [(value, schema)]
+    out: list[tuple[Any, Mapping[str, Any], str | None]] = []
+    stack: list[tuple[Any, Any, str | None]] = [(value, schema, None)]
     while stack:  # an explicit stack: a deep argument cannot exhaust the call stack
-        node, part = stack.pop()
+        node, part, field = stack.pop()
         part = _branch(root, _resolved(root, part), node)
         if isinstance(node, Mapping):
             fields = part.get("properties")
             fields = fields if isinstance(fields, Mapping) else {}
             rest = part.get("additionalProperties")
-            stack.extend((item, fields.get(key, rest))
+            stack.extend((item, fields.get(key, rest), str(key))
                          for key, item in reversed(list(node.items())))
         elif isinstance(node, list | tuple):
-            stack.extend((item, part.get("items")) for item in reversed(node))
+            stack.extend((item, part.get("items"), None) for item in reversed(node))
         else:
-            out.append((node, part))
+            out.append((node, part, field))
     return out
+
+
+#: A quoted value in a description: "...", '...' or `...` (not an apostrophe's).
+_QUOTED = r"""(?:"[^"\n]{1,40}"|(?<!\w)'[^'\n]{1,40}'(?!\w)|`[^`\n]{1,40}`)"""
+#: What joins two choices: a bar, a slash, a comma, "or", "and", each perhaps after a
+#: gloss in brackets ("claims" (damage disputes), "billing" or "roadside").
+_JOIN = r"""\s*(?:\([^()\n]{0,80}\)\s*)?(?:\||/|,\s*(?:or\s+|and\s+)?|\bor\b|\band\b)\s*"""
+_CHOICES = re.compile(_QUOTED + "(?:" + _JOIN + _QUOTED + ")+")
+#: Words that make the quoted values after them examples, not the choices.
+_EXAMPLES = re.compile(r"(?:e\.\s?g\.|for example|for instance|such as|like)\s*[:,]?\s*$",
+                       re.IGNORECASE)
+
+
+@lru_cache(maxsize=4096)
+def documented_choices(description: str) -> tuple[str, ...]:
+    """The values a parameter's description lists as its choices, as written: two or more
+    quoted values joined by bars, commas, slashes, "or" or "and" (``"minor"|"major"``,
+    ``'email' or 'sms'``, ``"claims" (disputes), "billing" or "roadside"``). Quoted values
+    after "e.g.", "for example", "such as" or "like" are examples (an id the tool once
+    took), not choices."""
+    found: list[str] = []
+    for run in _CHOICES.finditer(description):
+        if _EXAMPLES.search(description[max(0, run.start() - 20):run.start()]):
+            continue
+        found += [q.group(0)[1:-1] for q in re.finditer(_QUOTED, run.group(0))
+                  if not _KEY_AFTER.match(description, run.start() + q.end())]
+    return tuple(found)
+
+
+#: A colon after a quoted value: it names a field (``"severity": ...``), no choice.
+_KEY_AFTER = re.compile(r"\s*:")
 
 
 def _resolved(root: Mapping[str, Any], schema: Any) -> Mapping[str, Any]:

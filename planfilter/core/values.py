@@ -93,6 +93,12 @@ def normal(value: Any) -> str | None:
         return _decimal_text(Decimal(repr(value)))
     if not isinstance(value, str):
         return None
+    return _normal_text(value)
+
+
+@lru_cache(maxsize=8192)
+def _normal_text(value: str) -> str | None:
+    """:func:`normal` of a text (kept per text: every comparison of two texts asks it)."""
     phone = phone_key(value)
     if phone is not None:
         return phone

@@ -3,16 +3,17 @@
 - ``authored``: a free-text or date parameter (its name ends in ``body``, ``subject``, ``content``,
   ``message``, ``text``, ``title``, ``description``, ``query``, ``expression``, ``date``, ``time``,
   ``day``..., its description opens with what the model composes ("The expression to work out", "A
-  search query"), or its schema says ``format: date``), a string, with no id-like name, that no tool
-  produces: the model writes it, so it is never a precondition of the plan. So is a name of things
-  that a read lists only as text (``hotel_names``, ``hotel`` or ``company_name``, when
-  ``get_all_hotels_in_city`` or ``get_all_car_rental_companies_in_city`` returns a string): nothing
-  can point into text, so the model reads the name out of it and writes it. Also written by the
-  model, when no tool returns them as a field: a quantity, where results list quantities (it works
-  it out from them), a list of people (it assembles it), an address no result has a field for (a URL
-  or an e-mail address read out of text) and a yes/no choice; and, even where a tool lists such
-  names, a party named by its name (``recipient``, ``user``, ``channel``: prose names them as often
-  as lists do).
+  search query"), or its schema says ``format: date``), a string, with no id-like name, that no
+  other tool produces (a result that echoes the call's own argument is no source of it: a
+  calculator's ``expression``): the model writes it, so it is never a precondition of the plan. So
+  is a name of things that a read lists only as text (``hotel_names``, ``hotel`` or
+  ``company_name``, when ``get_all_hotels_in_city`` or ``get_all_car_rental_companies_in_city``
+  returns a string): nothing can point into text, so the model reads the name out of it and writes
+  it. Also written by the model, when no tool returns them as a field: a quantity, where results
+  list quantities (it works it out from them), a list of people (it assembles it), an address no
+  result has a field for (a URL or an e-mail address read out of text) and a yes/no choice; and,
+  even where a tool lists such names, a party named by its name (``recipient``, ``user``,
+  ``channel``: prose names them as often as lists do).
 - ``untrusted``: a tool that reads rather than acts and whose name or description's first
   sentence names outside content (messages, emails, files, web pages, reviews...), or whose
   MCP annotations say ``openWorldHint: true``.

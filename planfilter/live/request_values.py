@@ -289,14 +289,27 @@ def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
         said = set(split_words(f"{parameter} {tool.variable_of(parameter)}", digits=False))
         return "name" in said and bool(said & _NAME_CUES[span.kind])
     if span.kind == "code":  # an id right after the word its name has ("order #W1")
+        named = cue_words(f"{parameter} {tool.variable_of(parameter)}")
         before = split_words(text[: span.start], numbers=False)[-2:]
-        return bool(cue_words(" ".join(before)) & cue_words(f"{parameter} "
-                                                             f"{tool.variable_of(parameter)}"))
+        return bool(cue_words(" ".join(before)) & named) and not _other_kind(text, span, named)
     if span.kind == "phone":  # by the parameter's own name ("if no phone number is given")
         return bool(cue_words(f"{parameter} {tool.variable_of(parameter)}") & _CUES["phone"])
     if span.kind == "quoted":  # by the parameter's own name: descriptions say too much
         return _near(text, span, cue_words(f"{parameter} {tool.variable_of(parameter)}"))
     return bool(cue & _CUES.get(span.kind, frozenset()))
+
+
+#: Words that say only that a code follows, not of what: "number", "code", "reference".
+GENERIC_HEADS = frozenset({"number", "no", "num", "code", "id", "ref", "reference"})
+
+
+def _other_kind(text: str, span: Span, named: frozenset[str]) -> bool:
+    """The words before a code name another kind of thing than the parameter does: a
+    generic head ("number", "code") right before it, and before that a word the
+    parameter's name lacks ("voucher code SUMMER10" is no ``class_code``; "licence,
+    number SR90" no ``policy_number``)."""
+    before = split_words(text[: span.start], numbers=False, stop=VALUE_STOP_WORDS)[-2:]
+    return len(before) == 2 and before[1] in GENERIC_HEADS and not cue_words(before[0]) & named
 
 
 def links_in(value: Any) -> tuple[tuple[str, str], ...]:
