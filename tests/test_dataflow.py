@@ -153,6 +153,7 @@ def test_a_list_of_records_is_obtained_when_every_identifier_inside_it_was(argum
     (12.5, {}, False), (1200, {"type": "number"}, False), (1200, {"type": "integer"}, True),
     (1200, {}, True), (7, {"type": "integer"}, False), (-42, {}, False),
     ("2025-06-17", {}, False), ("2025-06-17T09:30:00Z", {}, False), ("09:30", {}, False),
+    ("2024-05", {}, False), ("2024-13", {}, True),
     ("7", {}, True), ("PB301", {}, True), ("2025-06-17 or later", {}, True),
 ])
 def test_what_identifies_something(value, schema, identifying):

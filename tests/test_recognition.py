@@ -305,6 +305,40 @@ def test_a_code_goes_to_the_parameter_of_its_kind(text, found):
     assert stated_values(registry, text) == found
 
 
+def _desk() -> Registry:
+    params = {
+        "collection_day": {"type": "integer", "description": "Day of the month, 1 to 28."},
+        "monthly_amount": {"type": "number", "description": "The amount to take a month."},
+        "landlord_ref": {"type": "string"},
+        "kind": {"type": "string", "description": "'mid_term', 'inventory' or 'check_out'."},
+        "date": {"type": "string", "description": "The day of the visit."},
+        "fuels": {"type": "array", "items": {"type": "string"},
+                  "description": "The fuels to switch."},
+        "tariff_name": {"type": "string"}}
+    return Registry(tools=(Tool(name="arrange", produces={"arranged"},
+                                parameters={"type": "object", "properties": params}),))
+
+
+@pytest.mark.parametrize("text, found", [
+    # money goes to a parameter of money, not to the day it sits beside
+    ("Take it on the 28th of the month, and bring it down to £50 a month",
+     {"monthly_amount": 50}),
+    ("A direct debit of 65 GBP a month", {"monthly_amount": 65}),
+    # a number after a preposition is no value of a parameter named before it
+    ("I'm the landlord of 5 Roundhay Mews", {}),
+    ("My landlord ref 5", {"landlord_ref": "5"}),
+    # a parameter whose description lists its choices takes only those
+    ("Of kind 'check_out', on 2024-06-18", {"kind": "check_out", "date": "2024-06-18"}),
+    ("Of kind 'weekly', on 2024-06-18", {"date": "2024-06-18"}),
+    # a quoted name before a noun is that noun's ("the "X" tariff")
+    ('Move both fuels to the "Fixed Secure 24M" tariff', {"tariff_name": "Fixed Secure 24M"}),
+    ('Move both fuels to the "Fixed Secure 24M" plan', {}),
+    ('Move both fuels to "Fixed Secure 24M"', {"fuels": ["Fixed Secure 24M"]}),
+])
+def test_a_value_of_the_request_goes_where_its_kind_does(text, found):
+    assert stated_values(_desk(), text) == found
+
+
 def test_bundled_candidates_lead_with_the_resolvers_goal():
     registry = load_registry(domains_file())
     session = Session(registry, resolver="retrieval")

@@ -7,7 +7,11 @@ written four ways; ``clinicdesk``: a clinic group's patient desk; and, written f
 round and measured before any rule was changed for them, ``rentdesk``: a car-rental desk
 answering in JSON text, to scenario briefs in the second person; ``mealdesk``: a
 food-delivery desk of plain dicts and ``TypedDict`` orders; ``claimdesk``: an insurer's
-claims desk of pydantic models; ``ticketdesk``: a ticketing desk of dataclasses). Their
+claims desk of pydantic models; ``ticketdesk``: a ticketing desk of dataclasses; and, a
+round later, measured the same way, ``parceldesk``: a courier's, in JSON text, codes
+written in groups; ``utilitydesk``: an energy supplier's, nested dicts, second-person
+briefs; ``letdesk``: a lettings agency's, dataclasses and ``TypedDict`` inputs, choices
+listed in words; ``librarydesk``: a library's, one pydantic request model a tool). Their
 contracts are what
 ``contracts infer`` drafts, unedited; every correct call is allowed from the oracle goal,
 and from the request alone but for the refusals listed, and every task's database ends as
@@ -31,7 +35,7 @@ from planfilter.suites.base import SuiteOptions
 from planfilter.suites.database import run_tool
 
 DESKS = ("gadgetdesk", "staydesk", "carrierdesk", "clinicdesk", "rentdesk", "mealdesk",
-         "claimdesk", "ticketdesk")
+         "claimdesk", "ticketdesk", "parceldesk", "utilitydesk", "letdesk", "librarydesk")
 
 
 @pytest.fixture(scope="module")
@@ -64,13 +68,15 @@ def _replayed(desk: str, registry: Path, goal: str, out: Path) -> list[dict]:
 #: to the other members of their group order (the request binds the user's value; which
 #: others they meant, no rule can read); a transfer PIN stated beside the account's PIN is
 #: read as that PIN; a return day without its year ("18 July") gives no value, and the
-#: pick-up day the request dates is bound to the return too.
+#: pick-up day the request dates is bound to the return too; "raised by £15" is read as the
+#: new monthly amount, not by how much it rises.
 REFUSED_FROM_THE_REQUEST = {
     "carrierdesk": [("hotspot_plan_upgrade", "change_plan", "substituted"),
                     ("port_in_wife", "port_in_number", "substituted"),
                     ("data_topup_and_cancel_pass", "get_line_details", "substituted")],
     "rentdesk": [("rd-06-new-one-way-booking", "create_reservation", "substituted")],
     "mealdesk": [("cancel_group_order_notify_members", "send_message", "substituted")] * 2,
+    "utilitydesk": [("adeyemi_ev_tariff_and_dd", "set_direct_debit", "substituted")],
 }
 
 

@@ -351,6 +351,32 @@ def test_a_destination_present_only_in_untrusted_text_never_passes_without_appro
     ("ids such as `A1`, `B2`", ()),
     ("The customer's order number; the fan's 'own' words.", ()),  # apostrophes
     ('the "primary" card', ()),  # one quoted word is no list
+    ("plumbing, heating, locks, damp or general.",  # a sentence that is a list
+     ("plumbing", "heating", "locks", "damp", "general")),
+    ("one of bank_transfer, debit_card, cheque\n(the office takes no cash).",
+     ("bank_transfer", "debit_card", "cheque")),
+    ("need codes, any of: pensionable_age, mobility, dementia.",
+     ("pensionable_age", "mobility", "dementia")),
+    ("'mid_term' (let unit; at least 24 hours' notice to the tenants and\n not within 90 "
+     "days of the last one), 'inventory' or 'check_out'.", ("mid_term", "inventory",
+                                                          "check_out")),
+    ("The city, state or country of the address.", ()),  # words of a sentence
+    ("Sort by price or rating of the hotels.", ()),
 ])
 def test_the_choices_a_description_lists(description, choices):
     assert documented_choices(description) == choices
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="ABCDEFGHJKLMNPQRSTUVWXYZ0123456789", min_size=8, max_size=16)
+       .filter(lambda t: any(c.isdigit() for c in t)), st.integers(2, 5))
+def test_a_code_written_in_groups_is_seen_in_the_text(code, size):
+    """A tracking number, an IBAN or a card number is written in groups ("PD 7741 2093
+    58GB"): the code is seen in that text; a code of other characters, or a part of it,
+    is not."""
+    grouped = " ".join(code[i:i + size] for i in range(0, len(code), size))
+    store = ValueStore().with_text(f"The tracking number is {grouped}, thanks",
+                                   Source(SourceKind.USER))
+    assert store.mentions(code)
+    assert not store.mentions(code[:-1] + ("0" if code[-1] != "0" else "1"))
+    assert not store.mentions(code + "X")

@@ -100,9 +100,9 @@ MIN_CARRIED_CHARS = 8
 TAINT_CONCERNS = ("sensitive argument", "sent argument", "write argument", "acted-on argument")
 #: The risk of a tool whose acted-on item is held to the user's word (see :func:`acted_on`).
 ACTING_RISK = "high"
-#: A date or a time of day, ISO-style: what a model writes from the user's words.
+#: A date, a month or a time of day, ISO-style: what a model writes from the user's words.
 _MOMENT = re.compile(r"\d{4}-\d{2}-\d{2}(?:[ T]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?"
-                     r"(?:Z|[+-]\d{2}:?\d{2})?|\d{1,2}:\d{2}(?::\d{2})?")
+                     r"(?:Z|[+-]\d{2}:?\d{2})?|\d{1,2}:\d{2}(?::\d{2})?|\d{4}-(?:0[1-9]|1[0-2])")
 #: Sources named in a refusal (the rest are counted).
 SHOWN_SOURCES = 2
 
@@ -670,8 +670,8 @@ def identifies(value: Any, schema: Mapping[str, Any], *, acting: bool = False) -
       the run never saw is a guess (an attacker's first: "delete item 6"). A number inside
       a record (an order's items, each a product and a quantity) is a field beside the
       ones that say which thing it is, and stays a count;
-    - a date or a time (``2025-06-17``, ``2025-06-17 09:30``, ``09:30``): the model writes
-      them from the user's words ("June 17").
+    - a date, a month or a time (``2025-06-17``, ``2025-06``, ``2025-06-17 09:30``,
+      ``09:30``): the model writes them from the user's words ("June 17", "last month").
     """
     if value is None or isinstance(value, bool):
         return False

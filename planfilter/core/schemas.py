@@ -164,27 +164,43 @@ def argument_fields(tool: Tool, parameter: str, value: Any
 _QUOTED = r"""(?:"[^"\n]{1,40}"|(?<!\w)'[^'\n]{1,40}'(?!\w)|`[^`\n]{1,40}`)"""
 #: What joins two choices: a bar, a slash, a comma, "or", "and", each perhaps after a
 #: gloss in brackets ("claims" (damage disputes), "billing" or "roadside").
-_JOIN = r"""\s*(?:\([^()\n]{0,80}\)\s*)?(?:\||/|,\s*(?:or\s+|and\s+)?|\bor\b|\band\b)\s*"""
+_JOIN = r"""\s*(?:\([^()]{0,240}\)\s*)?(?:\||/|,\s*(?:or\s+|and\s+)?|\bor\b|\band\b)\s*"""
 _CHOICES = re.compile(_QUOTED + "(?:" + _JOIN + _QUOTED + ")+")
 #: Words that make the quoted values after them examples, not the choices.
 _EXAMPLES = re.compile(r"(?:e\.\s?g\.|for example|for instance|such as|like)\s*[:,]?\s*$",
                        re.IGNORECASE)
 
 
+#: A choice written bare: one word of letters, digits, ``_`` and ``-`` (``bank_transfer``).
+_BARE = r"[A-Za-z][\w-]*"
+#: A list of bare choices that is the whole of a sentence, or follows "one of", "any of",
+#: "either" or a colon: ``plumbing, heating, damp or general.``, ``one of bank_transfer,
+#: cheque``, ``need codes, any of: pensionable_age, mobility``.
+_BARE_CHOICES = re.compile(
+    rf"(?:^|(?<=[.;:])\s+|\b(?:one of|any of|either|one or more of)\s*:?\s*|:\s*)"
+    rf"({_BARE}(?:\s*,\s*{_BARE})+(?:\s*,?\s*(?:or|and)\s+{_BARE})?|{_BARE}\s+or\s+{_BARE})"
+    r"\s*(?=[.;()]|$)")
+
+
 @lru_cache(maxsize=4096)
 def documented_choices(description: str) -> tuple[str, ...]:
     """The values a parameter's description lists as its choices, as written: two or more
     quoted values joined by bars, commas, slashes, "or" or "and" (``"minor"|"major"``,
-    ``'email' or 'sms'``, ``"claims" (disputes), "billing" or "roadside"``). Quoted values
-    after "e.g.", "for example", "such as" or "like" are examples (an id the tool once
-    took), not choices."""
+    ``'email' or 'sms'``, ``"claims" (disputes), "billing" or "roadside"``); or bare words
+    so joined that make up a whole sentence or follow "one of", "any of", "either" or a
+    colon (``plumbing, heating, damp or general.``). Values after "e.g.", "for example",
+    "such as" or "like" are examples (an id the tool once took), not choices."""
     found: list[str] = []
     for run in _CHOICES.finditer(description):
         if _EXAMPLES.search(description[max(0, run.start() - 20):run.start()]):
             continue
         found += [q.group(0)[1:-1] for q in re.finditer(_QUOTED, run.group(0))
                   if not _KEY_AFTER.match(description, run.start() + q.end())]
-    return tuple(found)
+    for run in _BARE_CHOICES.finditer(description):
+        if _EXAMPLES.search(description[max(0, run.start(1) - 20):run.start(1)]):
+            continue
+        found += [w for w in re.findall(_BARE, run.group(1)) if w not in ("or", "and")]
+    return tuple(dict.fromkeys(found))
 
 
 #: A colon after a quoted value: it names a field (``"severity": ...``), no choice.

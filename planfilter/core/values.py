@@ -37,6 +37,9 @@ MIN_MENTION_CHARS = 3
 #: occur in every date and count, and say nothing about where an id came from.
 MIN_MENTION_DIGITS = 3
 
+#: A code of digits (and letters) this long or longer is also found written in groups, as
+#: people write a tracking number, an IBAN or a card number (``PD 7741 2093 58GB``).
+MIN_GROUPED_CHARS = 8
 #: A plain decimal number, with or without thousands separators: ``42``, ``-0.5``,
 #: ``1,200.00``. Not ``01`` or ``007`` (ids are often digits, and keep their zeros), not
 #: ``1e3`` or ``nan``.
@@ -282,6 +285,9 @@ def mention_pattern(value: Any) -> re.Pattern[str] | None:
         return None
     if needle.isdigit() and len(needle) < MIN_MENTION_DIGITS:
         return None
+    if len(needle) >= MIN_GROUPED_CHARS and " " not in needle \
+            and any(c.isdigit() for c in needle):  # a code people write in groups
+        return re.compile(r"(?<!\w)" + " ?".join(map(re.escape, needle)) + r"(?!\w)")
     return re.compile(rf"(?<!\w){re.escape(needle)}(?!\w)")
 
 

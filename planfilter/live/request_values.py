@@ -35,10 +35,10 @@ from functools import lru_cache
 from typing import Any
 
 from ..core.contracts import Registry, Tool
-from ..core.schemas import accepts_list, value_errors
-from ..core.text import VALUE_STOP_WORDS, numbering, singular
+from ..core.schemas import accepts_list, documented_choices, value_errors
+from ..core.text import PREPOSITIONS, VALUE_STOP_WORDS, numbering, singular
 from ..core.text import words as split_words
-from ..core.values import PHONE
+from ..core.values import PHONE, normal
 
 #: Words between a quoted text or a number and a word of the parameter, at most.
 NEAR = 4
@@ -265,10 +265,14 @@ def _near(text: str, span: Span, cue: frozenset[str]) -> bool:
 def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
     """``span`` of ``text`` may be a value of the tool's ``parameter`` (see the module
     docstring)."""
+    if not _offered(tool, parameter, span.value):
+        return False
     cue = parameter_words(tool, parameter)
     types = _types(tool, parameter)
     if span.kind == "number":
         if isinstance(span.value, float) and "number" not in types:
+            return False
+        if _money(text, span) and not cue & MONEY_WORDS:  # "£50 a month": no day
             return False
         if types & {"number", "integer"}:
             return _near(text, span, cue)
@@ -277,6 +281,8 @@ def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
         if re.split(r"[^a-z]+", parameter.lower())[-1] in {"name", "names"}:
             return False
         before = split_words(text[: span.start], numbers=False)[-2:]
+        if before and before[-1] in PREPOSITIONS:  # "landlord of 5 Roundhay Mews": a house
+            return False
         return "string" in types and bool(cue_words(" ".join(before)) & cue_words(parameter))
     if span.kind.startswith("address:"):
         return normalise_name(parameter) in ADDRESS_PARTS[span.kind.partition(":")[2]] \
@@ -295,8 +301,46 @@ def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
     if span.kind == "phone":  # by the parameter's own name ("if no phone number is given")
         return bool(cue_words(f"{parameter} {tool.variable_of(parameter)}") & _CUES["phone"])
     if span.kind == "quoted":  # by the parameter's own name: descriptions say too much
-        return _near(text, span, cue_words(f"{parameter} {tool.variable_of(parameter)}"))
+        named = cue_words(f"{parameter} {tool.variable_of(parameter)}")
+        head = _head_noun(text, span)
+        return _near(text, span, named) if head is None else head in named
     return bool(cue & _CUES.get(span.kind, frozenset()))
+
+
+#: Words of a parameter that takes money: a number written with a currency goes to one.
+MONEY_WORDS = frozenset({"amount", "price", "total", "cost", "fee", "fees", "sum", "balance",
+                         "payment", "pay", "budget", "limit", "charge", "deposit", "rent",
+                         "salary", "value", "credit", "refund", "money", "paid", "spend",
+                         "spent", "fare", "tip", "currency"})
+_CURRENCY_BEFORE = re.compile(r"[£$€¥]\s?$|\b(?:EUR|USD|GBP|CHF)\s?$")
+_CURRENCY_AFTER = re.compile(r"^\s?(?:EUR|USD|GBP|CHF|euros?|dollars?|pounds?|pence|cents?)\b",
+                             re.IGNORECASE)
+
+
+def _money(text: str, span: Span) -> bool:
+    """The number is written as money: after a currency sign or code, or before a currency."""
+    return bool(_CURRENCY_BEFORE.search(text[max(0, span.start - 4):span.start])
+                or _CURRENCY_AFTER.match(text[span.end:span.end + 8]))
+
+
+#: Words before a quoted name that make it a modifier of the noun after it ("the "EV Night
+#: Drive" tariff").
+_DETERMINERS = frozenset({"the", "a", "an", "my", "our", "your", "his", "her", "their",
+                          "this", "that"})
+
+
+def _head_noun(text: str, span: Span) -> str | None:
+    """The noun a quoted name stands before, when a determiner stands before it: in "moving
+    both fuels to the "Fixed Secure 24M" tariff" the name is a tariff's, whatever words
+    are near. None otherwise."""
+    before = re.findall(r"[A-Za-z]+", text[max(0, span.start - 12):span.start])
+    after = re.match(r"[\"'’”]?\s*([A-Za-z]+)", text[span.end:span.end + 30])
+    if not before or before[-1].lower() not in _DETERMINERS or after is None:
+        return None
+    word = after.group(1).lower()
+    if word in VALUE_STOP_WORDS or word in PREPOSITIONS:
+        return None
+    return singular(word, english=False)
 
 
 #: Words that say only that a code follows, not of what: "number", "code", "reference".
@@ -357,6 +401,15 @@ def stated_for(tool: Tool, parameter: str, text: str,
                 accepts_list(tool, parameter) and not value_errors(tool, parameter, [span.value])):
             out.append(span.value)
     return tuple(out)
+
+
+def _offered(tool: Tool, parameter: str, value: Any) -> bool:
+    """``value`` is one of the choices the parameter's description lists, or it lists
+    none (a date is no inspection's kind when the kinds are "mid_term" or "check_out")."""
+    schema = tool.parameters.get("properties", {}).get(parameter) or {}
+    said = schema.get("description") if isinstance(schema, Mapping) else None
+    choices = documented_choices(said) if isinstance(said, str) else ()
+    return not choices or normal(value) in {normal(c) for c in choices}
 
 
 #: Spans specific enough to be the user's value of a variable a tool also produces: an id
