@@ -330,14 +330,16 @@ def test_round_trip_contracts_to_schemas_to_contracts(generated):
     specs = specs_from_document(to_tools_list(generated), "generated")
     inference = infer_contracts(specs)
     for hand, drafted in zip(generated, inference.registry, strict=True):
-        # a required text no tool produces is one the model writes (authored), not a
-        # precondition, and so is the text of a tool that changes something (its verb is not
-        # ``get``) unless it is an entity's own (``<entity>_id`` exists); every other
-        # requirement comes back as written
+        # a required text no other tool produces (a result echoing the call's own argument
+        # is no source of it) is one the model writes (authored), not a precondition, and so
+        # is the text of a tool that changes something (its verb is not ``get``) unless it
+        # is an entity's own (``<entity>_id`` exists); every other requirement comes back as
+        # written
         variables = frozenset().union(*(t.produces | set(t.parameters["properties"])
                                         for t in generated))
+        others = frozenset().union(*(t.produces for t in generated if t.name != hand.name))
         written = {v for v in hand.requires if v.endswith("_text") and (
-            v not in generated.produced or not hand.name.startswith("get_")
+            v not in others or not hand.name.startswith("get_")
             and f"{v.removesuffix('_text')}_id" not in variables)}
         assert drafted.authored >= written
         assert (drafted.name, drafted.requires, drafted.produces, drafted.risk) == \
