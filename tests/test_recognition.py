@@ -330,9 +330,9 @@ def _desk() -> Registry:
     # a parameter whose description lists its choices takes only those
     ("Of kind 'check_out', on 2024-06-18", {"kind": "check_out", "date": "2024-06-18"}),
     ("Of kind 'weekly', on 2024-06-18", {"date": "2024-06-18"}),
-    # a quoted name before a noun is that noun's ("the "X" tariff")
+    # a quoted name before a noun that names another parameter is that one's
     ('Move both fuels to the "Fixed Secure 24M" tariff', {"tariff_name": "Fixed Secure 24M"}),
-    ('Move both fuels to the "Fixed Secure 24M" plan', {}),
+    ('Move both fuels to the "Fixed Secure 24M" plan', {"fuels": ["Fixed Secure 24M"]}),
     ('Move both fuels to "Fixed Secure 24M"', {"fuels": ["Fixed Secure 24M"]}),
 ])
 def test_a_value_of_the_request_goes_where_its_kind_does(text, found):

@@ -302,8 +302,7 @@ def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
         return bool(cue_words(f"{parameter} {tool.variable_of(parameter)}") & _CUES["phone"])
     if span.kind == "quoted":  # by the parameter's own name: descriptions say too much
         named = cue_words(f"{parameter} {tool.variable_of(parameter)}")
-        head = _head_noun(text, span)
-        return _near(text, span, named) if head is None else head in named
+        return _near(text, span, named) and not _anothers(tool, parameter, _head_noun(text, span))
     return bool(cue & _CUES.get(span.kind, frozenset()))
 
 
@@ -329,10 +328,21 @@ _DETERMINERS = frozenset({"the", "a", "an", "my", "our", "your", "his", "her", "
                           "this", "that"})
 
 
+def _anothers(tool: Tool, parameter: str, head: str | None) -> bool:
+    """``head`` names another parameter of the tool and not this one: in "moving both fuels
+    to the "Fixed Secure 24M" tariff" the name is the tariff's (``tariff_id``), not the
+    fuels', however near the word "fuels" is."""
+    if head is None:
+        return False
+    words = {p: cue_words(f"{p} {tool.variable_of(p)}")
+             for p in tool.parameters.get("properties", {})}
+    return head not in words.get(parameter, frozenset()) \
+        and any(head in w for p, w in words.items() if p != parameter)
+
+
 def _head_noun(text: str, span: Span) -> str | None:
-    """The noun a quoted name stands before, when a determiner stands before it: in "moving
-    both fuels to the "Fixed Secure 24M" tariff" the name is a tariff's, whatever words
-    are near. None otherwise."""
+    """The noun a quoted name stands before, when a determiner stands before it (the
+    "Fixed Secure 24M" tariff); None otherwise."""
     before = re.findall(r"[A-Za-z]+", text[max(0, span.start - 12):span.start])
     after = re.match(r"[\"'’”]?\s*([A-Za-z]+)", text[span.end:span.end + 30])
     if not before or before[-1].lower() not in _DETERMINERS or after is None:
