@@ -90,7 +90,7 @@ def test_every_correct_call_of_a_tool_set_nobody_reviewed_is_allowed(drafted, tm
     refused = [(s["task"], s["chosen"], s["decision"]) for s in steps
                if s["decision"] != "allowed"]
     expected = REFUSED_FROM_THE_REQUEST.get(desk, []) if goal == "resolve" else []
-    assert refused == expected
+    assert sorted(refused) == sorted(expected)  # tasks may end in any order
     assert not [s for s in steps if s["tool_failed"]]  # the tools took every call
     failed = {r["task"] for r in runs if not r["success"]}  # the database checks: a read
     assert len(runs) == 14 and failed == {task for task, tool, _ in expected  # refused

@@ -20,7 +20,16 @@ digits are no number:
   the request ("rename it to 'Vendor comparison'", "remind me 5 minutes before"), the schema
   allowing them (an integer parameter takes whole numbers only); a number by the words of
   the parameter's name or description, quoted text by its name alone (the e-mail with the
-  subject 'Q3 budget' names no sender, whatever ``sender``'s description says of e-mails).
+  subject 'Q3 budget' names no sender, whatever ``sender``'s description says of e-mails);
+  a quoted name before a noun that names another parameter of the tool is that one's (the
+  "Fixed Secure 24M" tariff is no ``fuels``);
+- a number written as money ("£50", "65 GBP") goes only to a parameter named for money; a
+  number after a preposition ("landlord of 5 Roundhay Mews") to no text parameter named
+  before it; a code after a word that says only that a code follows ("voucher code
+  SUMMER10", "licence, number SR902214") only to a parameter whose name has the word before
+  that;
+- a parameter whose description lists its choices (``"minor"|"major"``, ``one of email,
+  sms``) takes only those.
 
 A value is kept only when it validates against every parameter that carries the variable.
 Several spans for one variable are several values of it (any of them is the user's).
