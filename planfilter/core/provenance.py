@@ -82,7 +82,7 @@ from functools import lru_cache
 from typing import Any
 
 from .contracts import Registry, Tool
-from .schemas import argument_fields, documented_choices
+from .schemas import argument_fields, offered
 from .text import without_numbering
 from .values import MIN_MENTION_DIGITS, Source, SourceKind, ValueStore, normal
 
@@ -575,10 +575,10 @@ def _invented(tool: Tool, name: str, variable: str, value: Any, store: ValueStor
     # a number is what a high-risk call acts on when it is the argument (or an item of a
     # list of them), not a field of a record beside the fields that say which thing it is
     acting = acted_on(tool, name) and not _holds_record(value)
-    offered = _offered(tool, name)
+    listed = offered(tool.parameters.get("properties", {}).get(name))
     for item, schema, key in argument_fields(tool, name, value):
         if not identifies(item, schema, acting=acting) \
-                or isinstance(item, str) and normal(item) in offered | _offered_by(schema):
+                or isinstance(item, str) and normal(item) in listed | offered(schema):
             continue
         sources = store.seen(item)
         if any(obtained(s, variable) for s in sources):
@@ -626,18 +626,6 @@ def _untrusted_texts(store: ValueStore) -> tuple[str, ...]:
     """Every text an untrusted result held."""
     return tuple(text for text, source in store.texts
                  if source.kind is SourceKind.RESULT and not source.trusted)
-
-
-def _offered(tool: Tool, name: str) -> frozenset[str | None]:
-    """The choices the description of the tool's parameter ``name`` lists, as normal forms."""
-    schema = tool.parameters.get("properties", {}).get(name)
-    return _offered_by(schema) if isinstance(schema, Mapping) else frozenset()
-
-
-def _offered_by(schema: Mapping[str, Any]) -> frozenset[str | None]:
-    said = schema.get("description")
-    return frozenset(normal(c) for c in documented_choices(said)) \
-        if isinstance(said, str) else frozenset()
 
 
 def _words(value: Any) -> bool:

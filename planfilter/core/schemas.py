@@ -12,6 +12,7 @@ import jsonschema
 
 from .contracts import Tool
 from .frozen import thaw
+from .values import normal
 
 
 @lru_cache(maxsize=2048)
@@ -205,6 +206,15 @@ def documented_choices(description: str) -> tuple[str, ...]:
 
 #: A colon after a quoted value: it names a field (``"severity": ...``), no choice.
 _KEY_AFTER = re.compile(r"\s*:")
+
+
+def offered(schema: Any) -> frozenset[str | None]:
+    """The choices a parameter's (or a field's) schema description lists
+    (:func:`documented_choices`), as the value store keys them
+    (:func:`~planfilter.core.values.normal`)."""
+    said = schema.get("description") if isinstance(schema, Mapping) else None
+    return frozenset(normal(c) for c in documented_choices(said)) \
+        if isinstance(said, str) else frozenset()
 
 
 def _resolved(root: Mapping[str, Any], schema: Any) -> Mapping[str, Any]:

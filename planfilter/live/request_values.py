@@ -44,7 +44,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..core.contracts import Registry, Tool
-from ..core.schemas import accepts_list, documented_choices, value_errors
+from ..core.schemas import accepts_list, offered, value_errors
 from ..core.text import PREPOSITIONS, VALUE_STOP_WORDS, numbering, singular
 from ..core.text import words as split_words
 from ..core.values import PHONE, normal
@@ -425,10 +425,8 @@ def stated_for(tool: Tool, parameter: str, text: str,
 def _offered(tool: Tool, parameter: str, value: Any) -> bool:
     """``value`` is one of the choices the parameter's description lists, or it lists
     none (a date is no inspection's kind when the kinds are "mid_term" or "check_out")."""
-    schema = tool.parameters.get("properties", {}).get(parameter) or {}
-    said = schema.get("description") if isinstance(schema, Mapping) else None
-    choices = documented_choices(said) if isinstance(said, str) else ()
-    return not choices or normal(value) in {normal(c) for c in choices}
+    choices = offered(tool.parameters.get("properties", {}).get(parameter))
+    return not choices or normal(value) in choices
 
 
 #: Spans specific enough to be the user's value of a variable a tool also produces: an id
