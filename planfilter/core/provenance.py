@@ -575,10 +575,10 @@ def _invented(tool: Tool, name: str, variable: str, value: Any, store: ValueStor
     # a number is what a high-risk call acts on when it is the argument (or an item of a
     # list of them), not a field of a record beside the fields that say which thing it is
     acting = acted_on(tool, name) and not _holds_record(value)
-    listed = offered(tool.parameters.get("properties", {}).get(name))
+    choices = offered(tool.parameters.get("properties", {}).get(name))
     for item, schema, key in argument_fields(tool, name, value):
         if not identifies(item, schema, acting=acting) \
-                or isinstance(item, str) and normal(item) in listed | offered(schema):
+                or isinstance(item, str) and normal(item) in choices | offered(schema):
             continue
         sources = store.seen(item)
         if any(obtained(s, variable) for s in sources):
@@ -855,10 +855,11 @@ def extends(value: Any, given: Iterable[Any], request: str) -> bool:
     user meant ("New York" of "New York, NY 10001"), or the user's value may name more than
     the call takes ("Porto" of "Porto Airport"). Only text with letters is a part: digits
     of a date are no value of their own."""
-    part = any(c.isalpha() for c in value) if isinstance(value, str) else False
-    return isinstance(value, str) and spelled_out(value, request) and any(
-        isinstance(g, str) and (spelled_out(g, value) or part and spelled_out(value, g))
-        for g in given)
+    if not isinstance(value, str) or not spelled_out(value, request):
+        return False
+    part = any(c.isalpha() for c in value)
+    return any(isinstance(g, str) and (spelled_out(g, value) or part and spelled_out(value, g))
+               for g in given)
 
 
 def at_given_time(value: Any, given: Iterable[Any]) -> bool:

@@ -213,8 +213,13 @@ def offered(schema: Any) -> frozenset[str | None]:
     (:func:`documented_choices`), as the value store keys them
     (:func:`~planfilter.core.values.normal`)."""
     said = schema.get("description") if isinstance(schema, Mapping) else None
-    return frozenset(normal(c) for c in documented_choices(said)) \
-        if isinstance(said, str) else frozenset()
+    return _offered_in(said) if isinstance(said, str) else frozenset()
+
+
+@lru_cache(maxsize=4096)
+def _offered_in(description: str) -> frozenset[str | None]:
+    """:func:`offered` of one description (kept per text: every argument checked asks it)."""
+    return frozenset(normal(c) for c in documented_choices(description))
 
 
 def _resolved(root: Mapping[str, Any], schema: Any) -> Mapping[str, Any]:

@@ -23,9 +23,6 @@ import typing_extensions
 #: pydantic reads the standard library's ``TypedDict`` from this version on.
 NATIVE = (3, 12)
 
-_rebuilt: dict[type, Any] = {}
-
-
 def portable(hint: Any) -> Any:
     """``hint`` with every standard-library ``TypedDict`` in it rebuilt as
     ``typing_extensions.TypedDict`` (before Python 3.12); ``hint`` itself when none is."""
@@ -54,19 +51,18 @@ def _portable(hint: Any) -> Any:
         return hint
 
 
+@functools.cache
 def _typeddict(cls: type) -> Any:
     """The ``typing_extensions`` twin of a standard-library ``TypedDict`` (one per class)."""
     if type(cls).__module__ != "typing":  # typing_extensions' own: pydantic reads it
         return cls
-    if cls not in _rebuilt:
-        hints = typing.get_type_hints(cls, include_extras=True)
-        required = getattr(cls, "__required_keys__", frozenset(hints))
-        fields = {name: _marked(hint, name in required) for name, hint in hints.items()}
-        twin = typing_extensions.TypedDict(cls.__name__, fields)  # type: ignore[operator]
-        twin.__doc__ = cls.__doc__
-        twin.__module__ = cls.__module__
-        _rebuilt[cls] = twin
-    return _rebuilt[cls]
+    hints = typing.get_type_hints(cls, include_extras=True)
+    required = getattr(cls, "__required_keys__", frozenset(hints))
+    fields = {name: _marked(hint, name in required) for name, hint in hints.items()}
+    twin = typing_extensions.TypedDict(cls.__name__, fields)  # type: ignore[operator]
+    twin.__doc__ = cls.__doc__
+    twin.__module__ = cls.__module__
+    return twin
 
 
 def _marked(hint: Any, required: bool) -> Any:

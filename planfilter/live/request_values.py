@@ -252,6 +252,13 @@ def parameter_words(tool: Tool, parameter: str) -> frozenset[str]:
     return cue_words(f"{parameter} {tool.variable_of(parameter)} {description}")
 
 
+@lru_cache(maxsize=4096)
+def name_words(tool: Tool, parameter: str) -> frozenset[str]:
+    """The words of a parameter's own name and of the variable it carries (descriptions say
+    too much)."""
+    return cue_words(f"{parameter} {tool.variable_of(parameter)}")
+
+
 def _types(tool: Tool, parameter: str) -> frozenset[str]:
     schema = tool.parameters.get("properties", {}).get(parameter) or {}
     found: set[str] = set()
@@ -304,14 +311,14 @@ def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
         said = set(split_words(f"{parameter} {tool.variable_of(parameter)}", digits=False))
         return "name" in said and bool(said & _NAME_CUES[span.kind])
     if span.kind == "code":  # an id right after the word its name has ("order #W1")
-        named = cue_words(f"{parameter} {tool.variable_of(parameter)}")
+        named = name_words(tool, parameter)
         before = split_words(text[: span.start], numbers=False)[-2:]
         return bool(cue_words(" ".join(before)) & named) and not _other_kind(text, span, named)
     if span.kind == "phone":  # by the parameter's own name ("if no phone number is given")
-        return bool(cue_words(f"{parameter} {tool.variable_of(parameter)}") & _CUES["phone"])
+        return bool(name_words(tool, parameter) & _CUES["phone"])
     if span.kind == "quoted":  # by the parameter's own name: descriptions say too much
-        named = cue_words(f"{parameter} {tool.variable_of(parameter)}")
-        return _near(text, span, named) and not _anothers(tool, parameter, _head_noun(text, span))
+        return _near(text, span, name_words(tool, parameter)) \
+            and not _anothers(tool, parameter, _head_noun(text, span))
     return bool(cue & _CUES.get(span.kind, frozenset()))
 
 
@@ -341,12 +348,9 @@ def _anothers(tool: Tool, parameter: str, head: str | None) -> bool:
     """``head`` names another parameter of the tool and not this one: in "moving both fuels
     to the "Fixed Secure 24M" tariff" the name is the tariff's (``tariff_id``), not the
     fuels', however near the word "fuels" is."""
-    if head is None:
-        return False
-    words = {p: cue_words(f"{p} {tool.variable_of(p)}")
-             for p in tool.parameters.get("properties", {})}
-    return head not in words.get(parameter, frozenset()) \
-        and any(head in w for p, w in words.items() if p != parameter)
+    return head is not None and head not in name_words(tool, parameter) and any(
+        head in name_words(tool, p) for p in tool.parameters.get("properties", {})
+        if p != parameter)
 
 
 def _head_noun(text: str, span: Span) -> str | None:
