@@ -155,6 +155,7 @@ def test_a_list_of_records_is_obtained_when_every_identifier_inside_it_was(argum
     ("2025-06-17", {}, False), ("2025-06-17T09:30:00Z", {}, False), ("09:30", {}, False),
     ("2024-05", {}, False), ("2024-13", {}, True),
     ("7", {}, True), ("PB301", {}, True), ("2025-06-17 or later", {}, True),
+    ("u2", {}, True),  # short text is an id as often as a seat: the user "u2"
 ])
 def test_what_identifies_something(value, schema, identifying):
     assert identifies(value, schema) is identifying
@@ -779,6 +780,69 @@ def test_the_thing_the_user_named_may_go_by_its_records_id(untrusted):
                   known={"destination": "Porto Campanha"})
     session.record("find_stations", {"city": "Porto"}, {"codes": ["PRT-CMP", "Porto Campanha"]})
     assert session.check("book_train", {"destination": "PRT-CMP"}).kind == "substituted"
+
+
+def test_a_place_the_user_named_may_go_by_a_catalogues_key():
+    """A catalogue keyed by name (``{"Chicago O'Hare": "ORD"}``): the value under the key
+    that spells out the user's value is that value by another name; another key's is not,
+    nor a value kept under it in untrusted content."""
+    catalogue = {"Chicago O'Hare": "ORD", "Miami": {"code": "MIA"}, "Boston": "BOS"}
+    for untrusted in (False, True):
+        session = Session(stations(untrusted), method="all", policy="always")
+        session.start("Fly me to Chicago, or else Miami", goal=["booked"],
+                      known={"destination": ["Chicago", "Miami"]})
+        session.record("find_stations", {}, catalogue)
+        for code in ("ORD", "MIA"):
+            assert session.check("book_train", {"destination": code}).allowed is not untrusted
+        assert session.check("book_train", {"destination": "BOS"}).kind == "substituted"
+
+
+@pytest.mark.parametrize("untrusted", [False, True])
+def test_someone_the_user_named_may_go_by_their_records_id(untrusted):
+    """The user gives their own address and names two colleagues: a colleague's address,
+    in the record that holds the name the request spells out, is the thing the user named;
+    another member's is not, nor one whose record says only a word of the request, nor one
+    read in untrusted content."""
+    email = {"type": "object", "properties": {"email": {"type": "string"}}}
+    registry = Registry(tools=(
+        Tool(name="get_workspace", produces=["email"], action="read", untrusted=untrusted),
+        Tool(name="deactivate_user", requires=["email"], produces=["done"], parameters=email,
+             action="delete", risk="high"),
+    ))
+    members = [{"handle": "odette@example.com", "full_name": "Odette Laurent"},
+               {"handle": "jasper@example.com", "full_name": "Jasper Quint"},
+               {"handle": "eva@example.com", "full_name": "Eva Dube"},
+               {"handle": "team@example.com", "full_name": "Freelancers"}]
+    session = Session(registry, method="all", policy="always")
+    session.start("It's Odette Laurent (odette@example.com): the freelancers Jasper Quint "
+                  "and Eva are done, please remove them", goal=["done"],
+                  known={"email": "odette@example.com"})
+    session.record("get_workspace", {}, {"members": members})
+    assert session.check("deactivate_user", {"email": "jasper@example.com"}).allowed \
+        is not untrusted
+    for other in ("eva@example.com", "team@example.com"):
+        assert session.check("deactivate_user", {"email": other}).kind == "substituted"
+
+
+@pytest.mark.parametrize("field", ["amount_minor", "price_cents", "refund", "totalPence"])
+def test_an_amount_of_money_is_no_id(field):
+    """The model converts and splits amounts (£450 is 45000 pence): a whole number in a
+    parameter or a field named for money is never invented, not even where a high-risk
+    call acts on it; a number named for an id still is."""
+    params = {"type": "object", "properties": {
+        field: {"type": "integer"}, "payment_id": {"type": "integer"},
+        "lines": {"type": "array", "items": {"type": "object"}}}}
+    registry = Registry(tools=(
+        Tool(name="pay", requires=[field, "payment_id", "lines"], produces=["paid"],
+             parameters=params,
+             action="purchase", risk="high"),))
+    session = Session(registry, method="all", policy="always")
+    session.start("Pay £450 of it", goal=["paid"])
+    assert session.check("pay", {field: 45000}).allowed
+    assert session.check("pay", {field: 1, "lines": [{field: "1,240.50"}]}).allowed
+    assert session.check("pay", {field: 1, "lines": [{field: 6000}, {field: 7500}]}).allowed
+    assert session.check("pay", {field: 1, "payment_id": 45123}).kind == "invented"
+    assert session.check("pay", {field: 1, "lines": [{"payment_id": 45123}]}).kind == "invented"
 
 
 def claims(untrusted: bool = False, risk: str = "medium") -> Registry:

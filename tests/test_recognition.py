@@ -314,7 +314,9 @@ def _desk() -> Registry:
         "date": {"type": "string", "description": "The day of the visit."},
         "fuels": {"type": "array", "items": {"type": "string"},
                   "description": "The fuels to switch."},
-        "tariff_name": {"type": "string"}}
+        "tariff_name": {"type": "string"},
+        "from_account": {"type": "string", "description": "The account the money is paid "
+                         "from."}}
     return Registry(tools=(Tool(name="arrange", produces={"arranged"},
                                 parameters={"type": "object", "properties": params}),))
 
@@ -324,6 +326,8 @@ def _desk() -> Registry:
     ("Take it on the 28th of the month, and bring it down to £50 a month",
      {"monthly_amount": 50}),
     ("A direct debit of 65 GBP a month", {"monthly_amount": 65}),
+    # whatever the description says, money is no account's ("from my account: £450")
+    ("Pay it from my current account: £450 a month", {"monthly_amount": 450}),
     # a number after a preposition is no value of a parameter named before it
     ("I'm the landlord of 5 Roundhay Mews", {}),
     ("My landlord ref 5", {"landlord_ref": "5"}),

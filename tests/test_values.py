@@ -362,6 +362,12 @@ def test_a_destination_present_only_in_untrusted_text_never_passes_without_appro
                                                           "check_out")),
     ("The city, state or country of the address.", ()),  # words of a sentence
     ("Sort by price or rating of the hotels.", ()),
+    # reStructuredText quotes a literal in double backticks, glosses across lines too
+    ("one of ``damaged``, ``wrong_item``, ``not_needed``.",
+     ("damaged", "wrong_item", "not_needed")),
+    ("``clinical`` (questions, doses),\n``billing`` or ``delivery``.",
+     ("clinical", "billing", "delivery")),
+    ('the order, e.g. ``"#40199"`` or ``"#40200"``.', ()),
 ])
 def test_the_choices_a_description_lists(description, choices):
     assert documented_choices(description) == choices
@@ -380,3 +386,15 @@ def test_a_code_written_in_groups_is_seen_in_the_text(code, size):
     assert store.mentions(code)
     assert not store.mentions(code[:-1] + ("0" if code[-1] != "0" else "1"))
     assert not store.mentions(code + "X")
+
+
+@pytest.mark.parametrize("value, text, seen", [
+    ("2A", "then please give me seat 2A.", True),
+    ("b7", "Boarding at gate B7, 10:40", True),
+    ("2A", "seats 22A and 2AB", False),
+    ("ab", "a word with ab in it", False),  # two letters occur anywhere
+    ("12", "row 12", False),  # a small number too
+])
+def test_a_short_code_of_a_digit_and_a_letter_is_seen_in_the_text(value, text, seen):
+    store = ValueStore().with_text(text, Source(SourceKind.USER))
+    assert bool(store.mentions(value)) is seen

@@ -21,7 +21,8 @@ this order, after the schema):
   request), an argument of that variable must carry that value (a list argument must lie
   within the given list), or text the request spells out around it ("New York, NY 10001"
   for "New York": a rule reads a part of it), or a field of the record a trusted result
-  holds for it (:func:`named_record`: the station the user named, by its code); a tool's
+  holds for it or for a name the request spells out (:func:`named_record`: the station the
+  user named, by its code; the colleague the user named, by their e-mail address); a tool's
   result does not override what the user said.
   And an item searched for by name is not swapped for another the same search returned: when
   a call's result lists several items and some of them have a field equal to one of the
@@ -83,7 +84,7 @@ from typing import Any
 
 from .contracts import Registry, Tool
 from .schemas import argument_fields, offered
-from .text import without_numbering
+from .text import names_money, without_numbering
 from .values import MIN_MENTION_DIGITS, Source, SourceKind, ValueStore, normal
 
 #: Variable -> every value the state holds for it (a search may hold several ids).
@@ -461,7 +462,8 @@ def _origin_problems(tool: Tool, arg: _Argument, flow: Flow, store: ValueStore,
     if arg.authored:
         return []
     if given and not within(value, given) and not extends(value, given, flow.request) \
-            and not named_record(value, given, store) and not at_given_time(value, given):
+            and not named_record(value, given, store, flow.request) \
+            and not at_given_time(value, given):
         return [FlowProblem("substituted", name, (
             f"argument '{name}' = {_show(value)} is not the value the user gave for "
             f"{variable} ({', '.join(_show(g) for g in _plain_values(given))}); it was "
@@ -577,7 +579,7 @@ def _invented(tool: Tool, name: str, variable: str, value: Any, store: ValueStor
     acting = acted_on(tool, name) and not _holds_record(value)
     choices = offered(tool.parameters.get("properties", {}).get(name))
     for item, schema, key in argument_fields(tool, name, value):
-        if not identifies(item, schema, acting=acting) \
+        if not identifies(item, schema, acting=acting, name=name if key is None else key) \
                 or isinstance(item, str) and normal(item) in choices | offered(schema):
             continue
         sources = store.seen(item)
@@ -641,7 +643,8 @@ def _holds_record(value: Any) -> bool:
         any(isinstance(v, Mapping | list | tuple) and _holds_record(v) for v in value)
 
 
-def identifies(value: Any, schema: Mapping[str, Any], *, acting: bool = False) -> bool:
+def identifies(value: Any, schema: Mapping[str, Any], *, acting: bool = False,
+               name: str | None = None) -> bool:
     """``value`` (a scalar, typed by ``schema``) can say which thing a call acts on, so
     where it came from matters. What cannot, and so is never ``invented``:
 
@@ -658,6 +661,10 @@ def identifies(value: Any, schema: Mapping[str, Any], *, acting: bool = False) -
       the run never saw is a guess (an attacker's first: "delete item 6"). A number inside
       a record (an order's items, each a product and a quantity) is a field beside the
       ones that say which thing it is, and stays a count;
+    - an amount of money: a number, or a number written as text, in a parameter or field
+      ``name`` names for money (:func:`~planfilter.core.text.names_money`: ``amount_minor``,
+      ``price_cents``, ``refund``): the model converts ("£450" is ``45000`` pence), splits
+      and totals amounts, and none says which thing a call acts on;
     - a date, a month or a time (``2025-06-17``, ``2025-06``, ``2025-06-17 09:30``,
       ``09:30``): the model writes them from the user's words ("June 17", "last month").
     """
@@ -668,6 +675,8 @@ def identifies(value: Any, schema: Mapping[str, Any], *, acting: bool = False) -
             or "const" in schema and same_value(value, schema["const"]):
         return False
     if isinstance(value, float) and not value.is_integer():
+        return False
+    if name is not None and names_money(name) and _number(normal(value)) is not None:
         return False
     if isinstance(value, int | float):
         return schema.get("type") != "number" and \
@@ -826,18 +835,45 @@ def carried_text(text: str, outside: Iterable[Any], request: str = "") -> str | 
     return None
 
 
-def named_record(value: Any, given: Iterable[Any], store: ValueStore) -> bool:
+def named_record(value: Any, given: Iterable[Any], store: ValueStore,
+                 request: str = "") -> bool:
     """``value`` is a field of a record in a trusted result another field of which is a
-    value the user gave for the same variable: the user named the thing (a station, "Porto
-    Campanhã"), its record says how tools name it (``OPO-CMP``). A list passes when each of
-    its items does."""
+    value the user gave for the same variable, or a name of several words the request
+    spells out; or it is kept in a trusted result under a key (or in a record under a key)
+    that spells out a value the user gave: the user named the thing (a station, "Porto
+    Campanhã"; a colleague, "Jasper Quint"; a city, "Chicago"), its record or a catalogue
+    says how tools name it (``OPO-CMP``; ``jasper.quint@...``; ``{"Chicago O'Hare":
+    "ORD"}``). A list passes when each of its items does."""
     items = value if isinstance(value, list | tuple) else (value,)
     if not items:
         return False
+    plain = [g for g in _plain_values(given) if isinstance(g, str) and g.strip()]
     named = {at for g in _plain_values(given) for s in store.sources(g)
              if (at := _record_of(s)) is not None}
-    return bool(named) and all(any(_record_of(s) in named for s in store.sources(item))
-                               for item in items)
+    if all(any(_record_of(s) in named or _keyed_by(s, plain) for s in store.sources(item))
+           for item in items):
+        return True
+    spoken = _records_named_in(store, request)
+    return bool(spoken) and all(any(_record_of(s) in spoken for s in store.sources(item))
+                                for item in items)
+
+
+def _records_named_in(store: ValueStore, request: str) -> set[tuple[int | None, str]]:
+    """The records of trusted results a field of which is a name of several words that
+    ``request`` spells out (a person's, a product's: one word, "general", names too many)."""
+    return {at for text, source in store.texts
+            if (at := _record_of(source)) is not None and _words(text)
+            and spelled_out(text, request)} if request else set()
+
+
+def _keyed_by(source: Source, given: list[str]) -> bool:
+    """``source`` is a trusted result's value whose key, or whose record's key, spells out
+    one of ``given`` (``/Chicago O'Hare`` or ``/Chicago O'Hare/code`` for "Chicago")."""
+    if source.kind is not SourceKind.RESULT or not source.trusted or source.part != "value":
+        return False
+    tokens = [t.replace("~1", "/").replace("~0", "~") for t in source.path.split("/")[1:]]
+    keys = [t for t in tokens[-2:] if t and not t.isdigit()]
+    return any(spelled_out(g, key) for g in given for key in keys)
 
 
 def _record_of(source: Source) -> tuple[int | None, str] | None:

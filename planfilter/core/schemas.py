@@ -161,8 +161,9 @@ def argument_fields(tool: Tool, parameter: str, value: Any
     return out
 
 
-#: A quoted value in a description: "...", '...' or `...` (not an apostrophe's).
-_QUOTED = r"""(?:"[^"\n]{1,40}"|(?<!\w)'[^'\n]{1,40}'(?!\w)|`[^`\n]{1,40}`)"""
+#: A quoted value in a description: "...", '...', `...` or reStructuredText's ``...`` (not
+#: an apostrophe's).
+_QUOTED = r"""(?:``[^`\n]{1,40}``|"[^"\n]{1,40}"|(?<!\w)'[^'\n]{1,40}'(?!\w)|`[^`\n]{1,40}`)"""
 #: What joins two choices: a bar, a slash, a comma, "or", "and", each perhaps after a
 #: gloss in brackets ("claims" (damage disputes), "billing" or "roadside").
 _JOIN = r"""\s*(?:\([^()]{0,240}\)\s*)?(?:\||/|,\s*(?:or\s+|and\s+)?|\bor\b|\band\b)\s*"""
@@ -187,7 +188,8 @@ _BARE_CHOICES = re.compile(
 def documented_choices(description: str) -> tuple[str, ...]:
     """The values a parameter's description lists as its choices, as written: two or more
     quoted values joined by bars, commas, slashes, "or" or "and" (``"minor"|"major"``,
-    ``'email' or 'sms'``, ``"claims" (disputes), "billing" or "roadside"``); or bare words
+    ``'email' or 'sms'``, ``"claims" (disputes), "billing" or "roadside"``, each value perhaps
+    in reStructuredText's double backticks); or bare words
     so joined that make up a whole sentence or follow "one of", "any of", "either" or a
     colon (``plumbing, heating, damp or general.``). Values after "e.g.", "for example",
     "such as" or "like" are examples (an id the tool once took), not choices."""
@@ -195,13 +197,18 @@ def documented_choices(description: str) -> tuple[str, ...]:
     for run in _CHOICES.finditer(description):
         if _EXAMPLES.search(description[max(0, run.start() - 20):run.start()]):
             continue
-        found += [q.group(0)[1:-1] for q in re.finditer(_QUOTED, run.group(0))
+        found += [_unquoted(q.group(0)) for q in re.finditer(_QUOTED, run.group(0))
                   if not _KEY_AFTER.match(description, run.start() + q.end())]
     for run in _BARE_CHOICES.finditer(description):
         if _EXAMPLES.search(description[max(0, run.start(1) - 20):run.start(1)]):
             continue
         found += [w for w in re.findall(_BARE, run.group(1)) if w not in ("or", "and")]
     return tuple(dict.fromkeys(found))
+
+
+def _unquoted(quoted: str) -> str:
+    """A quoted value without its quotes (two backticks each side in reStructuredText)."""
+    return quoted[2:-2] if quoted.startswith("``") else quoted[1:-1]
 
 
 #: A colon after a quoted value: it names a field (``"severity": ...``), no choice.

@@ -42,6 +42,25 @@ VALUE_STOP_WORDS = frozenset(
 #: Words that end the object of a tool's name (``files_by_filename`` is about files).
 PREPOSITIONS = frozenset({"by", "for", "in", "of", "from", "to", "with", "on", "at", "into"})
 
+#: Words of a parameter that takes money: a number written with a currency goes to one.
+MONEY_WORDS = frozenset({"amount", "price", "total", "cost", "fee", "fees", "sum", "balance",
+                         "payment", "pay", "budget", "limit", "charge", "deposit", "rent",
+                         "salary", "value", "credit", "refund", "money", "paid", "spend",
+                         "spent", "fare", "tip", "currency", "cents", "pence"})
+#: Words of a name that make it an identifier's, whatever else it says (``payment_id``,
+#: ``fee_code``, ``deposit_ref``).
+ID_WORDS = frozenset({"id", "ids", "ref", "reference", "number", "no", "code", "key", "uuid",
+                      "handle", "account", "iban"})
+
+
+def names_money(name: str) -> bool:
+    """``name`` (a parameter's or a field's) is of an amount of money: it has a word of
+    :data:`MONEY_WORDS` and none of :data:`ID_WORDS` (``amount_minor``, ``price_cents``,
+    ``refund``; not ``payment_id``)."""
+    said = set(words(re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name), numbers=False))
+    return bool(said & MONEY_WORDS) and not said & ID_WORDS
+
+
 #: Verbs of tools that look something up among many (they return what they found).
 LOOKUP_VERBS = frozenset({"search", "find", "list", "lookup", "query", "locate", "resolve",
                           "get", "browse", "match"})

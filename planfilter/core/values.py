@@ -31,7 +31,8 @@ from functools import lru_cache
 from typing import Any
 
 #: Text shorter than this (after :func:`normal`) is never looked for inside other text: a
-#: two-letter id would occur everywhere.
+#: two-letter id would occur everywhere. Except a digit with a letter (a seat ``2A``, a
+#: gate ``B7``): no word of prose is one.
 MIN_MENTION_CHARS = 3
 #: A number is looked for inside text only with this many digits or more: small numbers
 #: occur in every date and count, and say nothing about where an id came from.
@@ -281,7 +282,9 @@ def mention_pattern(value: Any) -> re.Pattern[str] | None:
     if not isinstance(value, str):
         return None
     needle = _spaced(value).lstrip("#")
-    if len(needle.replace(" ", "")) < MIN_MENTION_CHARS:
+    if len(needle.replace(" ", "")) < MIN_MENTION_CHARS and not (
+            len(needle) == 2 and any(c.isdigit() for c in needle)
+            and any(c.isalpha() for c in needle)):
         return None
     if needle.isdigit() and len(needle) < MIN_MENTION_DIGITS:
         return None

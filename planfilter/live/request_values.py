@@ -45,7 +45,7 @@ from typing import Any
 
 from ..core.contracts import Registry, Tool
 from ..core.schemas import accepts_list, offered, value_errors
-from ..core.text import PREPOSITIONS, VALUE_STOP_WORDS, numbering, singular
+from ..core.text import PREPOSITIONS, VALUE_STOP_WORDS, names_money, numbering, singular
 from ..core.text import words as split_words
 from ..core.values import PHONE, normal
 
@@ -288,7 +288,9 @@ def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
     if span.kind == "number":
         if isinstance(span.value, float) and "number" not in types:
             return False
-        if _money(text, span) and not cue & MONEY_WORDS:  # "£50 a month": no day
+        # "£50 a month": no day; "from my current account: £450": no account
+        if _money(text, span) and not (names_money(parameter)
+                                       or names_money(tool.variable_of(parameter))):
             return False
         if types & {"number", "integer"}:
             return _near(text, span, cue)
@@ -322,11 +324,6 @@ def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
     return bool(cue & _CUES.get(span.kind, frozenset()))
 
 
-#: Words of a parameter that takes money: a number written with a currency goes to one.
-MONEY_WORDS = frozenset({"amount", "price", "total", "cost", "fee", "fees", "sum", "balance",
-                         "payment", "pay", "budget", "limit", "charge", "deposit", "rent",
-                         "salary", "value", "credit", "refund", "money", "paid", "spend",
-                         "spent", "fare", "tip", "currency"})
 _CURRENCY_BEFORE = re.compile(r"[£$€¥]\s?$|\b(?:EUR|USD|GBP|CHF)\s?$")
 _CURRENCY_AFTER = re.compile(r"^\s?(?:EUR|USD|GBP|CHF|euros?|dollars?|pounds?|pence|cents?)\b",
                              re.IGNORECASE)
