@@ -148,6 +148,7 @@ def test_a_list_of_records_is_obtained_when_every_identifier_inside_it_was(argum
 
 @pytest.mark.parametrize("value, schema, identifying", [
     (None, {}, False), (True, {}, False), (False, {"type": "boolean"}, False),
+    ("", {}, False), (" ", {"type": "string"}, False),
     ("high", {"enum": ["low", "high"]}, False), ("other", {"enum": ["low", "high"]}, True),
     ("eu", {"const": "eu"}, False),
     (12.5, {}, False), (1200, {"type": "number"}, False), (1200, {"type": "integer"}, True),

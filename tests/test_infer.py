@@ -197,6 +197,13 @@ def test_the_embedder_merges_when_the_described_entity_is_close():
     ("create_doc", None, "", "medium"),
     ("archive_email", None, "This cannot be undone.", "high"),
     ("read_file", None, "", "low"),
+    # the verbs of a service desk's writes, and a verb done again
+    ("issue_credit_note", None, "", "medium"),
+    ("freeze_card", None, "", "medium"),
+    ("withdraw_enrolment", None, "", "medium"),
+    ("certificate", None, "Reissue a certificate with a corrected name.", "medium"),
+    ("resend_receipt", None, "", "high"),
+    ("rebook_visit", None, "", "medium"),
 ])
 def test_risk(name, annotations, description, risk):
     assert risk_of(spec(name, description=description, annotations=annotations)).risk == risk

@@ -96,6 +96,27 @@ def test_google_and_numpy_docstrings():
     assert n.output_schema is None, "no return annotation: no output schema"
 
 
+def update_card(card_number: str, action: str, reason: str, limit: float | None = None):
+    """Change a fuel card.
+
+    card_number: the card number as stored, e.g. "FC7077004412".
+    action: one of "block", "unblock", "cancel",
+      "set_limit".
+    - reason (str): why the change is made.
+    Returns the card.
+    """
+
+
+def test_parameters_listed_in_lines_of_their_own():
+    """A docstring with no section heading that lists each parameter on a line of its own
+    (``name: text``, ``- name (type): text``, the text going on in indented lines)."""
+    props = thaw(spec_from_function(update_card, "test").input_schema)["properties"]
+    assert props["card_number"]["description"] == 'the card number as stored, e.g. "FC7077004412".'
+    assert props["action"]["description"] == 'one of "block", "unblock", "cancel",\n"set_limit".'
+    assert props["reason"]["description"] == "why the change is made."
+    assert "description" not in props["limit"]
+
+
 def test_function_object_uses_its_parameters_model():
     class Args(BaseModel):
         recipient: str

@@ -316,7 +316,9 @@ def _desk() -> Registry:
                   "description": "The fuels to switch."},
         "tariff_name": {"type": "string"},
         "from_account": {"type": "string", "description": "The account the money is paid "
-                         "from."}}
+                         "from."},
+        "service_code": {"type": "string"},
+        "legal_name": {"type": "string", "description": "The recipient's legal name."}}
     return Registry(tools=(Tool(name="arrange", produces={"arranged"},
                                 parameters={"type": "object", "properties": params}),))
 
@@ -328,6 +330,11 @@ def _desk() -> Registry:
     ("A direct debit of 65 GBP a month", {"monthly_amount": 65}),
     # whatever the description says, money is no account's ("from my account: £450")
     ("Pay it from my current account: £450 a month", {"monthly_amount": 450}),
+    # a code after a preposition is its object's, not the noun's before it
+    ("An interim service for YD70 KHX, please", {}),
+    ("The service SVC7 at the garage", {"service_code": "SVC7"}),
+    # a name's parameter takes no address, whatever its description says of recipients
+    ("It used to be Hannah Brandt, account e-mail hannah@example.com", {}),
     # a number after a preposition is no value of a parameter named before it
     ("I'm the landlord of 5 Roundhay Mews", {}),
     ("My landlord ref 5", {"landlord_ref": "5"}),

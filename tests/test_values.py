@@ -368,6 +368,10 @@ def test_a_destination_present_only_in_untrusted_text_never_passes_without_appro
     ("``clinical`` (questions, doses),\n``billing`` or ``delivery``.",
      ("clinical", "billing", "delivery")),
     ('the order, e.g. ``"#40199"`` or ``"#40200"``.', ()),
+    # bare words joined by bars, wherever they stand
+    ("with a kind\n (extended_time | captions | large_print), and notes.",
+     ("extended_time", "captions", "large_print")),
+    ("codes, e.g. A1 | B2", ()),
 ])
 def test_the_choices_a_description_lists(description, choices):
     assert documented_choices(description) == choices

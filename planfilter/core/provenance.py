@@ -648,7 +648,8 @@ def identifies(value: Any, schema: Mapping[str, Any], *, acting: bool = False,
     """``value`` (a scalar, typed by ``schema``) can say which thing a call acts on, so
     where it came from matters. What cannot, and so is never ``invented``:
 
-    - nothing and a yes/no (None, a boolean);
+    - nothing, blank text and a yes/no (None, ``""``, a boolean): an empty second line of
+      an address names nothing;
     - one of the values the parameter's own schema lists (``enum``, ``const``): the tool
       offers it;
     - a measure: a number with a fraction, or one the schema types as a real number
@@ -668,7 +669,7 @@ def identifies(value: Any, schema: Mapping[str, Any], *, acting: bool = False,
     - a date, a month or a time (``2025-06-17``, ``2025-06``, ``2025-06-17 09:30``,
       ``09:30``): the model writes them from the user's words ("June 17", "last month").
     """
-    if value is None or isinstance(value, bool):
+    if value is None or isinstance(value, bool) or isinstance(value, str) and not value.strip():
         return False
     listed = schema.get("enum")
     if isinstance(listed, list | tuple) and any(same_value(value, v) for v in listed) \

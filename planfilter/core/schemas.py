@@ -182,6 +182,10 @@ _BARE_CHOICES = re.compile(
     rf"(?:^|(?<=[.;:])\s+|\b(?:one of|any of|either|one or more of)\s*:?\s*|:\s*)"
     rf"({_BARE}(?:\s*,\s*{_BARE})+(?:\s*,?\s*(?:or|and)\s+{_BARE})?|{_BARE}\s+or\s+{_BARE})"
     r"\s*(?=[.;()]|$)")
+#: The end of a list of bare words that is the start of "e.g." or "i.e.": no sentence's end.
+_ABBREVIATION = re.compile(r"[ei]\.[eg]\.", re.IGNORECASE)
+#: Bare choices joined by bars, wherever they stand: ``data | design | security``.
+_BARE_BARS = re.compile(rf"(?<![\w|-]){_BARE}(?:[ \t]*\|[ \t]*{_BARE})+(?![\w|-])")
 
 
 @lru_cache(maxsize=4096)
@@ -191,7 +195,8 @@ def documented_choices(description: str) -> tuple[str, ...]:
     ``'email' or 'sms'``, ``"claims" (disputes), "billing" or "roadside"``, each value perhaps
     in reStructuredText's double backticks); or bare words
     so joined that make up a whole sentence or follow "one of", "any of", "either" or a
-    colon (``plumbing, heating, damp or general.``). Values after "e.g.", "for example",
+    colon (``plumbing, heating, damp or general.``), or joined by bars anywhere
+    (``captions | deadline_extension``). Values after "e.g.", "for example",
     "such as" or "like" are examples (an id the tool once took), not choices."""
     found: list[str] = []
     for run in _CHOICES.finditer(description):
@@ -200,9 +205,13 @@ def documented_choices(description: str) -> tuple[str, ...]:
         found += [_unquoted(q.group(0)) for q in re.finditer(_QUOTED, run.group(0))
                   if not _KEY_AFTER.match(description, run.start() + q.end())]
     for run in _BARE_CHOICES.finditer(description):
-        if _EXAMPLES.search(description[max(0, run.start(1) - 20):run.start(1)]):
+        if _EXAMPLES.search(description[max(0, run.start(1) - 20):run.start(1)]) \
+                or _ABBREVIATION.match(description, run.end(1) - 1):  # "codes, e.g. A1"
             continue
         found += [w for w in re.findall(_BARE, run.group(1)) if w not in ("or", "and")]
+    for run in _BARE_BARS.finditer(description):
+        if not _EXAMPLES.search(description[max(0, run.start() - 20):run.start()]):
+            found += re.findall(_BARE, run.group(0))
     return tuple(dict.fromkeys(found))
 
 

@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import re
 import typing
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from pydantic import BaseModel, Field, TypeAdapter, create_model
@@ -96,6 +97,33 @@ def _docstring(func: Callable[..., Any], where: str) -> Any:
     return parse(inspect.getdoc(func) or "")
 
 
+def listed_parameters(doc: str, names: Iterable[str]) -> dict[str, str]:
+    """Parameters a docstring describes in lines of their own with no section heading that
+    ``docstring_parser`` knows (``subject: optional filter, one of data, design.``, also as
+    ``- subject:`` or ``subject (str):``), each with its text: to the next such line, a
+    blank line or a line less indented than the text goes on."""
+    wanted = set(names)
+    found: dict[str, str] = {}
+    current: str | None = None
+    indent = 0
+    for line in doc.splitlines():
+        head = _LISTED.match(line)
+        if head and head.group("name") in wanted:
+            current, indent = head.group("name"), len(head.group("lead"))
+            found[current] = head.group("text").strip()
+        elif current and line.strip() and len(line) - len(line.lstrip()) > indent:
+            found[current] = f"{found[current]}\n{line.strip()}"
+        else:
+            current = None
+    return {k: v for k, v in found.items() if v}
+
+
+#: A line that describes a parameter: its name first (perhaps after a dash, in backticks,
+#: with a type in brackets), then a colon and the text.
+_LISTED = re.compile(r"(?P<lead>\s*(?:[-*]\s+)?)`{0,2}(?P<name>[A-Za-z_]\w*)`{0,2}"
+                     r"(?:\s*\([^()]*\))?\s*:\s+(?P<text>.*)")
+
+
 def output_schema(return_type: Any, where: str) -> Mapping[str, Any] | None:
     """The JSON Schema of what a tool returns, or None when it says nothing (no annotation,
     ``None``, ``Any``) or pydantic cannot describe it."""
@@ -122,6 +150,8 @@ def spec_from_function(func: Callable[..., Any], where: str) -> ToolSpec:
         raise SourceError(f"{here}: cannot read its signature: {exc}") from None
     doc = _docstring(func, here)
     described = {p.arg_name: p.description or "" for p in doc.params}
+    loose = listed_parameters(inspect.getdoc(func) or "", signature.parameters)
+    described.update({k: v for k, v in loose.items() if not described.get(k)})
     fields: dict[str, Any] = {}
     for param in signature.parameters.values():
         if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):

@@ -31,11 +31,17 @@ ACTIONS: Mapping[str, str] = {
     **dict.fromkeys(("write", "draft", "comment", "annotate"), "write"),
     **dict.fromkeys(("create", "add", "new", "make", "generate", "insert", "upload",
                      "register", "build", "backup", "run", "start", "commit", "schedule",
-                     "reserve", "book", "append"), "create"),
+                     "reserve", "book", "append", "issue", "enrol", "enroll", "submit",
+                     "file", "lodge", "place", "record", "report", "request", "raise"),
+                    "create"),
     **dict.fromkeys(("update", "edit", "modify", "set", "change", "rename", "move", "apply",
                      "reschedule", "invite", "archive", "label", "tag", "mark", "approve",
                      "reset", "checkout", "escalate", "assign", "patch", "put", "block",
-                     "cancel", "revoke", "remove", "stage", "unstage"), "update"),
+                     "cancel", "revoke", "remove", "stage", "unstage", "freeze", "unfreeze",
+                     "suspend", "restore", "activate", "deactivate", "unblock", "upgrade",
+                     "downgrade", "renew", "extend", "replace", "swap", "substitute",
+                     "withdraw", "release", "pause", "resume", "close", "waive", "void",
+                     "confirm", "redeem", "credit", "port"), "update"),
     **dict.fromkeys(("send", "reply", "forward", "post", "publish", "notify", "email",
                      "message", "respond"), "send"),
     **dict.fromkeys(("delete", "erase", "destroy", "drop", "purge", "wipe", "unlink"),
@@ -93,15 +99,24 @@ def _action(verb: str, following: Sequence[str]) -> str:
 
 def action_of(spec: ToolSpec) -> tuple[str | None, str]:
     """(canonical action, verb it came from): the first verb in the name, else the first word
-    of the description (a document verb by its object: :data:`DOCUMENT_VERBS`)."""
+    of the description (a document verb by its object: :data:`DOCUMENT_VERBS`). A verb
+    done again is the verb's (``reissue`` is ``issue``'s, ``resend`` ``send``'s)."""
     words = tokens(local_name(spec.name))
     for i, word in enumerate(words):
-        if word in ACTIONS:
-            return _action(word, words[i + 1:]), word
+        if (verb := _verb(word)) is not None:
+            return _action(verb, words[i + 1:]), word
     first = tokens(spec.description.split(".", 1)[0]) if spec.description.strip() else ()
-    if first and first[0] in ACTIONS and first[0] not in NAME_ONLY_VERBS:
-        return _action(first[0], first[1:]), first[0]
+    if first and (verb := _verb(first[0])) is not None and verb not in NAME_ONLY_VERBS:
+        return _action(verb, first[1:]), first[0]
     return None, ""
+
+
+def _verb(word: str) -> str | None:
+    """``word`` as a verb of :data:`ACTIONS`, or that verb again (``re`` + verb); else None."""
+    if word in ACTIONS:
+        return word
+    again = word[2:] if word.startswith("re") and len(word) > 5 else ""
+    return again if again in ACTIONS and again not in NAME_ONLY_VERBS else None
 
 
 def risk_of(spec: ToolSpec) -> RiskDraft:

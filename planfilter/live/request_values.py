@@ -14,7 +14,8 @@ digits are no number:
   (an e-mail to ``email``/``recipient``; a web address to ``url``/``website``; an IBAN to
   ``iban``/``account``/``recipient``; a file name to ``path``/``file``; a date to ``date``/
   ``day``; a telephone number to ``phone``/``mobile``/``msisdn``, by the parameter's own
-  name), the schema allowing it;
+  name), the schema allowing it; never an address, a link or a date to an identifier's
+  or a name's parameter (``email_id``, ``legal_name``);
 - quoted text and numbers are too common to go anywhere on their kind alone: they go to a
   parameter one of whose words (stop words aside) stands within ``NEAR`` words of them in
   the request ("rename it to 'Vendor comparison'", "remind me 5 minutes before"), the schema
@@ -23,11 +24,12 @@ digits are no number:
   subject 'Q3 budget' names no sender, whatever ``sender``'s description says of e-mails);
   a quoted name before a noun that names another parameter of the tool is that one's (the
   "Fixed Secure 24M" tariff is no ``fuels``);
-- a number written as money ("£50", "65 GBP") goes only to a parameter named for money; a
-  number after a preposition ("landlord of 5 Roundhay Mews") to no text parameter named
-  before it; a code after a word that says only that a code follows ("voucher code
-  SUMMER10", "licence, number SR902214") only to a parameter whose name has the word before
-  that;
+- a number written as money ("£50", "65 GBP") goes only to a parameter named for money
+  (never to ``account`` because the words before it are "from my account:"); a number or a
+  code after a preposition ("landlord of 5 Roundhay Mews", "a service for YD70") to no
+  text parameter named before it; a code after a word that says only that a code follows
+  ("voucher code SUMMER10", "licence, number SR902214") only to a parameter whose name has
+  the word before that;
 - a parameter whose description lists its choices (``"minor"|"major"``, ``one of email,
   sms``) takes only those.
 
@@ -307,14 +309,18 @@ def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
             and "string" in types
     if "string" not in types:
         return False
-    if span.kind in _NOT_AN_ID and re.split(r"[^a-z]+", parameter.lower())[-1] in {"id", "ids"}:
-        return False  # an identifier's parameter (email_id) takes no address, link or date
+    if span.kind in _NOT_AN_ID and re.split(r"[^a-z]+", parameter.lower())[-1] in {
+            "id", "ids", "name", "names"}:
+        return False  # an identifier's parameter (email_id) or a name's takes no address,
+        # link or date, whatever its description says ("the recipient's legal name")
     if span.kind in _NAME_CUES:
         said = set(split_words(f"{parameter} {tool.variable_of(parameter)}", digits=False))
         return "name" in said and bool(said & _NAME_CUES[span.kind])
     if span.kind == "code":  # an id right after the word its name has ("order #W1")
         named = name_words(tool, parameter)
         before = split_words(text[: span.start], numbers=False)[-2:]
+        if before and before[-1] in PREPOSITIONS:  # "a service for YD70": the van's
+            return False
         return bool(cue_words(" ".join(before)) & named) and not _other_kind(text, span, named)
     if span.kind == "phone":  # by the parameter's own name ("if no phone number is given")
         return bool(name_words(tool, parameter) & _CUES["phone"])
