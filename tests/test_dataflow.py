@@ -10,7 +10,7 @@ needs approval too.
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from strategies import VARIABLES, note_case, problems, reached
 
@@ -825,25 +825,34 @@ def test_someone_the_user_named_may_go_by_their_records_id(untrusted):
         assert session.check("deactivate_user", {"email": other}).kind == "substituted"
 
 
-@pytest.mark.parametrize("field", ["amount_minor", "price_cents", "refund", "totalPence"])
-def test_an_amount_of_money_is_no_id(field):
-    """The model converts and splits amounts (£450 is 45000 pence): a whole number in a
-    parameter or a field named for money is never invented, not even where a high-risk
-    call acts on it; a number named for an id still is."""
+MONEY_FIELDS = ("amount_minor", "price_cents", "refund", "totalPence", "fee")
+
+
+def _payments(field: str) -> Registry:
     params = {"type": "object", "properties": {
         field: {"type": "integer"}, "payment_id": {"type": "integer"},
         "lines": {"type": "array", "items": {"type": "object"}}}}
-    registry = Registry(tools=(
-        Tool(name="pay", requires=[field, "payment_id", "lines"], produces=["paid"],
-             parameters=params,
-             action="purchase", risk="high"),))
-    session = Session(registry, method="all", policy="always")
+    return Registry(tools=(Tool(name="pay", requires=[field, "payment_id", "lines"],
+                                produces=["paid"], parameters=params, action="purchase",
+                                risk="high"),))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(MONEY_FIELDS), st.integers(0, 10**9), st.integers(100, 10**9))
+def test_an_amount_of_money_is_no_id(field, amount, number):
+    """The model converts and splits amounts (£450 is 45000 pence): a number in a parameter
+    or a field named for money is never invented, whatever it is, not even where a
+    high-risk call acts on it; the same number where an id's name stands, seen nowhere,
+    always is."""
+    session = Session(_payments(field), method="all", policy="always")
     session.start("Pay £450 of it", goal=["paid"])
-    assert session.check("pay", {field: 45000}).allowed
-    assert session.check("pay", {field: 1, "lines": [{field: "1,240.50"}]}).allowed
-    assert session.check("pay", {field: 1, "lines": [{field: 6000}, {field: 7500}]}).allowed
-    assert session.check("pay", {field: 1, "payment_id": 45123}).kind == "invented"
-    assert session.check("pay", {field: 1, "lines": [{"payment_id": 45123}]}).kind == "invented"
+    assert session.check("pay", {field: amount}).allowed
+    assert session.check("pay", {field: 1, "lines": [{field: f"{amount:,}.50"}]}).allowed
+    assert session.check("pay", {field: 1, "lines": [{field: amount}, {field: 7}]}).allowed
+    assume(number != 450)
+    assert session.check("pay", {field: 1, "payment_id": number}).kind == "invented"
+    assert session.check("pay", {field: 1, "lines": [{"payment_id": number}]}).kind == \
+        "invented"
 
 
 def claims(untrusted: bool = False, risk: str = "medium") -> Registry:

@@ -15,8 +15,9 @@ this order, after the schema):
   model wrote, for another parameter, was not seen either. A value seen in some result, under
   whatever key, was obtained. A list or an object is checked by the scalars inside it (a
   booking's legs by their sailing codes), and only by those that identify something
-  (:func:`identifies`: not a yes/no, a member of the parameter's ``enum``, a measure, a
-  count or a date; a small number is an id when a high-risk call acts on it).
+  (:func:`identifies`: not blank text, a yes/no, a member of the parameter's ``enum``, a
+  measure or an amount of money, a count or a date; a small number is an id when a
+  high-risk call acts on it).
 - **substituted**: when the user gave a value for a variable (``known``, or read out of the
   request), an argument of that variable must carry that value (a list argument must lie
   within the given list), or text the request spells out around it ("New York, NY 10001"
