@@ -276,3 +276,50 @@ def test_a_standard_library_typeddict_is_read_on_every_python(tmp_path, monkeypa
     assert done.ok and data == {"pings": 1} and done.result["seats"][0]["number"] == 3
     wrong = run_tool(suite.toolset, data, "book", {"booking": {"seats": [{"row": "A"}]}})
     assert not wrong.ok and "number" in wrong.error and data == {"pings": 1}
+
+
+ASYNC = USING + '''
+import asyncio
+
+
+async def ping(times: int) -> dict:
+    """Ping the line.
+
+    Args:
+        times: how many pings.
+    """
+    await asyncio.sleep(0)
+    _DATA["db"]["pings"] += times
+    return {"pings": _DATA["db"]["pings"]}
+
+
+async def fail() -> str:
+    """Fail."""
+    _DATA["db"]["pings"] += 1
+    raise RuntimeError("the line is down")
+
+
+TOOLS = [ping, fail]
+'''
+
+
+def test_an_async_tool_is_awaited_on_the_runs_database(tmp_path, monkeypatch):
+    """A tool written ``async def`` is drafted as any other and awaited inside ``using``: it
+    reads and changes the run's own database, and what it raises is its error result."""
+    folder = _tool_set(tmp_path / "desk_async", ASYNC, "tasks: [{id: t1, prompt: hi, calls: "
+                       "[{tool: ping, arguments: {times: 2}}]}]")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    spec = read_python_source(f"python:{folder.name}.tools")[0]
+    assert spec.input_schema["properties"]["times"]["type"] == "integer"
+    (folder / "contracts.yaml").write_text(
+        "tools:\n- name: ping\n  produces: [pinged]\n- name: fail\n  produces: [failed]\n")
+    suite = load_bench_suite(f"tools:{folder}")
+    data = {"pings": 0}
+    done = run_tool(suite.toolset, data, "ping", {"times": "2"})
+    assert done.ok and done.result == {"pings": 2} and data == {"pings": 2}
+    failed = run_tool(suite.toolset, data, "fail", {})
+    assert not failed.ok and "the line is down" in failed.error and data == {"pings": 2}
+    case = suite.cases()[0]
+    env = suite.environment(case)  # the ground truth, run async, gives the database to reach
+    assert not env.verdict(None).success
+    assert env.execute("ping", {"times": 2}).ok and env.verdict(None).success

@@ -11,8 +11,9 @@ import path), whose ``using(data)`` runs its tools on ``data`` inside the block,
 contracts infer python:DIR.tools`` drafts them).
 
 Each run works on its own copy of the database. A call's arguments are validated against
-the tool's signature (a record becomes its model) and whatever the tool raises is the error
-result a service would answer, never the run's end. A run succeeds when the database at its
+the tool's signature (a record becomes its model); a tool written ``async def`` is awaited
+inside ``using(data)``; and whatever the tool raises is the error result a service would
+answer, never the run's end. A run succeeds when the database at its
 end is the database the task's ground truth leaves, whatever calls led there. Each task's
 goal and known values are the oracle's, read from its ground truth
 (planfilter.suites.oracle), so runs resolve the goal from the prompt unless told ``--goal
@@ -21,8 +22,10 @@ oracle``.
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import importlib
+import inspect
 import json
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -122,13 +125,20 @@ def run_tool(toolset: ToolSet, data: dict[str, Any], tool: str,
     before = copy.deepcopy(data)
     try:
         with toolset.module.using(data):
-            result = _plain(toolset.tools[tool](**dict(arguments)))
+            answered = toolset.tools[tool](**dict(arguments))
+            if inspect.isawaitable(answered):  # an ``async def`` tool, awaited in this context
+                answered = asyncio.run(_awaited(answered))
+            result = _plain(answered)
         text = result if isinstance(result, str) else json.dumps(result, ensure_ascii=False)
     except Exception as exc:  # whatever the tool raises is its error answer, as a service's
         data.clear()
         data.update(before)  # a failed call changes nothing
         return Execution(False, error=f"{tool}: {exc}")
     return Execution(True, result, text)
+
+
+async def _awaited(answer: Any) -> Any:
+    return await answer
 
 
 @dataclass(frozen=True)
