@@ -192,12 +192,12 @@ _BARE_BARS = re.compile(rf"(?<![\w|-]){_BARE}(?:[ \t]*\|[ \t]*{_BARE})+(?![\w|-]
 def documented_choices(description: str) -> tuple[str, ...]:
     """The values a parameter's description lists as its choices, as written: two or more
     quoted values joined by bars, commas, slashes, "or" or "and" (``"minor"|"major"``,
-    ``'email' or 'sms'``, ``"claims" (disputes), "billing" or "roadside"``, each value perhaps
-    in reStructuredText's double backticks); or bare words
-    so joined that make up a whole sentence or follow "one of", "any of", "either" or a
-    colon (``plumbing, heating, damp or general.``), or joined by bars anywhere
-    (``captions | deadline_extension``). Values after "e.g.", "for example",
-    "such as" or "like" are examples (an id the tool once took), not choices."""
+    ``'email' or 'sms'``, ``"claims" (disputes), "billing" or "roadside"``, a value perhaps
+    in reStructuredText's double backticks); bare words so joined that make up a whole
+    sentence or follow "one of", "any of", "either" or a colon (``plumbing, heating, damp
+    or general.``); or bare words joined by bars anywhere (``captions | large_print``).
+    Values after "e.g.", "for example", "such as" or "like" are examples (an id the tool
+    once took), not choices."""
     found: list[str] = []
     for run in _CHOICES.finditer(description):
         if _EXAMPLES.search(description[max(0, run.start() - 20):run.start()]):

@@ -309,10 +309,11 @@ def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
             and "string" in types
     if "string" not in types:
         return False
+    # an identifier's parameter (email_id) or a name's takes no address, link or date,
+    # whatever its description says ("the recipient's legal name")
     if span.kind in _NOT_AN_ID and re.split(r"[^a-z]+", parameter.lower())[-1] in {
             "id", "ids", "name", "names"}:
-        return False  # an identifier's parameter (email_id) or a name's takes no address,
-        # link or date, whatever its description says ("the recipient's legal name")
+        return False
     if span.kind in _NAME_CUES:
         said = set(split_words(f"{parameter} {tool.variable_of(parameter)}", digits=False))
         return "name" in said and bool(said & _NAME_CUES[span.kind])

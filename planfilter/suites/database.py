@@ -13,8 +13,8 @@ contracts infer python:DIR.tools`` drafts them).
 Each run works on its own copy of the database. A call's arguments are validated against
 the tool's signature (a record becomes its model); a tool written ``async def`` is awaited
 inside ``using(data)``; and whatever the tool raises is the error result a service would
-answer, never the run's end. A run succeeds when the database at its
-end is the database the task's ground truth leaves, whatever calls led there. Each task's
+answer, never the run's end. A run succeeds when the database at its end is the database
+the task's ground truth leaves, whatever calls led there. Each task's
 goal and known values are the oracle's, read from its ground truth
 (planfilter.suites.oracle), so runs resolve the goal from the prompt unless told ``--goal
 oracle``.
