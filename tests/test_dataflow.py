@@ -964,3 +964,18 @@ def test_part_of_the_value_the_user_gave_is_theirs(city, kind):
     session.start("From Porto Airport to Lisbon", goal=["moved"],
                   known={"city": "Porto Airport"})
     assert session.check("find_orders", {"city": city}).kind == kind
+
+
+@pytest.mark.parametrize("city, kind", [("Porto TD-58141", "allowed"),
+                                        ("TD-58141 Porto", "allowed"),
+                                        ("Lisbon TD-58141", "allowed"),
+                                        ("Braga TD-58141", "substituted"),
+                                        ("Porto TD-58142", "substituted")])
+def test_the_value_the_user_gave_with_their_own_words_around_it_is_theirs(city, kind):
+    """The user gives a reference and, apart from it, the words that go with it ("It's
+    Porto, reference TD-58141"): the two put together are their value; a word they did not
+    say, or another reference, is not."""
+    session = Session(moves(), method="all", policy="always")
+    session.start("It's Porto, reference TD-58141, to Lisbon", goal=["moved"],
+                  known={"city": "TD-58141"})
+    assert session.check("find_orders", {"city": city}).kind == kind

@@ -261,6 +261,23 @@ def test_prose_a_change_carries_is_written_even_where_a_read_shows_a_field_so_ca
     assert reg.tool("escalate_ticket").requires == {"ticket_body"}
 
 
+def test_text_described_as_written_in_words_is_the_models():
+    """A claim's ``condition``, "in plain words", is the model's prose, even where a read
+    shows a field so called; a condition described as a code is not."""
+    worded = {"type": "string", "description": "the condition being claimed for, in plain "
+                                               "words."}
+    coded = {"type": "string", "description": "the condition's code from the list."}
+    claim = {"type": "object", "properties": {"condition": {"type": "string"}}}
+    specs = [tool("get_claim", {"claim_no": "string"}, ("claim_no",), claim),
+             tool("submit_claim", {"pet_id": "string", "condition": worded},
+                  ("pet_id", "condition")),
+             tool("submit_code", {"pet_id": "string", "condition": coded},
+                  ("pet_id", "condition"))]
+    reg = infer_contracts(specs).registry
+    assert reg.tool("submit_claim").authored == {"condition"}
+    assert "condition" in reg.tool("submit_code").requires
+
+
 def test_a_result_that_echoes_the_calls_own_argument_is_no_source_of_it():
     """A calculator answering ``{expression, result}`` and a request answering with the notes
     it was given do not yield what they were called with: the model still writes it. Where

@@ -561,3 +561,25 @@ def test_the_readme_agent_stops_when_the_user_declines(script, task_id):  # noqa
     assert session.declined == {declined: f"the user declined {declined}; it is not asked "
                                            "again in this task; refused"}
     assert session.visible().info.startswith(f"the user declined {declined}, and nothing")
+
+
+def test_a_known_value_need_fit_only_one_tool_that_takes_it():
+    """Two tools take a variable of one name with different choices (a freeze's reason and
+    a cancellation's): the user's value is for one of them; one that fits neither is named
+    with every parameter it misses."""
+    def reasons(*choices):
+        return {"type": "object", "properties": {
+            "reason_category": {"type": "string", "enum": list(choices)}}}
+
+    registry = Registry(tools=(
+        Tool(name="freeze", requires=["reason_category"], produces=["frozen"],
+             parameters=reasons("travel", "medical")),
+        Tool(name="cancel", requires=["reason_category"], produces=["cancelled"],
+             parameters=reasons("relocation", "medical")),
+    ))
+    Session(registry).start("Freeze it, I'm travelling", goal="frozen",
+                            known={"reason_category": "travel"})
+    with pytest.raises(PlanfilterError) as raised:
+        Session(registry).start("Freeze it", goal="frozen", known={"reason_category": "fun"})
+    assert "does not fit cancel.reason_category" in str(raised.value)
+    assert "does not fit freeze.reason_category" in str(raised.value)

@@ -19,7 +19,11 @@ round later again, ``airdesk``: an airline's, JSON text, Google docstrings, a da
 ``gearshop``: a web shop's, product variants, second-person scenarios; ``coachdesk``: a coach
 operator's, passengers and payment splits; ``coursedesk``: a learning platform's,
 dataclasses, parameters described in lines of their own; ``fleetdesk``: a van-leasing
-desk's, long e-mails with signature blocks). Their contracts are what ``contracts infer``
+desk's, long e-mails with signature blocks; and, measured on the rules those asked for,
+``vetdesk``: a vet group's, every tool ``async def``; ``councildesk``: a council's, JSON text,
+numpy docstrings, ``Enum`` choices, second-person scenarios; ``gymdesk``: a gym chain's,
+pydantic models, members' chat as typed; ``storagedesk``: a self-storage company's,
+dataclasses, UUID rental ids). Their contracts are what ``contracts infer``
 drafts, unedited; every correct call is allowed from the oracle goal and from the request
 alone, but for the refusals listed, and every task whose calls are all allowed ends with the
 database as its ground truth leaves it. Bad folders, modules, contracts and tasks are named,
@@ -44,7 +48,7 @@ from planfilter.suites.database import run_tool
 DESKS = ("gadgetdesk", "staydesk", "carrierdesk", "clinicdesk", "rentdesk", "mealdesk",
          "claimdesk", "ticketdesk", "parceldesk", "utilitydesk", "letdesk", "librarydesk",
          "airdesk", "bankdesk", "pharmadesk", "saasdesk", "gearshop", "coachdesk",
-         "coursedesk", "fleetdesk")
+         "coursedesk", "fleetdesk", "vetdesk", "councildesk", "gymdesk", "storagedesk")
 
 
 @pytest.fixture(scope="module")
@@ -112,6 +116,16 @@ REFUSED_FROM_THE_REQUEST = {
                  ("new_payee_pay_plumber", "make_transfer", "substituted")],
     "saasdesk": REFUSED_FROM_THE_ORACLE["saasdesk"],
     "fleetdesk": [("castleford-cancel-and-rebook-service", "list_garages", "substituted")],
+    # the user's bank account number for a Direct Debit, read as their council tax account;
+    # the user names the unit they leave, and the move takes the one found for them
+    "councildesk": [("set_up_council_tax_direct_debit", "get_council_tax_account",
+                     "substituted"),
+                    ("set_up_council_tax_direct_debit", "set_up_direct_debit", "substituted"),
+                    ("clear_arrears_split_then_direct_debit", "get_council_tax_account",
+                     "substituted"),
+                    ("clear_arrears_split_then_direct_debit", "set_up_direct_debit",
+                     "substituted")],
+    "storagedesk": [("upsize-move", "move_rental", "substituted")],
 }
 
 

@@ -892,12 +892,27 @@ def extends(value: Any, given: Iterable[Any], request: str) -> bool:
     that one spells out: what the rules read out of a request may be part of the value the
     user meant ("New York" of "New York, NY 10001"), or the user's value may name more than
     the call takes ("Porto" of "Porto Airport"). Only text with letters is a part: digits
-    of a date are no value of their own."""
-    if not isinstance(value, str) or not spelled_out(value, request):
+    of a date are no value of their own. Or ``value`` is a value the user gave with words
+    around it, each a word the request spells out: the user's words put together ("It's
+    Aviva, policy number AV-99812" for ``Aviva AV-99812``)."""
+    if not isinstance(value, str):
         return False
+    texts = [g for g in given if isinstance(g, str) and g.strip()]
+    if not spelled_out(value, request):
+        return any(_joined(value, g, request) for g in texts)
     part = any(c.isalpha() for c in value)
-    return any(isinstance(g, str) and (spelled_out(g, value) or part and spelled_out(value, g))
-               for g in given)
+    return any(spelled_out(g, value) or part and spelled_out(value, g) for g in texts)
+
+
+def _joined(value: str, given: str, request: str) -> bool:
+    """``value`` holds ``given`` as whole words, and each other word of it (of letters and
+    digits, at least :data:`MIN_TEXT_CHARS` long) the request spells out."""
+    match = re.search(rf"(?<!\w){re.escape(given.strip())}(?!\w)", value, re.IGNORECASE)
+    if match is None:
+        return False
+    rest = re.findall(r"\w+", value[:match.start()] + " " + value[match.end():])
+    return bool(rest) and all(len(w) >= MIN_TEXT_CHARS and spelled_out(w, request)
+                              for w in rest)
 
 
 def at_given_time(value: Any, given: Iterable[Any]) -> bool:

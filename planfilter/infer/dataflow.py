@@ -46,13 +46,18 @@ AUTHORED_KEYS = frozenset({"content", "contents", "body", "subject", "message", 
                            "time", "day", "description", "title", "query", "note", "notes",
                            "comment", "summary", "reason", "topic", "keyword", "keywords",
                            "prompt", "question", "answer", "caption", "instructions",
-                           "expression", "formula", "equation", "thought"})
+                           "expression", "formula", "equation", "thought", "statement",
+                           "declaration", "explanation", "justification"})
 #: Nouns a parameter's description opens with when the model composes its value ("The
 #: arithmetic expression to work out", "A search query"), whatever the parameter is called.
 COMPOSED_NOUNS = ("expression", "formula", "equation", "query", "message", "body", "text")
 _COMPOSED = re.compile(r"^\s*(?:the|a|an)\s+(?:[a-z-]+\s+){0,2}?(" + "|".join(COMPOSED_NOUNS)
                        + r")(?=\s*(?:$|[.,;:(]|\s(?:to|that|which|for|with|of|in|on|from|"
                        r"about|such|e\.g\.)\b))", re.IGNORECASE)  # "the text file's name": a name
+#: A description that says the value is written in words ("the condition, in plain words",
+#: "in the customer's own words", "free text"), whatever the parameter is called.
+IN_WORDS = re.compile(r"\bin (?:plain|simple|your|their|the \w+'s) (?:own )?words\b|"
+                      r"\bfree[- ](?:text|form)\b", re.IGNORECASE)
 DATE_FORMATS = frozenset({"date", "date-time", "time"})
 #: Last words of parameters that hold a quantity: where results list quantities (a
 #: transaction's amount, a hotel's price), the model works one out from them (a difference, a
@@ -72,7 +77,8 @@ FREE_TEXT_KEYS = frozenset({"description", "body", "content", "contents", "messa
 #: Last words of parameters that hold prose a call carries (a claim's description, a
 #: visit's reason, a message's body): what a tool that changes something takes there, the
 #: model writes, even where some result has a field so called.
-PROSE_KEYS = FREE_TEXT_KEYS | {"reason"}
+PROSE_KEYS = FREE_TEXT_KEYS | {"reason", "statement", "declaration", "explanation",
+                               "justification"}
 #: Last words of parameters that hold an address (a web page's, a person's e-mail): when no
 #: tool's result has a field of that kind, the model reads it out of text (a link in a
 #: message, an address on a web page) or the request, so it writes it; since outside text may
@@ -141,7 +147,9 @@ def authored_candidates(spec: ToolSpec, returned: frozenset[str] | None
     An address is read out of text only when no tool's result has a field of its kind
     (``returned``, :func:`returned_words`: where a contact list returns ``email``, addresses
     are data the system holds); an e-mail address, which users type as often as text
-    carries one, also only when some tool declares its result (``returned`` not None)."""
+    carries one, also only when some tool declares its result (``returned`` not None).
+    Text whose description says it is written in words (:data:`IN_WORDS`) is free text,
+    whatever the parameter is called (a claim's ``condition``, "in plain words")."""
     found = {}
     for param, schema in spec.properties.items():
         parts = tokens(param)
@@ -168,6 +176,8 @@ def authored_candidates(spec: ToolSpec, returned: frozenset[str] | None
             found[param] = f"format {fmt}"
         elif parts[-1] in AUTHORED_KEYS:
             found[param] = "free text" if parts[-1] not in ("date", "time", "day") else "a date"
+        elif isinstance(said, str) and IN_WORDS.search(said):
+            found[param] = "free text"
         elif isinstance(said, str) and (composed := _COMPOSED.match(said)):
             found[param] = f"text the model composes (described as {composed.group(1).lower()})"
     return found

@@ -11,6 +11,7 @@ from ..core.contracts import Registry, Tool
 from ..core.errors import ContractError
 from ..core.frozen import freeze
 from .dataflow import (
+    IN_WORDS,
     PROSE_KEYS,
     authored_candidates,
     authored_note,
@@ -113,12 +114,16 @@ def _prose(spec: ToolSpec, param: str, why: str, variable: str,
            variables: frozenset[str]) -> bool:
     """The parameter is free text of a tool that changes something (creates, updates,
     sends: :data:`~planfilter.infer.risk.ACTING`), its last word names prose
-    (:data:`PROSE_KEYS`), and it is not an entity's own (``email_body`` where
-    ``email_id`` exists, which a read yields): the model writes it (a claim's description in
-    the customer's words) even where some result has a field so called. A read's text (what
-    it summarises, translates) stays what another tool yields."""
+    (:data:`PROSE_KEYS`) or its description says it is written in words (:data:`IN_WORDS`),
+    and it is not an entity's own (``email_body`` where ``email_id`` exists, which a read
+    yields): the model writes it (a claim's description in the customer's words) even where
+    some result has a field so called. A read's text (what it summarises, translates) stays
+    what another tool yields."""
     words = tokens(param)
-    return why == "free text" and bool(words) and words[-1] in PROSE_KEYS \
+    schema = spec.input_schema.get("properties", {}).get(param)
+    said = schema.get("description") if isinstance(schema, Mapping) else None
+    worded = isinstance(said, str) and bool(IN_WORDS.search(said))
+    return why == "free text" and bool(words) and (words[-1] in PROSE_KEYS or worded) \
         and action_of(spec)[0] in ACTING and not _of_entity(variable, variables)
 
 

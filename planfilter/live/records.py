@@ -174,9 +174,11 @@ def _takes_one(registry: Registry, name: str) -> bool:
 
 def check_known(registry: Registry, given: Mapping[str, Any],
                 what: str = "known value") -> None:
-    """Return when each value fits the input schema of every tool parameter that carries its
+    """Return when each value fits the input schema of some tool parameter that carries its
     variable (each of several values, when the variable takes one value and a list is
-    given); else raise one PlanfilterError naming every bad name, size and parameter."""
+    given): tools whose parameters share a name may take different values (a freeze's
+    ``reason_category`` and a cancellation's), and the user's is for one of them; else raise
+    one PlanfilterError naming every bad name, size and parameter."""
     problems = []
     for name, value in given.items():
         if not isinstance(name, str) or not name:
@@ -187,12 +189,13 @@ def check_known(registry: Registry, given: Mapping[str, Any],
         except PlanfilterError as exc:
             problems.append(str(exc))
             continue
-        values = values_of(registry, name, value)
-        for tool, param in carriers(registry).get(name, ()):
-            for item in values:
-                for problem in value_errors(tool, param, item):
-                    problems.append(f"{what} '{name}' does not fit {tool.name}."
-                                    f"{param}: {problem}")
+        places = carriers(registry).get(name, ())
+        for item in values_of(registry, name, value):
+            misfits = [[f"{what} '{name}' does not fit {tool.name}.{param}: {problem}"
+                        for problem in value_errors(tool, param, item)]
+                       for tool, param in places]
+            if all(misfits):  # it fits no parameter that takes it
+                problems += [misfit for each in misfits for misfit in each]
     if problems:
         raise PlanfilterError("; ".join(sorted(set(problems))))
 
