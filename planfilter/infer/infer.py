@@ -120,7 +120,7 @@ def _prose(spec: ToolSpec, param: str, why: str, variable: str,
     some result has a field so called. A read's text (what it summarises, translates) stays
     what another tool yields."""
     words = tokens(param)
-    schema = spec.input_schema.get("properties", {}).get(param)
+    schema = spec.properties.get(param)
     said = schema.get("description") if isinstance(schema, Mapping) else None
     worded = isinstance(said, str) and bool(IN_WORDS.search(said))
     return why == "free text" and bool(words) and (words[-1] in PROSE_KEYS or worded) \
