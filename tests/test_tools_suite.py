@@ -25,11 +25,11 @@ numpy docstrings, ``Enum`` choices, second-person scenarios; ``gymdesk``: a gym 
 pydantic models, members' chat as typed; ``storagedesk``: a self-storage company's,
 dataclasses, UUID rental ids; and, measured on the rules those asked for and not changed
 for them, ``eventdesk``: a conference organiser's; ``grocerydesk``: a grocer's;
-``innsdesk``: a hotel group's; ``repairdesk``: a repair and warranty desk's). Their contracts are what ``contracts infer``
-drafts, unedited; every correct call is allowed from the oracle goal and from the request
-alone, but for the refusals listed, and every task whose calls are all allowed ends with the
-database as its ground truth leaves it. Bad folders, modules, contracts and tasks are named,
-never a traceback."""
+``innsdesk``: a hotel group's; ``repairdesk``: a repair and warranty desk's). Their
+contracts are what ``contracts infer`` drafts, unedited; every correct call is allowed from
+the oracle goal and from the request alone, but for the refusals listed, and every task
+whose calls are all allowed ends with the database as its ground truth leaves it. Bad
+folders, modules, contracts and tasks are named, never a traceback."""
 
 from __future__ import annotations
 

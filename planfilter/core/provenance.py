@@ -86,7 +86,7 @@ from typing import Any
 from .contracts import Registry, Tool
 from .schemas import argument_fields, offered
 from .text import names_money, without_numbering
-from .values import MIN_MENTION_DIGITS, Source, SourceKind, ValueStore, normal
+from .values import MIN_MENTION_DIGITS, Source, SourceKind, ValueStore, normal, token_key
 
 #: Variable -> every value the state holds for it (a search may hold several ids).
 Held = Mapping[str, Iterable[Any]]
@@ -873,7 +873,7 @@ def _keyed_by(source: Source, given: list[str]) -> bool:
     one of ``given`` (``/Chicago O'Hare`` or ``/Chicago O'Hare/code`` for "Chicago")."""
     if source.kind is not SourceKind.RESULT or not source.trusted or source.part != "value":
         return False
-    tokens = [t.replace("~1", "/").replace("~0", "~") for t in source.path.split("/")[1:]]
+    tokens = [token_key(t) for t in source.path.split("/")[1:]]
     keys = [t for t in tokens[-2:] if t and not t.isdigit()]
     return any(spelled_out(g, key) for g in given for key in keys)
 

@@ -29,6 +29,7 @@ from typing import Any
 
 from .contracts import Tool
 from .schemas import result_errors
+from .values import token_key
 
 _MISSING = object()
 #: What :func:`resolve_pointer` returns where the document holds nothing.
@@ -67,7 +68,7 @@ def resolve_pointer(document: Any, pointer: str) -> Any:
     an object is keyed by are values too."""
     if pointer == "":
         return document
-    return _resolve(document, [_KEYS if t == "~" else t.replace("~1", "/").replace("~0", "~")
+    return _resolve(document, [_KEYS if t == "~" else token_key(t)
                                for t in pointer.split("/")[1:]])
 
 

@@ -12,7 +12,7 @@ import jsonschema
 
 from .contracts import Tool
 from .frozen import thaw
-from .values import normal
+from .values import normal, token_key
 
 
 @lru_cache(maxsize=2048)
@@ -249,7 +249,7 @@ def _resolved(root: Mapping[str, Any], schema: Any) -> Mapping[str, Any]:
             return schema
         target: Any = root
         for token in ref[2:].split("/"):
-            token = token.replace("~1", "/").replace("~0", "~")
+            token = token_key(token)
             target = target.get(token) if isinstance(target, Mapping) else None
         schema = target
     return {}

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 _WORD = re.compile(r"[a-z0-9]+")
 _LETTERS = re.compile(r"[a-z]+")
@@ -53,6 +54,7 @@ ID_WORDS = frozenset({"id", "ids", "ref", "reference", "number", "no", "code", "
                       "handle", "account", "iban"})
 
 
+@lru_cache(maxsize=4096)
 def names_money(name: str) -> bool:
     """``name`` (a parameter's or a field's) is of an amount of money: it has a word of
     :data:`MONEY_WORDS` and none of :data:`ID_WORDS` (``amount_minor``, ``price_cents``,

@@ -59,7 +59,7 @@ def _typeddict(cls: type) -> Any:
     hints = typing.get_type_hints(cls, include_extras=True)
     required = getattr(cls, "__required_keys__", frozenset(hints))
     fields = {name: _marked(hint, name in required) for name, hint in hints.items()}
-    twin = typing_extensions.TypedDict(cls.__name__, fields)  # type: ignore[operator]
+    twin = typing_extensions.TypedDict(cls.__name__, fields)  # type: ignore[misc]
     twin.__doc__ = cls.__doc__
     twin.__module__ = cls.__module__
     return twin

@@ -307,6 +307,12 @@ def pointer_token(key: Any) -> str:
     return str(key).replace("~", "~0").replace("/", "~1")
 
 
+def token_key(token: str) -> str:
+    """One RFC 6901 reference token as the object key it names (:func:`pointer_token`
+    undone)."""
+    return token.replace("~1", "/").replace("~0", "~")
+
+
 def _entries(value: Any, source: Source) -> Iterable[tuple[str | None, str | None, Source]]:
     """(key, text, source) of every value inside ``value``, depth first in document order;
     an explicit stack, so that a deep result cannot exhaust the call stack."""

@@ -88,13 +88,13 @@ def _is_function_object(obj: Any) -> bool:
             and isinstance(params, type) and issubclass(params, BaseModel))
 
 
-def _docstring(func: Callable[..., Any], where: str) -> Any:
+def _docstring(text: str, where: str) -> Any:
     try:
         from docstring_parser import parse
     except ImportError:
         raise SourceError(f"{where}: reading Python tools needs the docstring_parser package "
                           "(pip install 'planfilter[python]')") from None
-    return parse(inspect.getdoc(func) or "")
+    return parse(text)
 
 
 def listed_parameters(doc: str, names: Iterable[str]) -> dict[str, str]:
@@ -148,9 +148,10 @@ def spec_from_function(func: Callable[..., Any], where: str) -> ToolSpec:
         signature = inspect.signature(func)
     except (NameError, TypeError, ValueError) as exc:
         raise SourceError(f"{here}: cannot read its signature: {exc}") from None
-    doc = _docstring(func, here)
+    text = inspect.getdoc(func) or ""
+    doc = _docstring(text, here)
     described = {p.arg_name: p.description or "" for p in doc.params}
-    loose = listed_parameters(inspect.getdoc(func) or "", signature.parameters)
+    loose = listed_parameters(text, signature.parameters)
     described.update({k: v for k, v in loose.items() if not described.get(k)})
     fields: dict[str, Any] = {}
     for param in signature.parameters.values():

@@ -194,7 +194,7 @@ def check_known(registry: Registry, given: Mapping[str, Any],
             misfits = [[f"{what} '{name}' does not fit {tool.name}.{param}: {problem}"
                         for problem in value_errors(tool, param, item)]
                        for tool, param in places]
-            if all(misfits):  # it fits no parameter that takes it
+            if places and all(misfits):  # it fits no parameter that takes it
                 problems += [misfit for each in misfits for misfit in each]
     if problems:
         raise PlanfilterError("; ".join(sorted(set(problems))))
