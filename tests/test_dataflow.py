@@ -886,6 +886,81 @@ def test_a_choice_the_parameters_description_lists_is_the_tools_to_offer(kind, a
         assert decision.kind == "invented" and kind in decision.reason
 
 
+@pytest.mark.parametrize("value, allowed", [("cover_claim", True), ("Store_Credit", True),
+                                            ("voucher", False)])
+def test_a_choice_the_tools_own_description_lists_is_the_tools_to_offer(value, allowed):
+    """The choices a tool's own description lists (in a sentence, or in bullets) are the
+    tool's to offer, wherever the call carries them (a split's method); a value it does
+    not list is still held to a source."""
+    registry = Registry(tools=(
+        Tool(name="get_quote", produces=["quote"], action="read"),
+        Tool(name="approve", requires=["quote", "payments"], produces=["approved"],
+             action="update", risk="medium",
+             description="Approve a quote and say how it is paid. Methods:\n\n"
+                         "* ``cover_claim`` - needs a live contract;\n"
+                         "* ``store_credit`` - up to the balance.",
+             parameters={"type": "object", "properties": {
+                 "quote": {"type": "string"},
+                 "payments": {"type": "array", "items": {"type": "object"}}}}),
+    ))
+    session = Session(registry, method="all", policy="always")
+    session.start("Approve my quote", goal=["approved"])
+    session.record("get_quote", {}, {"quote": "Q-1", "total": 80.0})
+    decision = session.check("approve", {"quote": "Q-1", "payments": [
+        {"method": value, "amount": 80.0}]})
+    assert decision.allowed is allowed, decision.reason
+
+
+@pytest.mark.parametrize("title, kind", [("Mrs", "allowed"), ("Dr.", "allowed"),
+                                         ("MX", "allowed"), ("Mrz", "invented")])
+def test_a_courtesy_title_names_no_one(title, kind):
+    """How a traveller is addressed (``Mrs``, ``Dr``) says which person no more than a
+    yes/no does: the model writes it from the request; another short word is still held
+    to a source."""
+    registry = Registry(tools=(
+        Tool(name="get_customer", produces=["customer"], action="read"),
+        Tool(name="book", requires=["customer", "travellers"], produces=["booking"],
+             action="create", risk="high", parameters={"type": "object", "properties": {
+                 "customer": {"type": "string"},
+                 "travellers": {"type": "array", "items": {"type": "object"}}}}),
+    ))
+    session = Session(registry, method="all", policy="always")
+    session.start("Book it for me and my wife Chloe", goal=["booking"])
+    session.record("get_customer", {}, {"customer": "C-1", "name": "Ben Ashworth"})
+    decision = session.check("book", {"customer": "C-1", "travellers": [
+        {"title": title, "first_name": "Chloe"}]})
+    assert decision.kind == kind, decision.reason
+
+
+_COUNTED = {"points": "how many to convert, in blocks",
+            "bags": "The total number of baggage items"}
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 10**6), st.sampled_from(
+    ["quantity", "seat_count", "num_guests", "number_of_nights", "points", "bags"]))
+def test_a_count_is_worked_out_not_held_to_a_source(number, name):
+    """A whole number a parameter is named for counting, or described as "how many" or
+    "the number of" something, is no id, not even in a high-risk call: the model works it
+    out ("as many as possible, in blocks of 500"); a number of another parameter is still
+    held to a source."""
+    registry = Registry(tools=(
+        Tool(name="get_account", produces=["account"], action="read"),
+        Tool(name="redeem", requires=["account", name], produces=["voucher"],
+             action="update", risk="high", parameters={"type": "object", "properties": {
+                 "account": {"type": "string"},
+                 name: {"type": "integer", "description": _COUNTED.get(name, "wanted")}}}),
+        Tool(name="pay", requires=["account", "invoice"], produces=["paid"],
+             action="update", risk="high", parameters={"type": "object", "properties": {
+                 "account": {"type": "string"}, "invoice": {"type": "integer"}}}),
+    ))
+    session = Session(registry, method="all", policy="always")
+    session.start("Use my points", goal=["voucher"])
+    session.record("get_account", {}, {"account": "A-1", "points": 1340})
+    assert session.check("redeem", {"account": "A-1", name: number}).allowed
+    assert session.check("pay", {"account": "A-1", "invoice": number}).kind == "invented"
+
+
 @pytest.mark.parametrize("what, kind", [
     ("Rear quarter panel repair", "allowed"),  # the model's words
     ("Trek road bike", "allowed"),

@@ -102,6 +102,17 @@ def test_a_twelve_hour_time_is_read_on_the_24_hour_clock(hour, minute, half, spa
     assert (found.kind, found.value) == ("time", f"{expected:02d}:{minute:02d}")
 
 
+@pytest.mark.parametrize("text", [
+    "I still have tonight (10 June) and tomorrow night", "booked for Friday 14 March, then "
+    "tomorrow", "tomorrow, the 12th", "on Monday, March 3"])
+def test_a_relative_day_the_user_dates_gives_no_day_of_ours(text):
+    """When the user dates a relative day themselves, their today is not this machine's:
+    no relative day of the request is read (the day they wrote has no year)."""
+    assert [s for s in spans(text, TODAY) if s.kind == "date"] == []
+    assert [s.kind for s in spans("tomorrow at 10, with 3 guests", TODAY)] == ["date"]
+    assert [s.kind for s in spans("next Friday, 3 guests", TODAY)] == ["date"]
+
+
 def test_noon_midnight_and_a_bare_hour():
     assert [s.value for s in spans("from noon to midnight, or 4 PM", TODAY)] == [
         "12:00", "00:00", "16:00"]

@@ -10,7 +10,7 @@ import textwrap
 from typing import Annotated
 
 import pytest
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 from test_contracts_cli import invoke
 
 from planfilter.core.frozen import thaw
@@ -115,6 +115,27 @@ def test_parameters_listed_in_lines_of_their_own():
     assert props["action"]["description"] == 'one of "block", "unblock", "cancel",\n"set_limit".'
     assert props["reason"]["description"] == "why the change is made."
     assert "description" not in props["limit"]
+
+
+def set_codes(
+    member: Annotated[str, Field(description="The member's number")],
+    codes: Annotated[list[str], Field(description="one of vegan, halal or kosher.")],
+    note: str = "",
+) -> str:
+    """Set a member's codes.
+
+    note: a note for the kitchen.
+    """
+    return member
+
+
+def test_a_parameter_annotated_with_its_field_keeps_its_description():
+    """``Annotated[X, Field(description=...)]`` (pydantic's and MCP's way) describes the
+    parameter; the docstring describes the ones it leaves out."""
+    props = thaw(spec_from_function(set_codes, "test").input_schema)["properties"]
+    assert props["member"]["description"] == "The member's number"
+    assert props["codes"]["description"] == "one of vegan, halal or kosher."
+    assert props["note"]["description"] == "a note for the kitchen."
 
 
 def test_function_object_uses_its_parameters_model():

@@ -318,7 +318,11 @@ def _desk() -> Registry:
         "from_account": {"type": "string", "description": "The account the money is paid "
                          "from."},
         "service_code": {"type": "string"},
-        "legal_name": {"type": "string", "description": "The recipient's legal name."}}
+        "legal_name": {"type": "string", "description": "The recipient's legal name."},
+        "address_id": {"type": "string"}, "city": {"type": "string"},
+        "destination": {"type": "string"}, "departure_city": {"type": "string"},
+        "discount_percent": {"type": "integer"},
+        "cost_centre": {"type": "string", "description": 'code to charge, e.g. "CC-5100"'}}
     return Registry(tools=(Tool(name="arrange", produces={"arranged"},
                                 parameters={"type": "object", "properties": params}),))
 
@@ -338,6 +342,23 @@ def _desk() -> Registry:
     # a number after a preposition is no value of a parameter named before it
     ("I'm the landlord of 5 Roundhay Mews", {}),
     ("My landlord ref 5", {"landlord_ref": "5"}),
+    # nor a number before a street's name: a house, no address id
+    ("Send it to my work address (1 Park Row) instead", {}),
+    ("Send it to address 2 instead", {"address_id": "2"}),
+    # a share is no amount of money; a parameter named for a share takes it
+    ("Refund 20% of the bed's price as a monthly amount", {}),
+    ("A 20% discount, please", {"discount_percent": 20}),
+    # an example a description quotes gives no word: "CC-5100" makes no e-mail's "cc"
+    ("Charge it as usual; I'm karim@example.com", {}),
+    # a place after "from" and one after "to": a round trip comes back, so both are the
+    # journey's, whichever way it goes
+    ("Flying from Bristol to Faro", {"city": ["Bristol", "Faro"],
+                                     "departure_city": ["Bristol", "Faro"],
+                                     "destination": ["Bristol", "Faro"]}),
+    # a place the user goes into
+    ("I'm coming into Leeds city centre this afternoon", {"city": "Leeds",
+                                                         "departure_city": "Leeds",
+                                                         "destination": "Leeds"}),
     # a parameter whose description lists its choices takes only those
     ("Of kind 'check_out', on 2024-06-18", {"kind": "check_out", "date": "2024-06-18"}),
     ("Of kind 'weekly', on 2024-06-18", {"date": "2024-06-18"}),

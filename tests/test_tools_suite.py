@@ -51,7 +51,8 @@ DESKS = ("gadgetdesk", "staydesk", "carrierdesk", "clinicdesk", "rentdesk", "mea
          "claimdesk", "ticketdesk", "parceldesk", "utilitydesk", "letdesk", "librarydesk",
          "airdesk", "bankdesk", "pharmadesk", "saasdesk", "gearshop", "coachdesk",
          "coursedesk", "fleetdesk", "vetdesk", "councildesk", "gymdesk", "storagedesk",
-         "eventdesk", "grocerydesk", "innsdesk", "repairdesk")
+         "eventdesk", "grocerydesk", "innsdesk", "repairdesk", "furnishdesk", "broadbanddesk",
+         "tourdesk", "hrdesk")
 
 
 @pytest.fixture(scope="module")
@@ -97,16 +98,6 @@ REFUSED_FROM_THE_ORACLE = {
                 ("cheaper_flight_residual_voucher", "search_flights", "invented"),
                 ("cheaper_flight_residual_voucher", "change_flight", "invented")],
     "saasdesk": [("quillstone_remove_two_and_credit", "deactivate_user", "invented")] * 2,
-    # and, on the last four, not mended: dietary codes the tool's own description lists,
-    # not the parameter's; payment methods named only in the tool's text; a number of
-    # points worked out (two blocks of 500), and the voucher the refused call would have
-    # made
-    "eventdesk": [("dietary-quarry", "set_dietary_requirements", "invented")] * 2,
-    "grocerydesk": [("aisha_points_to_voucher", "redeem_loyalty_points", "invented"),
-                    ("aisha_points_to_voucher", "apply_voucher", "invented")],
-    "repairdesk": [("approve-cracked-pixel-under-careplus-total", "approve_quote",
-                    "invented"),
-                   ("approve-two-quotes-watch-and-headphones", "approve_quote", "invented")],
 }
 REFUSED_FROM_THE_REQUEST = {
     "carrierdesk": [("hotspot_plan_upgrade", "change_plan", "substituted"),
@@ -139,24 +130,18 @@ REFUSED_FROM_THE_REQUEST = {
                     ("clear_arrears_split_then_direct_debit", "set_up_direct_debit",
                      "substituted")],
     "storagedesk": [("upsize-move", "move_rental", "substituted")],
-    # the last four, not mended: a branch named by its shopping centre ("White Rose") where
-    # the list is by city; "address 1" read as an address id; an amount the user states
-    # beside the one credited; a time the user asks for beside the one their tier gives;
-    # "tonight" read against the real clock; the room the user leaves, named
-    "eventdesk": REFUSED_FROM_THE_ORACLE["eventdesk"],
-    "grocerydesk": [*REFUSED_FROM_THE_ORACLE["grocerydesk"],
-                    ("chloe_redirect_to_work", "reschedule_delivery", "substituted")],
+    # an amount the user states beside the one credited; a time the user asks for beside
+    # the one their tier gives; the room the user leaves, named, where the move takes the
+    # one found for them
+    # a place the user names with "the" before it and no preposition ("book the Algarve
+    # apartments"), where the place after "from" is the only one read
+    "tourdesk": [("new-booking-algarve-family", "search_packages", "substituted"),
+                 ("new-booking-algarve-family", "get_package", "invented"),
+                 ("new-booking-algarve-family", "create_booking", "invented")],
     "innsdesk": [("macleod_minibar_parking_credit", "credit_folio_charge", "substituted"),
-                 ("marchetti_noisy_room_move", "list_available_rooms", "substituted"),
                  ("marchetti_noisy_room_move", "move_room", "substituted"),
                  ("raman_early_late_free", "request_early_checkin_late_checkout",
                   "substituted")],
-    "repairdesk": [*REFUSED_FROM_THE_ORACLE["repairdesk"],
-                   ("book-in-tablet-and-phone-at-briggate", "list_branches", "substituted"),
-                   ("book-in-tablet-and-phone-at-briggate", "open_repair_ticket",
-                    "invented"),
-                   ("book-in-tablet-and-phone-at-briggate", "open_repair_ticket",
-                    "invented")],
 }
 
 

@@ -372,6 +372,12 @@ def test_a_destination_present_only_in_untrusted_text_never_passes_without_appro
     ("with a kind\n (extended_time | captions | large_print), and notes.",
      ("extended_time", "captions", "large_print")),
     ("codes, e.g. A1 | B2", ()),
+    # bullets that each start with a quoted value and say what it is
+    ("Methods:\n\n* ``card`` - needs ``card_id``;\n* ``store_credit`` - up to the balance.",
+     ("card", "store_credit")),
+    ('- "express": next day\n- "standard" (3 days)', ("express", "standard")),
+    ("* ``card`` - the only way", ()),  # one bullet is no list
+    ("- card: the card\n- amount: the amount", ()),  # bare words: fields, not choices
 ])
 def test_the_choices_a_description_lists(description, choices):
     assert documented_choices(description) == choices

@@ -84,8 +84,8 @@ from functools import lru_cache
 from typing import Any
 
 from .contracts import Registry, Tool
-from .schemas import argument_fields, offered
-from .text import names_money, without_numbering
+from .schemas import argument_fields, offered, offered_in
+from .text import COURTESY_TITLES, names_money, without_numbering
 from .values import MIN_MENTION_DIGITS, Source, SourceKind, ValueStore, normal, token_key
 
 #: Variable -> every value the state holds for it (a search may hold several ids).
@@ -569,16 +569,20 @@ def _invented(tool: Tool, name: str, variable: str, value: Any, store: ValueStor
 
     Not held to a source: a value the parameter's description lists among its choices
     (:func:`~planfilter.core.schemas.documented_choices`: ``"scratch"|"dent"``), as one
-    its schema lists; and text of several words in a field of an object (an item's
-    ``desc``, an incident's ``location``, a friend's ``name``): what a record the call
-    writes says, in the model's words, unless it carries a datum (a code, an address:
-    :func:`unseen_datum`) nothing showed, or a line of untrusted content."""
+    its schema lists, or the tool's own description lists (``Codes must come from the
+    desk's list: vegetarian, vegan, ...``, a payment split's methods in bullets: the
+    service publishes them, as it does its schema); and text of several words in a field
+    of an object (an item's ``desc``, an incident's ``location``, a friend's ``name``):
+    what a record the call writes says, in the model's words, unless it carries a datum
+    (a code, an address: :func:`unseen_datum`) nothing showed, or a line of untrusted
+    content."""
     alias = f" (carries {variable})" if variable != name else ""
     planted: list[tuple[Any, tuple[Source, ...]]] = []
     # a number is what a high-risk call acts on when it is the argument (or an item of a
     # list of them), not a field of a record beside the fields that say which thing it is
     acting = acted_on(tool, name) and not _holds_record(value)
-    choices = offered(tool.parameters.get("properties", {}).get(name))
+    choices = offered(tool.parameters.get("properties", {}).get(name)) \
+        | offered_in(tool.description)
     for item, schema, key in argument_fields(tool, name, value):
         if not identifies(item, schema, acting=acting, name=name if key is None else key) \
                 or isinstance(item, str) and normal(item) in choices | offered(schema):
@@ -650,7 +654,8 @@ def identifies(value: Any, schema: Mapping[str, Any], *, acting: bool = False,
     where it came from matters. What cannot, and so is never ``invented``:
 
     - nothing, blank text and a yes/no (None, ``""``, a boolean): an empty second line of
-      an address names nothing;
+      an address names nothing; nor does a courtesy title (``Mrs``, ``Dr``,
+      :data:`~planfilter.core.text.COURTESY_TITLES`), how a traveller is addressed;
     - one of the values the parameter's own schema lists (``enum``, ``const``): the tool
       offers it;
     - a measure: a number with a fraction, or one the schema types as a real number
@@ -667,10 +672,17 @@ def identifies(value: Any, schema: Mapping[str, Any], *, acting: bool = False,
       ``name`` names for money (:func:`~planfilter.core.text.names_money`: ``amount_minor``,
       ``price_cents``, ``refund``): the model converts ("£450" is ``45000`` pence), splits
       and totals amounts, and none says which thing a call acts on;
+    - a count: a whole number in a parameter or field named for one (``quantity``,
+      ``qty``, ``count``, ``seats_count``, ``num_guests``, ``number_of_nights``) or that its
+      description says is "how many" or "the number of" something (``points: how many
+      points to convert; a multiple of 500``, "The total number of baggage items"): the
+      model works it out ("as many as possible, in blocks of 500"), and how many is never
+      which, not even of what a high-risk call acts on;
     - a date, a month or a time (``2025-06-17``, ``2025-06``, ``2025-06-17 09:30``,
       ``09:30``): the model writes them from the user's words ("June 17", "last month").
     """
-    if value is None or isinstance(value, bool) or isinstance(value, str) and not value.strip():
+    if value is None or isinstance(value, bool) or isinstance(value, str) and (
+            not value.strip() or value.strip(" .").lower() in COURTESY_TITLES):
         return False
     listed = schema.get("enum")
     if isinstance(listed, list | tuple) and any(same_value(value, v) for v in listed) \
@@ -680,10 +692,32 @@ def identifies(value: Any, schema: Mapping[str, Any], *, acting: bool = False,
         return False
     if name is not None and names_money(name) and _number(normal(value)) is not None:
         return False
+    if isinstance(value, int) and _counts(name, schema):
+        return False
     if isinstance(value, int | float):
         return schema.get("type") != "number" and \
             (acting or len(_number_text(abs(value))) >= MIN_MENTION_DIGITS)
     return not (isinstance(value, str) and _MOMENT.fullmatch(value.strip()))
+
+
+#: A name that says its number is a count: ``quantity``, ``qty``, ``count``, ``*_count``,
+#: ``num_*``, ``number_of_*``.
+_COUNT_NAME = re.compile(r"(?:^|_)(?:quantity|qty|count)$|^(?:quantity|qty|count)_|"
+                         r"^(?:num|number_of|how_many)_", re.IGNORECASE)
+#: A description that says its number is a count: "how many", "(the, total) number of
+#: items" (not "the account number of", nor "the number of the booking").
+_COUNT_SAID = re.compile(
+    r"\bhow many\b|(?:^|\b(?:the|a|total|maximum|minimum|max|min)\s+)number\s+of\s+"
+    r"(?!(?:the|a|an|this|that|these|those|their|his|her|its|your|my|our)\b)\w",
+    re.IGNORECASE)
+
+
+def _counts(name: str | None, schema: Mapping[str, Any]) -> bool:
+    """A number of ``name`` (a parameter or a field) typed by ``schema`` is a count (see
+    :func:`identifies`)."""
+    said = schema.get("description")
+    return bool(name and _COUNT_NAME.search(name)) or \
+        isinstance(said, str) and bool(_COUNT_SAID.search(said))
 
 
 #: A list of several items a call returned that hold a value (see :func:`searched_lists`).

@@ -186,6 +186,9 @@ _BARE_CHOICES = re.compile(
 _ABBREVIATION = re.compile(r"[ei]\.[eg]\.", re.IGNORECASE)
 #: Bare choices joined by bars, wherever they stand: ``data | design | security``.
 _BARE_BARS = re.compile(rf"(?<![\w|-]){_BARE}(?:[ \t]*\|[ \t]*{_BARE})+(?![\w|-])")
+#: A bullet that starts with a quoted value and says what it is: ``* ``card`` - needs a
+#: card on file``, ``- "express": next day``.
+_BULLET = re.compile(rf"^[ \t]*[*•-][ \t]+({_QUOTED})[ \t]*(?:[-–—:(]|$)", re.MULTILINE)
 
 
 @lru_cache(maxsize=4096)
@@ -212,6 +215,8 @@ def documented_choices(description: str) -> tuple[str, ...]:
     for run in _BARE_BARS.finditer(description):
         if not _EXAMPLES.search(description[max(0, run.start() - 20):run.start()]):
             found += re.findall(_BARE, run.group(0))
+    if len(bullets := _BULLET.findall(description)) > 1:
+        found += [_unquoted(b) for b in bullets]
     return tuple(dict.fromkeys(found))
 
 
@@ -229,12 +234,13 @@ def offered(schema: Any) -> frozenset[str | None]:
     (:func:`documented_choices`), as the value store keys them
     (:func:`~planfilter.core.values.normal`)."""
     said = schema.get("description") if isinstance(schema, Mapping) else None
-    return _offered_in(said) if isinstance(said, str) else frozenset()
+    return offered_in(said) if isinstance(said, str) else frozenset()
 
 
 @lru_cache(maxsize=4096)
-def _offered_in(description: str) -> frozenset[str | None]:
-    """:func:`offered` of one description (kept per text: every argument checked asks it)."""
+def offered_in(description: str) -> frozenset[str | None]:
+    """:func:`offered` of one description, a parameter's or a tool's own (kept per text:
+    every argument checked asks it)."""
     return frozenset(normal(c) for c in documented_choices(description))
 
 

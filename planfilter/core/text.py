@@ -43,6 +43,11 @@ VALUE_STOP_WORDS = frozenset(
 #: Words that end the object of a tool's name (``files_by_filename`` is about files).
 PREPOSITIONS = frozenset({"by", "for", "in", "of", "from", "to", "with", "on", "at", "into"})
 
+#: Courtesy titles: how a person is addressed, never which person (lower case, no stop).
+COURTESY_TITLES = frozenset({"mr", "mrs", "ms", "miss", "mx", "dr", "prof", "master", "sir",
+                             "madam", "lady", "lord", "rev", "sr", "sra", "srta",
+                             "mme", "mlle", "herr", "frau"})
+
 #: Words of a parameter that takes money: a number written with a currency goes to one.
 MONEY_WORDS = frozenset({"amount", "price", "total", "cost", "fee", "fees", "sum", "balance",
                          "payment", "pay", "budget", "limit", "charge", "deposit", "rent",

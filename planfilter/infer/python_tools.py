@@ -25,6 +25,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field, TypeAdapter, create_model
 from pydantic.errors import PydanticUserError
+from pydantic.fields import FieldInfo
 
 from ..core.frozen import freeze
 from ..core.typehints import portable
@@ -79,6 +80,13 @@ def _is_depends(hint: Any) -> bool:
         return False
     return any(type(m).__name__ == "Depends" and hasattr(m, "env_dependency")
                for m in hint.__metadata__)
+
+
+def _annotated_description(hint: Any) -> bool:
+    """``Annotated[X, Field(description=...)]``: the parameter describes itself, as a
+    pydantic or MCP tool's parameters do (a docstring's word would replace it)."""
+    return typing.get_origin(hint) is typing.Annotated and any(
+        isinstance(extra, FieldInfo) and extra.description for extra in hint.__metadata__)
 
 
 def _is_function_object(obj: Any) -> bool:
@@ -161,7 +169,9 @@ def spec_from_function(func: Callable[..., Any], where: str) -> ToolSpec:
         if _is_depends(hint):
             continue
         default = ... if param.default is param.empty else param.default
-        fields[param.name] = (hint, Field(default, description=described.get(param.name)))
+        field = Field(default) if _annotated_description(hint) else \
+            Field(default, description=described.get(param.name))  # the hint's Field says it
+        fields[param.name] = (hint, field)
     try:
         model = create_model(f"{name}_arguments", **fields)
         params = model.model_json_schema()

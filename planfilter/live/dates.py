@@ -9,7 +9,10 @@
 - clock times in words or on a 12-hour clock: ``4 PM``, ``4:30 p.m.``, ``11am``, ``10 in the
   morning``, ``noon``, ``midnight``, each a ``time`` span (``HH:MM``, 24-hour).
 
-A possessive ("tomorrow's") belongs to the day. Nothing else is read: a date with its year
+A possessive ("tomorrow's") belongs to the day. When the user dates a relative day
+themselves ("tonight (10 June)", "Friday 14 March", "tomorrow, the 12th"), no relative day
+of the request gives a value: their today is not this machine's (a service's world keeps
+its own date), and the day they wrote has no year. Nothing else is read: a date with its year
 or in ISO form, and a 24-hour time, are the request reader's own spans
 (planfilter.live.request_values).
 
@@ -39,6 +42,13 @@ _DAY = re.compile(
     r"|(?:(on|this|next|last) )?(" + "|".join(_WEEKDAYS) + r"))(?:'s|’s)?\b",
     re.IGNORECASE)
 _SMALL = {"a": 1, "one": 1, "two": 2, "three": 3}
+_MONTHS = ("january|february|march|april|may|june|july|august|september|october|november|"
+           "december")
+#: The day of the month said right after a relative day: "tonight (10 June)", "Friday 14
+#: March", "tomorrow, the 12th", "on Friday (March 14)".
+_STATED = re.compile(rf"\s*(?:[(,]\s*)?(?:the\s+\d{{1,2}}(?:st|nd|rd|th)?|\d{{1,2}}(?:st|nd|rd|th)"
+                     rf"|\d{{1,2}}\s+(?:of\s+)?(?:{_MONTHS})|(?:{_MONTHS})\s+\d{{1,2}})\b",
+                     re.IGNORECASE)
 
 
 def today_from(environ: Mapping[str, str] | None = None) -> date:
@@ -69,6 +79,9 @@ def _day(match: re.Match[str], today: date) -> date:
 def spans(text: str, today: date) -> tuple[Span, ...]:
     """The relative dates (``date`` spans, ISO) and clock times (``time`` spans, ``HH:MM``)
     of ``text``, in text order."""
-    found = [Span("date", _day(m, today).isoformat(), *m.span()) for m in _DAY.finditer(text)]
+    days = list(_DAY.finditer(text))
+    if any(_STATED.match(text, m.end()) for m in days):  # the user's today is not ours
+        days = []
+    found = [Span("date", _day(m, today).isoformat(), *m.span()) for m in days]
     found += [Span("time", clock(m), *m.span()) for m in CLOCK.finditer(text)]
     return tuple(sorted(found, key=lambda s: s.start))

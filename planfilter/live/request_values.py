@@ -20,16 +20,19 @@ digits are no number:
   parameter one of whose words (stop words aside) stands within ``NEAR`` words of them in
   the request ("rename it to 'Vendor comparison'", "remind me 5 minutes before"), the schema
   allowing them (an integer parameter takes whole numbers only); a number by the words of
-  the parameter's name or description, quoted text by its name alone (the e-mail with the
+  the parameter's name or description (not of the values the description quotes: an
+  example "CC-5100" gives no word "cc"), quoted text by its name alone (the e-mail with the
   subject 'Q3 budget' names no sender, whatever ``sender``'s description says of e-mails);
   a quoted name before a noun that names another parameter of the tool is that one's (the
   "Fixed Secure 24M" tariff is no ``fuels``);
 - a number written as money ("£50", "65 GBP") goes only to a parameter named for money
   (never to ``account`` because the words before it are "from my account:"); a number or a
   code after a preposition ("landlord of 5 Roundhay Mews", "a service for YD70") to no
-  text parameter named before it; a code after a word that says only that a code follows
-  ("voucher code SUMMER10", "licence, number SR902214") only to a parameter whose name has
-  the word before that;
+  text parameter named before it, nor a number before a street's name ("my work address
+  (1 Park Row)": a house, no address id); a share ("refund 20% of the price") only to a
+  parameter named for one (``discount_percent``), never to an ``amount``; a code after a
+  word that says only that a code follows ("voucher code SUMMER10", "licence, number
+  SR902214") only to a parameter whose name has the word before that;
 - a parameter whose description lists its choices (``"minor"|"major"``, ``one of email,
   sms``) takes only those.
 
@@ -131,7 +134,7 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
                           r"([A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?)\s+([A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?)")),
     # a place after the word that leads to it: "in Lisbon", "from Lyon to Turin", "visit
     # Buenos Aires and Cape Town"
-    ("place", re.compile(r"\b(?:in|to|from|at|visit|visiting)\s+(" + _PLACE
+    ("place", re.compile(r"\b(?:in|into|to|from|at|visit|visiting)\s+(" + _PLACE
                          + r"(?:(?:,\s*|\s+and\s+|\s+or\s+)" + _PLACE + r")*)")),
     ("phone", re.compile(rf"(?<![\w+.-])(?:{PHONE.pattern})(?![\w-]|\.\d)")),
     ("code", re.compile(r"(?<![\w@/.-])#?(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z#])"
@@ -248,10 +251,16 @@ def cue_words(text: str) -> frozenset[str]:
 
 
 def parameter_words(tool: Tool, parameter: str) -> frozenset[str]:
-    """The words of a parameter: its name, the variable it carries, its description."""
+    """The words of a parameter: its name, the variable it carries, its description, less
+    the values its description quotes (an example ``"CC-5100"`` gives no word ``cc``)."""
     schema = tool.parameters.get("properties", {}).get(parameter) or {}
     description = schema.get("description", "") if isinstance(schema, Mapping) else ""
+    description = _QUOTED_VALUE.sub(" ", description) if isinstance(description, str) else ""
     return cue_words(f"{parameter} {tool.variable_of(parameter)} {description}")
+
+
+#: A value a description quotes: "...", '...' (not an apostrophe's), `...`.
+_QUOTED_VALUE = re.compile(r"""`+[^`\n]{1,60}`+|"[^"\n]{1,60}"|(?<!\w)'[^'\n]{1,60}'(?!\w)""")
 
 
 @lru_cache(maxsize=4096)
@@ -294,6 +303,9 @@ def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
         if _money(text, span) and not (names_money(parameter)
                                        or names_money(tool.variable_of(parameter))):
             return False
+        # "refund 20% of the price": a share, no amount
+        if _SHARE_AFTER.match(text, span.end) and not name_words(tool, parameter) & SHARES:
+            return False
         if types & {"number", "integer"}:
             return _near(text, span, cue)
         # digits right after the words of a text parameter's name ("zip code 43215"): the
@@ -302,6 +314,8 @@ def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
             return False
         before = split_words(text[: span.start], numbers=False)[-2:]
         if before and before[-1] in PREPOSITIONS:  # "landlord of 5 Roundhay Mews": a house
+            return False
+        if _HOUSE.match(text, span.end):  # "my work address (1 Park Row)": a house number
             return False
         return "string" in types and bool(cue_words(" ".join(before)) & cue_words(parameter))
     if span.kind.startswith("address:"):
@@ -331,6 +345,14 @@ def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
     return bool(cue & _CUES.get(span.kind, frozenset()))
 
 
+#: What follows a house's number: a capitalised word of a street's name, no month or day
+#: ("1 Park Row", not "3 June" nor "2 Monday mornings").
+_HOUSE = re.compile(rf"[ \t]+(?!(?:{'|'.join(_NOT_PLACES)})\b)[{_UPPER}][{_LOWER}]+")
+#: A number written as a share: ``20%``, ``20 per cent``, ``20 percent``.
+_SHARE_AFTER = re.compile(r"\s?(?:%|per\s?cent\b)", re.IGNORECASE)
+#: Words of a parameter that takes a share.
+SHARES = frozenset({"percent", "percentage", "pct", "rate", "share", "discount", "proportion",
+                    "ratio"})
 _CURRENCY_BEFORE = re.compile(r"[£$€¥]\s?$|\b(?:EUR|USD|GBP|CHF)\s?$")
 _CURRENCY_AFTER = re.compile(r"^\s?(?:EUR|USD|GBP|CHF|euros?|dollars?|pounds?|pence|cents?)\b",
                              re.IGNORECASE)
