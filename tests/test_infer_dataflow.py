@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from planfilter.infer.infer import infer_contracts
 from planfilter.infer.risk import risk_of
 from planfilter.infer.sources import spec_from_item
@@ -276,6 +278,22 @@ def test_text_described_as_written_in_words_is_the_models():
     reg = infer_contracts(specs).registry
     assert reg.tool("submit_claim").authored == {"condition"}
     assert "condition" in reg.tool("submit_code").requires
+
+
+@pytest.mark.parametrize("param, said", [
+    ("circumstances", "what the student went through."),  # a noun of prose
+    ("complaint", "the complaint."),
+    ("grounds", "the student's account of what happened."),  # described as an account
+])
+def test_an_account_in_the_users_words_is_the_models(param, said):
+    """An extenuating-circumstances claim's ``circumstances``, a ``complaint``, or text
+    described as someone's account of what happened: prose the model writes."""
+    specs = [tool("get_student", {"student_id": "string"}, ("student_id",),
+                  {"type": "object", "properties": {param: {"type": "string"}}}),
+             tool("submit_claim", {"student_id": "string",
+                                   param: {"type": "string", "description": said}},
+                  ("student_id", param))]
+    assert infer_contracts(specs).registry.tool("submit_claim").authored == {param}
 
 
 def test_a_result_that_echoes_the_calls_own_argument_is_no_source_of_it():

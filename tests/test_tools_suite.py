@@ -52,7 +52,7 @@ DESKS = ("gadgetdesk", "staydesk", "carrierdesk", "clinicdesk", "rentdesk", "mea
          "airdesk", "bankdesk", "pharmadesk", "saasdesk", "gearshop", "coachdesk",
          "coursedesk", "fleetdesk", "vetdesk", "councildesk", "gymdesk", "storagedesk",
          "eventdesk", "grocerydesk", "innsdesk", "repairdesk", "furnishdesk", "broadbanddesk",
-         "tourdesk", "hrdesk")
+         "tourdesk", "hrdesk", "dealerdesk", "unidesk", "cinemadesk", "charitydesk")
 
 
 @pytest.fixture(scope="module")
@@ -98,6 +98,13 @@ REFUSED_FROM_THE_ORACLE = {
                 ("cheaper_flight_residual_voucher", "search_flights", "invented"),
                 ("cheaper_flight_residual_voucher", "change_flight", "invented")],
     "saasdesk": [("quillstone_remove_two_and_credit", "deactivate_user", "invented")] * 2,
+    # a branch's id the ground truth knows without the read that lists branches; seats
+    # worked out from a seat map (a row's letter and a place in its string)
+    "dealerdesk": [("dd-05-recall-letter-plus-mot", "create_booking", "invented")],
+    "cinemadesk": [("family_matinee_booking", "create_booking", "invented"),
+                   ("exchange_cinema_cancelled_show", "exchange_booking", "invented"),
+                   ("gift_card_split_booking", "create_booking", "invented"),
+                   ("imax_group_with_food", "create_booking", "invented")],
 }
 REFUSED_FROM_THE_REQUEST = {
     "carrierdesk": [("hotspot_plan_upgrade", "change_plan", "substituted"),
@@ -138,6 +145,14 @@ REFUSED_FROM_THE_REQUEST = {
     "tourdesk": [("new-booking-algarve-family", "search_packages", "substituted"),
                  ("new-booking-algarve-family", "get_package", "invented"),
                  ("new-booking-algarve-family", "create_booking", "invented")],
+    "dealerdesk": REFUSED_FROM_THE_ORACLE["dealerdesk"],
+    # and a cinema named by its district ("at Greenwich") where cinemas are listed by city
+    "cinemadesk": [*REFUSED_FROM_THE_ORACLE["cinemadesk"][:3],
+                   ("imax_group_with_food", "list_cinemas", "substituted"),
+                   ("imax_group_with_food", "search_showtimes", "invented"),
+                   ("imax_group_with_food", "get_seat_map", "invented"),
+                   ("imax_group_with_food", "get_concessions_menu", "invented"),
+                   ("imax_group_with_food", "create_booking", "invented")],
     "innsdesk": [("macleod_minibar_parking_credit", "credit_folio_charge", "substituted"),
                  ("marchetti_noisy_room_move", "move_room", "substituted"),
                  ("raman_early_late_free", "request_early_checkin_late_checkout",

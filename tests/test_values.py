@@ -374,7 +374,16 @@ def test_a_destination_present_only_in_untrusted_text_never_passes_without_appro
     ("codes, e.g. A1 | B2", ()),
     # bullets that each start with a quoted value and say what it is
     ("Methods:\n\n* ``card`` - needs ``card_id``;\n* ``store_credit`` - up to the balance.",
-     ("card", "store_credit")),
+     ("card", "store_credit", "card_id")),  # and the words quoted on their own
+    # bare words glossed in brackets, after a colon
+    ("needs may contain: wheelchair_space (the booking must hold one), hearing_loop,\n"
+     "captions (the showing must be captioned).", ("wheelchair_space", "hearing_loop",
+                                                   "captions")),
+    # words quoted on their own, however the text joins them; examples are none
+    ('"services" for the workshop menu (job names mapped to codes) or "parts" for parts',
+     ("services", "parts")),
+    ('the model, e.g. "Golf" or "Polo"; any make', ()),
+    ('each {"title", "first_name"}', ("title", "first_name")),
     ('- "express": next day\n- "standard" (3 days)', ("express", "standard")),
     ("* ``card`` - the only way", ()),  # one bullet is no list
     ("- card: the card\n- amount: the amount", ()),  # bare words: fields, not choices
@@ -396,6 +405,19 @@ def test_a_code_written_in_groups_is_seen_in_the_text(code, size):
     assert store.mentions(code)
     assert not store.mentions(code[:-1] + ("0" if code[-1] != "0" else "1"))
     assert not store.mentions(code + "X")
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(1000, 10**9), st.booleans())
+def test_a_number_written_with_thousands_separators_is_seen(number, real):
+    """"28,412" in the request is the number ``28412`` (and "1,250.5" is ``1250.5``); a
+    number its digits only begin, or a regrouped one, is not."""
+    value = number + 0.5 if real else number
+    store = ValueStore().with_text(f"The mileage is {value:,} now.", Source(SourceKind.USER))
+    assert store.mentions(value)
+    assert not store.mentions(number * 10 + 1)
+    assert not ValueStore().with_text(f"now {number:,}1 or", Source(SourceKind.USER)) \
+        .mentions(number)
 
 
 @pytest.mark.parametrize("value, text, seen", [

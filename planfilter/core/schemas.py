@@ -178,10 +178,20 @@ _BARE = r"[A-Za-z][\w-]*"
 #: A list of bare choices that is the whole of a sentence, or follows "one of", "any of",
 #: "either" or a colon: ``plumbing, heating, damp or general.``, ``one of bank_transfer,
 #: cheque``, ``need codes, any of: pensionable_age, mobility``.
+#: Each perhaps glossed in brackets: ``may contain: wheelchair_space (the booking must
+#: hold one), hearing_loop, captions (the showing must be captioned).``
+_GLOSSED = rf"{_BARE}(?:\s*\([^()]{{0,240}}\))?"
 _BARE_CHOICES = re.compile(
     rf"(?:^|(?<=[.;:])\s+|\b(?:one of|any of|either|one or more of)\s*:?\s*|:\s*)"
-    rf"({_BARE}(?:\s*,\s*{_BARE})+(?:\s*,?\s*(?:or|and)\s+{_BARE})?|{_BARE}\s+or\s+{_BARE})"
+    rf"({_GLOSSED}(?:\s*,\s*{_GLOSSED})+(?:\s*,?\s*(?:or|and)\s+{_BARE})?|"
+    rf"{_BARE}\s+or\s+{_BARE})"
     r"\s*(?=[.;()]|$)")
+#: A word quoted on its own (``"services"``, ``'hearing_loop'``): two or more of them in
+#: a description, none an example, are its choices however the text joins them.
+_QUOTED_WORD = re.compile(r"""``([A-Za-z][\w-]{0,39})``|"([A-Za-z][\w-]{0,39})"|"""
+                          r"""(?<!\w)'([A-Za-z][\w-]{0,39})'(?!\w)|`([A-Za-z][\w-]{0,39})`""")
+#: Where the examples after "e.g." (:data:`_EXAMPLES`) end: a sentence's or a bracket's end.
+_EXAMPLES_END = re.compile(r"[.;)\n](?:\s|$)|$")
 #: The end of a list of bare words that is the start of "e.g." or "i.e.": no sentence's end.
 _ABBREVIATION = re.compile(r"[ei]\.[eg]\.", re.IGNORECASE)
 #: Bare choices joined by bars, wherever they stand: ``data | design | security``.
@@ -196,9 +206,13 @@ def documented_choices(description: str) -> tuple[str, ...]:
     """The values a parameter's description lists as its choices, as written: two or more
     quoted values joined by bars, commas, slashes, "or" or "and" (``"minor"|"major"``,
     ``'email' or 'sms'``, ``"claims" (disputes), "billing" or "roadside"``, a value perhaps
-    in reStructuredText's double backticks); bare words so joined that make up a whole
-    sentence or follow "one of", "any of", "either" or a colon (``plumbing, heating, damp
-    or general.``); or bare words joined by bars anywhere (``captions | large_print``).
+    in reStructuredText's double backticks); bare words so joined, each perhaps glossed in
+    brackets, that make up a whole sentence or follow "one of", "any of", "either" or a
+    colon (``plumbing, heating, damp or general.``, ``may contain: wheelchair_space (...),
+    hearing_loop``); bare words joined by bars anywhere (``captions | large_print``); two
+    or more bullets that each start with a quoted value and say what it is (``*
+    ``card`` - needs a card on file``); or two or more words quoted on their own, however
+    the text joins them (``"services" for the workshop menu or "parts" for parts``).
     Values after "e.g.", "for example", "such as" or "like" are examples (an id the tool
     once took), not choices."""
     found: list[str] = []
@@ -211,13 +225,35 @@ def documented_choices(description: str) -> tuple[str, ...]:
         if _EXAMPLES.search(description[max(0, run.start(1) - 20):run.start(1)]) \
                 or _ABBREVIATION.match(description, run.end(1) - 1):  # "codes, e.g. A1"
             continue
-        found += [w for w in re.findall(_BARE, run.group(1)) if w not in ("or", "and")]
+        listed = re.sub(r"\([^()]*\)", " ", run.group(1))  # the glosses said
+        found += [w for w in re.findall(_BARE, listed) if w not in ("or", "and")]
     for run in _BARE_BARS.finditer(description):
         if not _EXAMPLES.search(description[max(0, run.start() - 20):run.start()]):
             found += re.findall(_BARE, run.group(0))
     if len(bullets := _BULLET.findall(description)) > 1:
         found += [_unquoted(b) for b in bullets]
+    words = [w for w in _quoted_words(description) if not _digits(w)]
+    if len(set(words)) > 1:
+        found += words
     return tuple(dict.fromkeys(found))
+
+
+def _quoted_words(description: str) -> list[str]:
+    """The words quoted on their own in ``description`` (:data:`_QUOTED_WORD`), less those
+    that name a field (a colon after them) or stand among examples ("e.g." up to the end
+    of its sentence or bracket)."""
+    examples: list[tuple[int, int]] = []
+    for marker in re.finditer(r"e\.\s?g\.|for example|for instance|such as|\blike\b",
+                              description, re.IGNORECASE):
+        end = _EXAMPLES_END.search(description, marker.end())
+        examples.append((marker.start(), end.start() if end else len(description)))
+    return [next(g for g in q.groups() if g) for q in _QUOTED_WORD.finditer(description)
+            if not _KEY_AFTER.match(description, q.end())
+            and not any(a <= q.start() < b for a, b in examples)]
+
+
+def _digits(word: str) -> bool:
+    return any(c.isdigit() for c in word)
 
 
 def _unquoted(quoted: str) -> str:

@@ -278,7 +278,7 @@ def mention_pattern(value: Any) -> re.Pattern[str] | None:
         key = normal(value)
         if key is None or sum(c.isdigit() for c in key) < MIN_MENTION_DIGITS:
             return None
-        return re.compile(rf"(?<![\w.,]){re.escape(key)}(?![\w]|[.,]\d)")
+        return re.compile(rf"(?<![\w.,]){_grouped(key)}(?![\w]|[.,]\d)")
     if not isinstance(value, str):
         return None
     needle = _spaced(value).lstrip("#")
@@ -292,6 +292,17 @@ def mention_pattern(value: Any) -> re.Pattern[str] | None:
             and any(c.isdigit() for c in needle):  # a code people write in groups
         return re.compile(r"(?<!\w)" + " ?".join(map(re.escape, needle)) + r"(?!\w)")
     return re.compile(rf"(?<!\w){re.escape(needle)}(?!\w)")
+
+
+def _grouped(number: str) -> str:
+    """A pattern for the text of a number, its thousands perhaps separated by commas
+    ("28,412" for ``28412``, "1,250.5" for ``1250.5``)."""
+    match = re.fullmatch(r"(-?)(\d+)(\.\d+)?", number)
+    if match is None:
+        return re.escape(number)
+    sign, whole, fraction = match.groups()
+    groups = [whole[max(0, i - 3):i] for i in range(len(whole), 0, -3)][::-1]
+    return re.escape(sign) + ",?".join(groups) + re.escape(fraction or "")
 
 
 #: A character between words: a text holding one is kept for what it spells out.

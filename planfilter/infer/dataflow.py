@@ -47,7 +47,8 @@ AUTHORED_KEYS = frozenset({"content", "contents", "body", "subject", "message", 
                            "comment", "summary", "reason", "topic", "keyword", "keywords",
                            "prompt", "question", "answer", "caption", "instructions",
                            "expression", "formula", "equation", "thought", "statement",
-                           "declaration", "explanation", "justification"})
+                           "declaration", "explanation", "justification", "circumstances",
+                           "complaint", "feedback"})
 #: Nouns a parameter's description opens with when the model composes its value ("The
 #: arithmetic expression to work out", "A search query"), whatever the parameter is called.
 COMPOSED_NOUNS = ("expression", "formula", "equation", "query", "message", "body", "text")
@@ -55,9 +56,11 @@ _COMPOSED = re.compile(r"^\s*(?:the|a|an)\s+(?:[a-z-]+\s+){0,2}?(" + "|".join(CO
                        + r")(?=\s*(?:$|[.,;:(]|\s(?:to|that|which|for|with|of|in|on|from|"
                        r"about|such|e\.g\.)\b))", re.IGNORECASE)  # "the text file's name": a name
 #: A description that says the value is written in words ("the condition, in plain words",
-#: "in the customer's own words", "free text"), whatever the parameter is called.
+#: "in the customer's own words", "free text", "the student's account of what happened"),
+#: whatever the parameter is called.
 IN_WORDS = re.compile(r"\bin (?:plain|simple|your|their|the \w+'s) (?:own )?words\b|"
-                      r"\bfree[- ](?:text|form)\b", re.IGNORECASE)
+                      r"\bfree[- ](?:text|form)\b|\baccount of what happened\b",
+                      re.IGNORECASE)
 DATE_FORMATS = frozenset({"date", "date-time", "time"})
 #: Last words of parameters that hold a quantity: where results list quantities (a
 #: transaction's amount, a hotel's price), the model works one out from them (a difference, a
@@ -78,7 +81,7 @@ FREE_TEXT_KEYS = frozenset({"description", "body", "content", "contents", "messa
 #: visit's reason, a message's body): what a tool that changes something takes there, the
 #: model writes, even where some result has a field so called.
 PROSE_KEYS = FREE_TEXT_KEYS | {"reason", "statement", "declaration", "explanation",
-                               "justification"}
+                               "justification", "circumstances", "complaint", "feedback"}
 #: Last words of parameters that hold an address (a web page's, a person's e-mail): when no
 #: tool's result has a field of that kind, the model reads it out of text (a link in a
 #: message, an address on a web page) or the request, so it writes it; since outside text may

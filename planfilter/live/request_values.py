@@ -353,6 +353,7 @@ _SHARE_AFTER = re.compile(r"\s?(?:%|per\s?cent\b)", re.IGNORECASE)
 #: Words of a parameter that takes a share.
 SHARES = frozenset({"percent", "percentage", "pct", "rate", "share", "discount", "proportion",
                     "ratio"})
+
 _CURRENCY_BEFORE = re.compile(r"[£$€¥]\s?$|\b(?:EUR|USD|GBP|CHF)\s?$")
 _CURRENCY_AFTER = re.compile(r"^\s?(?:EUR|USD|GBP|CHF|euros?|dollars?|pounds?|pence|cents?)\b",
                              re.IGNORECASE)
