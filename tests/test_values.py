@@ -374,7 +374,7 @@ def test_a_destination_present_only_in_untrusted_text_never_passes_without_appro
     ("codes, e.g. A1 | B2", ()),
     # bullets that each start with a quoted value and say what it is
     ("Methods:\n\n* ``card`` - needs ``card_id``;\n* ``store_credit`` - up to the balance.",
-     ("card", "store_credit", "card_id")),  # and the words quoted on their own
+     ("card", "store_credit")),
     # bare words glossed in brackets, after a colon
     ("needs may contain: wheelchair_space (the booking must hold one), hearing_loop,\n"
      "captions (the showing must be captioned).", ("wheelchair_space", "hearing_loop",
@@ -384,6 +384,9 @@ def test_a_destination_present_only_in_untrusted_text_never_passes_without_appro
      ("services", "parts")),
     ('the model, e.g. "Golf" or "Polo"; any make', ()),
     ('each {"title", "first_name"}', ("title", "first_name")),
+    # words in backticks are code, and a programming language's words no value
+    ("The sender. If `null`, all are searched. Use `search_contacts_by_name` first.", ()),
+    ('Give "null" for every one, else the "sender" field', ()),
     ('- "express": next day\n- "standard" (3 days)', ("express", "standard")),
     ("* ``card`` - the only way", ()),  # one bullet is no list
     ("- card: the card\n- amount: the amount", ()),  # bare words: fields, not choices

@@ -186,10 +186,13 @@ _BARE_CHOICES = re.compile(
     rf"({_GLOSSED}(?:\s*,\s*{_GLOSSED})+(?:\s*,?\s*(?:or|and)\s+{_BARE})?|"
     rf"{_BARE}\s+or\s+{_BARE})"
     r"\s*(?=[.;()]|$)")
-#: A word quoted on its own (``"services"``, ``'hearing_loop'``): two or more of them in
-#: a description, none an example, are its choices however the text joins them.
-_QUOTED_WORD = re.compile(r"""``([A-Za-z][\w-]{0,39})``|"([A-Za-z][\w-]{0,39})"|"""
-                          r"""(?<!\w)'([A-Za-z][\w-]{0,39})'(?!\w)|`([A-Za-z][\w-]{0,39})`""")
+#: A word quoted on its own in quotation marks (``"services"``, ``'hearing_loop'``; not in
+#: backticks, which mark code: a field, a function, ``null``): two or more of them in a
+#: description, none an example, are its choices however the text joins them.
+_QUOTED_WORD = re.compile(r"""(?<![\w`])"([A-Za-z][\w-]{0,39})"(?!`)|"""
+                          r"""(?<![\w`])'([A-Za-z][\w-]{0,39})'(?![\w`])""")
+#: Words of a programming language, no value of a service: ``"null"``, ``"None"``.
+_LITERALS = frozenset({"null", "none", "nil", "true", "false", "undefined"})
 #: Where the examples after "e.g." (:data:`_EXAMPLES`) end: a sentence's or a bracket's end.
 _EXAMPLES_END = re.compile(r"[.;)\n](?:\s|$)|$")
 #: The end of a list of bare words that is the start of "e.g." or "i.e.": no sentence's end.
@@ -211,8 +214,9 @@ def documented_choices(description: str) -> tuple[str, ...]:
     colon (``plumbing, heating, damp or general.``, ``may contain: wheelchair_space (...),
     hearing_loop``); bare words joined by bars anywhere (``captions | large_print``); two
     or more bullets that each start with a quoted value and say what it is (``*
-    ``card`` - needs a card on file``); or two or more words quoted on their own, however
-    the text joins them (``"services" for the workshop menu or "parts" for parts``).
+    ``card`` - needs a card on file``); or two or more words quoted on their own in
+    quotation marks, however the text joins them (``"services" for the workshop menu or
+    "parts" for parts``; words in backticks are code, ``null`` no value).
     Values after "e.g.", "for example", "such as" or "like" are examples (an id the tool
     once took), not choices."""
     found: list[str] = []
@@ -232,7 +236,8 @@ def documented_choices(description: str) -> tuple[str, ...]:
             found += re.findall(_BARE, run.group(0))
     if len(bullets := _BULLET.findall(description)) > 1:
         found += [_unquoted(b) for b in bullets]
-    words = [w for w in _quoted_words(description) if not _digits(w)]
+    words = [w for w in _quoted_words(description)
+             if not _digits(w) and w.lower() not in _LITERALS]
     if len(set(words)) > 1:
         found += words
     return tuple(dict.fromkeys(found))
