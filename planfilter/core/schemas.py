@@ -175,12 +175,13 @@ _EXAMPLES = re.compile(r"(?:e\.\s?g\.|for example|for instance|such as|like)\s*[
 
 #: A choice written bare: one word of letters, digits, ``_`` and ``-`` (``bank_transfer``).
 _BARE = r"[A-Za-z][\w-]*"
-#: A list of bare choices that is the whole of a sentence, or follows "one of", "any of",
-#: "either" or a colon: ``plumbing, heating, damp or general.``, ``one of bank_transfer,
-#: cheque``, ``need codes, any of: pensionable_age, mobility``.
-#: Each perhaps glossed in brackets: ``may contain: wheelchair_space (the booking must
-#: hold one), hearing_loop, captions (the showing must be captioned).``
+#: A bare choice perhaps glossed in brackets: ``wheelchair_space (the booking must hold
+#: one)``.
 _GLOSSED = rf"{_BARE}(?:\s*\([^()]{{0,240}}\))?"
+#: A list of bare choices, each perhaps glossed, that is the whole of a sentence, or follows
+#: "one of", "any of", "either" or a colon: ``plumbing, heating, damp or general.``, ``one
+#: of bank_transfer, cheque``, ``need codes, any of: pensionable_age, mobility``, ``may
+#: contain: wheelchair_space (...), hearing_loop, captions (...).``
 _BARE_CHOICES = re.compile(
     rf"(?:^|(?<=[.;:])\s+|\b(?:one of|any of|either|one or more of)\s*:?\s*|:\s*)"
     rf"({_GLOSSED}(?:\s*,\s*{_GLOSSED})+(?:\s*,?\s*(?:or|and)\s+{_BARE})?|"
