@@ -163,13 +163,15 @@ def argument_fields(tool: Tool, parameter: str, value: Any
 
 #: A quoted value in a description: "...", '...', `...` or reStructuredText's ``...`` (not
 #: an apostrophe's).
-_QUOTED = r"""(?:``[^`\n]{1,40}``|"[^"\n]{1,40}"|(?<!\w)'[^'\n]{1,40}'(?!\w)|`[^`\n]{1,40}`)"""
+QUOTED = r"""(?:``[^`\n]{1,40}``|"[^"\n]{1,40}"|(?<!\w)'[^'\n]{1,40}'(?!\w)|`[^`\n]{1,40}`)"""
 #: What joins two choices: a bar, a slash, a comma, "or", "and", each perhaps after a
 #: gloss in brackets ("claims" (damage disputes), "billing" or "roadside").
 _JOIN = r"""\s*(?:\([^()]{0,240}\)\s*)?(?:\||/|,\s*(?:or\s+|and\s+)?|\bor\b|\band\b)\s*"""
-_CHOICES = re.compile(_QUOTED + "(?:" + _JOIN + _QUOTED + ")+")
+_CHOICES = re.compile(QUOTED + "(?:" + _JOIN + QUOTED + ")+")
 #: Words that make the quoted values after them examples, not the choices.
-_EXAMPLES = re.compile(r"(?:e\.\s?g\.|for example|for instance|such as|like)\s*[:,]?\s*$",
+#: Words that say examples follow.
+_EXAMPLE_WORDS = r"e\.\s?g\.|for example|for instance|such as|like"
+_EXAMPLES = re.compile(rf"(?:{_EXAMPLE_WORDS})\s*[:,]?\s*$",
                        re.IGNORECASE)
 
 
@@ -202,7 +204,7 @@ _ABBREVIATION = re.compile(r"[ei]\.[eg]\.", re.IGNORECASE)
 _BARE_BARS = re.compile(rf"(?<![\w|-]){_BARE}(?:[ \t]*\|[ \t]*{_BARE})+(?![\w|-])")
 #: A bullet that starts with a quoted value and says what it is: ``* ``card`` - needs a
 #: card on file``, ``- "express": next day``.
-_BULLET = re.compile(rf"^[ \t]*[*•-][ \t]+({_QUOTED})[ \t]*(?:[-–—:(]|$)", re.MULTILINE)
+_BULLET = re.compile(rf"^[ \t]*[*•-][ \t]+({QUOTED})[ \t]*(?:[-–—:(]|$)", re.MULTILINE)
 
 
 @lru_cache(maxsize=4096)
@@ -224,7 +226,7 @@ def documented_choices(description: str) -> tuple[str, ...]:
     for run in _CHOICES.finditer(description):
         if _EXAMPLES.search(description[max(0, run.start() - 20):run.start()]):
             continue
-        found += [_unquoted(q.group(0)) for q in re.finditer(_QUOTED, run.group(0))
+        found += [_unquoted(q.group(0)) for q in re.finditer(QUOTED, run.group(0))
                   if not _KEY_AFTER.match(description, run.start() + q.end())]
     for run in _BARE_CHOICES.finditer(description):
         if _EXAMPLES.search(description[max(0, run.start(1) - 20):run.start(1)]) \
@@ -249,8 +251,7 @@ def _quoted_words(description: str) -> list[str]:
     that name a field (a colon after them) or stand among examples ("e.g." up to the end
     of its sentence or bracket)."""
     examples: list[tuple[int, int]] = []
-    for marker in re.finditer(r"e\.\s?g\.|for example|for instance|such as|\blike\b",
-                              description, re.IGNORECASE):
+    for marker in re.finditer(rf"\b(?:{_EXAMPLE_WORDS})(?!\w)", description, re.IGNORECASE):
         end = _EXAMPLES_END.search(description, marker.end())
         examples.append((marker.start(), end.start() if end else len(description)))
     return [next(g for g in q.groups() if g) for q in _QUOTED_WORD.finditer(description)

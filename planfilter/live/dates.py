@@ -28,7 +28,7 @@ from collections.abc import Mapping
 from datetime import date, timedelta
 
 from ..core.errors import PlanfilterError
-from .request_values import CLOCK, Span, clock
+from .request_values import CLOCK, MONTHS, Span, clock
 
 #: The OS environment variable that sets today (``YYYY-MM-DD``) for reading relative dates.
 TODAY_ENV = "PLANFILTER_TODAY"
@@ -42,12 +42,10 @@ _DAY = re.compile(
     r"|(?:(on|this|next|last) )?(" + "|".join(_WEEKDAYS) + r"))(?:'s|’s)?\b",
     re.IGNORECASE)
 _SMALL = {"a": 1, "one": 1, "two": 2, "three": 3}
-_MONTHS = ("january|february|march|april|may|june|july|august|september|october|november|"
-           "december")
 #: The day of the month said right after a relative day: "tonight (10 June)", "Friday 14
 #: March", "tomorrow, the 12th", "on Friday (March 14)".
 _STATED = re.compile(rf"\s*(?:[(,]\s*)?(?:the\s+\d{{1,2}}(?:st|nd|rd|th)?|\d{{1,2}}(?:st|nd|rd|th)"
-                     rf"|\d{{1,2}}\s+(?:of\s+)?(?:{_MONTHS})|(?:{_MONTHS})\s+\d{{1,2}})\b",
+                     rf"|\d{{1,2}}\s+(?:of\s+)?(?:{MONTHS})|(?:{MONTHS})\s+\d{{1,2}})\b",
                      re.IGNORECASE)
 
 

@@ -49,7 +49,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..core.contracts import Registry, Tool
-from ..core.schemas import accepts_list, offered, value_errors
+from ..core.schemas import QUOTED, accepts_list, offered, value_errors
 from ..core.text import PREPOSITIONS, VALUE_STOP_WORDS, names_money, numbering, singular
 from ..core.text import words as split_words
 from ..core.values import PHONE, normal
@@ -93,7 +93,8 @@ _PLACE = rf"[{_UPPER}][{_LOWER}]+(?:\s[{_UPPER}][{_LOWER}]+){{0,2}}"
 _MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August",
                 "September", "October", "November", "December")
 _MONTH_NUMBERS = {name: number for number, name in enumerate(_MONTH_NAMES, start=1)}
-_MONTHS = "|".join(_MONTH_NAMES)
+#: The months' names as a pattern's alternatives (here and in planfilter.live.dates).
+MONTHS = "|".join(_MONTH_NAMES)
 #: A clock time in words or on a 12-hour clock: ``4 PM``, ``4:30 p.m.``, ``11am``, ``10 in the
 #: morning``, ``noon``, ``midnight`` (:func:`clock` reads it).
 CLOCK = re.compile(r"\b(?:(1[0-2]|0?[1-9])(?:[:.]([0-5]\d))?\s*(?:([ap])\.?\s?m\b\.?|"
@@ -116,13 +117,13 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
                         r"yml|pptx?|png|jpe?g|html?|py|zip|log)\b", re.IGNORECASE)),
     ("date", re.compile(r"\b\d{4}-\d{2}-\d{2}\b")),
     # a date in words with its year ("May 15th, 2024", "the 15th of May 2024"), as ISO
-    ("written date", re.compile(rf"\b(?:({_MONTHS})\s+(\d{{1,2}})(?:st|nd|rd|th)?,?|"
-                                rf"(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTHS}),?)"
+    ("written date", re.compile(rf"\b(?:({MONTHS})\s+(\d{{1,2}})(?:st|nd|rd|th)?,?|"
+                                rf"(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({MONTHS}),?)"
                                 r"\s+(\d{4})\b")),
     # a day of a month without its year ("16 to 19 June", "on June 12"): no value to read
     # (which year is not said), and its digits are no number
-    ("day", re.compile(rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)?{_DAY_RANGE}\s+(?:of\s+)?(?:{_MONTHS})|"
-                       rf"(?:{_MONTHS})\s+\d{{1,2}}(?:st|nd|rd|th)?{_DAY_RANGE})\b")),
+    ("day", re.compile(rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)?{_DAY_RANGE}\s+(?:of\s+)?(?:{MONTHS})|"
+                       rf"(?:{MONTHS})\s+\d{{1,2}}(?:st|nd|rd|th)?{_DAY_RANGE})\b")),
     ("time", re.compile(r"\b(?:[01]?\d|2[0-3]):[0-5]\d\b")),
     # a clock time in words ("4 PM", "10 in the morning"): planfilter.live.dates reads it;
     # its digits are no number
@@ -255,12 +256,9 @@ def parameter_words(tool: Tool, parameter: str) -> frozenset[str]:
     the values its description quotes (an example ``"CC-5100"`` gives no word ``cc``)."""
     schema = tool.parameters.get("properties", {}).get(parameter) or {}
     description = schema.get("description", "") if isinstance(schema, Mapping) else ""
-    description = _QUOTED_VALUE.sub(" ", description) if isinstance(description, str) else ""
+    description = re.sub(QUOTED, " ", description) if isinstance(description, str) else ""
     return cue_words(f"{parameter} {tool.variable_of(parameter)} {description}")
 
-
-#: A value a description quotes: "...", '...' (not an apostrophe's), `...`.
-_QUOTED_VALUE = re.compile(r"""`+[^`\n]{1,60}`+|"[^"\n]{1,60}"|(?<!\w)'[^'\n]{1,60}'(?!\w)""")
 
 
 @lru_cache(maxsize=4096)
