@@ -1054,3 +1054,113 @@ def test_the_value_the_user_gave_with_their_own_words_around_it_is_theirs(city, 
     session.start("It's Porto, reference TD-58141, to Lisbon", goal=["moved"],
                   known={"city": "TD-58141"})
     assert session.check("find_orders", {"city": city}).kind == kind
+
+
+def _rooms(said: str, untrusted: bool) -> Registry:
+    room = {"type": "object", "properties": {
+        "booking_id": {"type": "string"}, "room": {"type": "string", "description": said}}}
+    return Registry(tools=(
+        Tool(name="get_booking", requires=["booking_id"], produces=["room"], action="read",
+             untrusted=untrusted),
+        Tool(name="list_rooms", produces=["room"], action="list"),
+        Tool(name="move_room", requires=["booking_id", "room"], produces=["moved"],
+             parameters=room, action="update", risk="medium"),
+    ))
+
+
+@settings(max_examples=40, deadline=None)
+@given(rooms=st.lists(st.from_regex(r"[1-9][0-9]{2}[A-C]?", fullmatch=True), min_size=4,
+                      max_size=4, unique=True), untrusted=st.booleans())
+def test_the_value_the_user_leaves_does_not_bind_the_new_one(rooms, untrusted):
+    """The user names the room they are in; the booking a trusted read shows holds it: the
+    move's "new room" takes another room, one the run obtained, never one seen nowhere. A
+    room the user asks for binds as ever; so does the one they are in, where the parameter
+    is not the new value or the booking was read from untrusted content."""
+    current, new, asked, unseen = rooms
+
+    def move(said: str, known: str, room: str) -> str:
+        session = Session(_rooms(said, untrusted), method="all", policy="always")
+        session.start(f"I'm in room {known}, it's noisy: please move me", goal=["moved"],
+                      known={"room": known, "booking_id": "B-1"})
+        session.record("get_booking", {"booking_id": "B-1"}, {"booking_id": "B-1",
+                                                              "room": current})
+        session.record("list_rooms", {}, [{"room": new}, {"room": asked}])
+        decision = session.check("move_room", {"booking_id": "B-1", "room": room})
+        return "allowed" if decision.allowed else decision.kind
+
+    assert move("The new room number.", current, new) == \
+        ("substituted" if untrusted else "allowed")
+    assert move("The new room number.", current, unseen) in ("invented", "substituted")
+    assert move("The new room number.", asked, new) == "substituted"
+    assert move("The room number.", current, new) == "substituted"
+
+
+@pytest.mark.parametrize("untrusted", [False, True])
+def test_a_place_the_user_named_in_part_may_go_by_the_name_a_result_shows(untrusted):
+    """The user says "Bath"; a timetable in text shows "Bath Spa": the station the user
+    named, by its whole name. A name only mentioning the user's word inside another word,
+    one of many words, one no result shows, or one in untrusted content is not."""
+    session = Session(stations(untrusted), method="all", policy="always")
+    session.start("A train to Bath on Friday", goal=["booked"], known={"destination": "Bath"})
+    session.record("find_stations", {"city": "Bath"},
+                   "Trains to Bath Spa: 10:02, 11:02. Bathford Halt and the Bath Abbey "
+                   "Tea Rooms Coach Stop are closed.")
+    assert session.check("book_train", {"destination": "Bath Spa"}).allowed is not untrusted
+    for other in ("Bathford Halt", "Bath Abbey Tea Rooms Coach Stop", "Bath Central"):
+        assert session.check("book_train", {"destination": other}).kind == "substituted"
+
+
+def _zone(untrusted: bool) -> Registry:
+    record = {"type": "object", "properties": {"domain": {"type": "string"},
+                                               "record_id": {"type": "string"}}}
+    return Registry(tools=(
+        Tool(name="list_records", produces=["record_id"], outputs={"record_id": "/*/id"},
+             action="list", untrusted=untrusted),
+        Tool(name="update_record", requires=["domain", "record_id"], produces=["updated"],
+             parameters=record, action="update", risk="medium"),
+    ))
+
+
+@settings(max_examples=40, deadline=None)
+@given(apart, st.booleans())
+def test_what_a_trusted_listing_belongs_to_names_none_of_its_items(pair, untrusted):
+    """A domain's records, listed by the domain: one of them points at the domain itself.
+    The domain is what they belong to, not the name of that one: any record of a trusted
+    listing may be acted on. Not of an untrusted one (outside content can list anything),
+    not when the field equal to the search is named like its argument, and not when the
+    record acted on matches the search in part (a name searched for, a longer one taken)."""
+    first, second = pair
+    domain = f"{first}.example"
+
+    def update(records: list[dict[str, str]], asked: str = "domain") -> str:
+        session = Session(_zone(untrusted), method="all", policy="always")
+        session.start("Point the mail at the new host", goal=["updated"])
+        session.record("list_records", {asked: domain}, records)
+        decision = session.check("update_record", {"domain": domain, "record_id": "r2"})
+        return "allowed" if decision.allowed else decision.kind
+
+    apex = {"id": "r1", "host": "www", "target": domain}
+    assert update([apex, {"id": "r2", "host": "@", "target": f"mx.{second}"}]) == \
+        ("substituted" if untrusted else "allowed")
+    assert update([apex, {"id": "r2", "host": "@", "target": f"mx.{second}"}],
+                  asked="target_domain") == "substituted"
+    assert update([apex, {"id": "r2", "host": "@", "target": f"mail.{domain}"}]) == \
+        "substituted"
+
+
+def test_a_name_put_together_from_the_users_words_is_theirs():
+    """"I'm Sarah Whitfield: book my twins Noah and Ella": ``Noah Whitfield`` is the user's
+    words put together, passed on; a surname the request never wrote is not."""
+    named = {"type": "object", "properties": {"participant_name": {"type": "string"}}}
+    registry = Registry(tools=(
+        Tool(name="list_bookings", produces=["participant_name"], action="list"),
+        Tool(name="book_lesson", requires=["participant_name"], produces=["booked"],
+             parameters=named, action="create", risk="medium"),
+    ))
+    session = Session(registry, method="all", policy="always")
+    session.start("Hi, Sarah Whitfield here. Please book my twins Noah and Ella in",
+                  goal=["booked"])
+    assert session.check("book_lesson", {"participant_name": "Noah Whitfield"}).allowed
+    assert session.check("book_lesson", {"participant_name": "Ella Whitfield"}).allowed
+    assert session.check("book_lesson", {"participant_name": "Noah Smith"}).kind == \
+        "invented"

@@ -18,7 +18,7 @@ from planfilter.core.loading import load_registry
 from planfilter.infer import rules
 from planfilter.infer.infer import InferOptions, infer_contracts
 from planfilter.infer.produce import produces_of
-from planfilter.infer.risk import risk_of
+from planfilter.infer.risk import action_of, risk_of
 from planfilter.infer.rules import Context, consumers_of
 from planfilter.infer.sources import spec_from_item, specs_from_document
 from planfilter.infer.spec import SourceError, ToolSpec
@@ -204,9 +204,20 @@ def test_the_embedder_merges_when_the_described_entity_is_close():
     ("certificate", None, "Reissue a certificate with a corrected name.", "medium"),
     ("resend_receipt", None, "", "high"),
     ("rebook_visit", None, "", "medium"),
+    ("reverse_utility_charges", None, "Reverse (remove) posted charges.", "medium"),
+    ("join_waiting_list", None, "Add a boat to the waiting list.", "medium"),
+    ("amend_timesheet", None, "", "medium"),
 ])
 def test_risk(name, annotations, description, risk):
     assert risk_of(spec(name, description=description, annotations=annotations)).risk == risk
+
+
+def test_a_name_that_opens_with_its_descriptions_verb_reads_nothing_after_it():
+    """The verb a name and its description both open with is the tool's, listed or not: the
+    words after it are what it acts on ("enqueue_price_list": no list read)."""
+    assert action_of(spec("enqueue_price_list", description="Enqueue a price list."))[0] \
+        is None
+    assert action_of(spec("waiting_list", description="The waiting list."))[0] == "list"
 
 
 # --- sources ---------------------------------------------------------------------------------

@@ -284,6 +284,7 @@ def test_text_described_as_written_in_words_is_the_models():
     ("circumstances", "what the student went through."),  # a noun of prose
     ("complaint", "the complaint."),
     ("grounds", "the student's account of what happened."),  # described as an account
+    ("details", "what the query is about."),
 ])
 def test_an_account_in_the_users_words_is_the_models(param, said):
     """An extenuating-circumstances claim's ``circumstances``, a ``complaint``, or text
@@ -489,3 +490,14 @@ def test_a_read_whose_results_carry_free_text_is_untrusted():
         "rule: its results carry free text others may write (description)"
     assert not reg.tool("get_balance").untrusted
     assert not reg.tool("create_event").untrusted  # it acts: its result is its own record
+
+
+@pytest.mark.parametrize("param, authored", [
+    ("date_from", True), ("day_until", True), ("time_before", True),  # one end of a range
+    ("from_date", True), ("date_of_birth", False), ("update_to", False)])
+def test_an_end_of_a_range_of_days_is_a_date(param, authored):
+    """``date_from`` and ``day_until`` are dates as much as ``from_date``: the model writes
+    them from the user's words ("Wednesday afternoon"). A date of birth is the user's
+    datum, and a word of a range alone is no date."""
+    specs = [tool("find_slots", {param: {"type": "string"}}, (param,))]
+    assert (param in infer_contracts(specs).registry.tool("find_slots").authored) is authored

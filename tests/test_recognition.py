@@ -355,6 +355,10 @@ def _desk() -> Registry:
     ("Flying from Bristol to Faro", {"city": ["Bristol", "Faro"],
                                      "departure_city": ["Bristol", "Faro"],
                                      "destination": ["Bristol", "Faro"]}),
+    # both ends of a journey "between" two places
+    ("A season ticket between Reading and Paddington", {
+        "city": ["Reading", "Paddington"], "departure_city": ["Reading", "Paddington"],
+        "destination": ["Reading", "Paddington"]}),
     # a place the user goes into
     ("I'm coming into Leeds city centre this afternoon", {"city": "Leeds",
                                                          "departure_city": "Leeds",
@@ -369,6 +373,41 @@ def _desk() -> Registry:
 ])
 def test_a_value_of_the_request_goes_where_its_kind_does(text, found):
     assert stated_values(_desk(), text) == found
+
+
+@pytest.mark.parametrize("text, found", [
+    # a time of day is no date, whatever the date's description says of a start
+    ("I docked around 8:20 on Tuesday", {"start_time": "8:20"}),
+    ("From 2025-06-10, at 8:20", {"date_from": "2025-06-10", "start_time": "8:20"}),
+    # quoted words are no identifier; a quoted code is
+    ('Ask the seller to emboss "For Nana, 2024" instead', {}),
+    ('Write to the seller "SLR-1" please', {"seller_id": "SLR-1"}),
+])
+def test_a_time_is_no_date_and_quoted_words_are_no_id(text, found):
+    params = {"date_from": {"type": "string", "description": "Optional first start date to "
+                            "include, YYYY-MM-DD."},
+              "start_time": {"type": "string"}, "seller_id": {"type": "string"}}
+    registry = Registry(tools=(Tool(name="look", produces={"looked"}, parameters={
+        "type": "object", "properties": params}),))
+    assert stated_values(registry, text) == found
+
+
+@pytest.mark.parametrize("text, found", [
+    # by how much a value changes is no value of it, but of a parameter named for a change
+    ("Make the ski length 10 cm shorter", {}),
+    ("A ski length of 120 cm", {"ski_length_cm": 120}),
+    ("Raise my monthly amount by £15", {"amount_increase": 15}),
+    # a number in another unit of the parameter's kind is converted, not bound
+    ("A quota of 5 GB", {}),
+    ("A quota of 512 MB", {"quota_mb": 512}),
+])
+def test_a_change_or_another_unit_is_no_value_of_the_parameter(text, found):
+    params = {"ski_length_cm": {"type": "integer"}, "quota_mb": {"type": "integer"},
+              "monthly_amount": {"type": "number"}, "amount_increase": {"type": "number"}}
+    registry = Registry(tools=(Tool(name="change", produces={"changed"}, parameters={
+        "type": "object", "properties": params}),))
+    assert stated_values(registry, text) == found
+
 
 
 def test_bundled_candidates_lead_with_the_resolvers_goal():

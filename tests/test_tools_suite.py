@@ -25,7 +25,19 @@ numpy docstrings, ``Enum`` choices, second-person scenarios; ``gymdesk``: a gym 
 pydantic models, members' chat as typed; ``storagedesk``: a self-storage company's,
 dataclasses, UUID rental ids; and, measured on the rules those asked for and not changed
 for them, ``eventdesk``: a conference organiser's; ``grocerydesk``: a grocer's;
-``innsdesk``: a hotel group's; ``repairdesk``: a repair and warranty desk's). Their
+``innsdesk``: a hotel group's; ``repairdesk``: a repair and warranty desk's; and, later,
+each batch measured on the rules before it, ``furnishdesk``, ``broadbanddesk``,
+``tourdesk``, ``hrdesk``, ``dealerdesk``, ``unidesk``, ``cinemadesk``, ``charitydesk``;
+``bikedesk``: a bike-share scheme's, JSON text; ``mortgagedesk``: a building society's,
+``Annotated`` ``Field`` parameters, money in pence; ``marinadesk``: a marina's, numpy
+docstrings and dataclasses; ``marketdesk``: a marketplace's, a buyer's order list, a
+catalogue by name and variants; ``raildesk``: a train company's, plain-text answers and
+ids with spaces; ``roadsidedesk``: a breakdown-cover company's, ``async def`` and
+``TypedDict`` inputs; ``removalsdesk``: a removals firm's, frozen dataclasses and
+``Enum`` choices; ``petsitdesk``: a pet-sitting marketplace's, UUID ids; ``skidesk``: a
+ski resort's, keyword-only parameters; ``laundrydesk``: a laundry service's, JSON text and
+a price list; ``recruitdesk``: a staffing agency's, ``TypedDict`` results;
+``domaindesk``: a domain registrar's, DNS records by their number in a zone). Their
 contracts are what ``contracts infer`` drafts, unedited; every correct call is allowed from
 the oracle goal and from the request alone, but for the refusals listed, and every task
 whose calls are all allowed ends with the database as its ground truth leaves it. Bad
@@ -52,7 +64,9 @@ DESKS = ("gadgetdesk", "staydesk", "carrierdesk", "clinicdesk", "rentdesk", "mea
          "airdesk", "bankdesk", "pharmadesk", "saasdesk", "gearshop", "coachdesk",
          "coursedesk", "fleetdesk", "vetdesk", "councildesk", "gymdesk", "storagedesk",
          "eventdesk", "grocerydesk", "innsdesk", "repairdesk", "furnishdesk", "broadbanddesk",
-         "tourdesk", "hrdesk", "dealerdesk", "unidesk", "cinemadesk", "charitydesk")
+         "tourdesk", "hrdesk", "dealerdesk", "unidesk", "cinemadesk", "charitydesk",
+         "bikedesk", "mortgagedesk", "marinadesk", "marketdesk", "raildesk", "roadsidedesk",
+         "removalsdesk", "petsitdesk", "skidesk", "laundrydesk", "recruitdesk", "domaindesk")
 
 
 @pytest.fixture(scope="module")
@@ -85,8 +99,7 @@ def _replayed(desk: str, registry: Path, goal: str, out: Path) -> list[dict]:
 #: to the other members of their group order (the request binds the user's value; which
 #: others they meant, no rule can read); a transfer PIN stated beside the account's PIN is
 #: read as that PIN; a return day without its year ("18 July") gives no value, and the
-#: pick-up day the request dates is bound to the return too; "raised by £15" is read as the
-#: new monthly amount, not by how much it rises.
+#: pick-up day the request dates is bound to the return too.
 #: Correct calls refused even from the oracle goal, where the ground truth leaves out the read
 #: that shows a value: an airport's code the model knows ("New York" is JFK) and the flight
 #: found with it; a seat next to the one the user named, worked out from the cabin's layout;
@@ -101,6 +114,12 @@ REFUSED_FROM_THE_ORACLE = {
     # a branch's id the ground truth knows without the read that lists branches; seats
     # worked out from a seat map (a row's letter and a place in its string)
     "dealerdesk": [("dd-05-recall-letter-plus-mot", "create_booking", "invented")],
+    # a place the member describes in other words ("Outside a cafe on Dorsey Ave near
+    # 11th St"); a label the model gives a new address ("Home"), and the pick-up from the
+    # address the refused call would have made
+    "bikedesk": [("stolen_bike_police_report", "report_lost_bike", "invented")],
+    "laundrydesk": [("new_address_and_first_pickup_there", "add_address", "invented"),
+                    ("new_address_and_first_pickup_there", "schedule_pickup", "invented")],
     "cinemadesk": [("family_matinee_booking", "create_booking", "invented"),
                    ("exchange_cinema_cancelled_show", "exchange_booking", "invented"),
                    ("gift_card_split_booking", "create_booking", "invented"),
@@ -112,7 +131,6 @@ REFUSED_FROM_THE_REQUEST = {
                     ("data_topup_and_cancel_pass", "get_line_details", "substituted")],
     "rentdesk": [("rd-06-new-one-way-booking", "create_reservation", "substituted")],
     "mealdesk": [("cancel_group_order_notify_members", "send_message", "substituted")] * 2,
-    "utilitydesk": [("adeyemi_ev_tariff_and_dd", "set_direct_debit", "substituted")],
     # the city the user names for an airport the model knows, or that a flight's record
     # gives only as a code; the payee's account number the request states, read as the
     # user's own; a garage's town read as the city the garages are listed under
@@ -127,8 +145,7 @@ REFUSED_FROM_THE_REQUEST = {
                  ("new_payee_pay_plumber", "make_transfer", "substituted")],
     "saasdesk": REFUSED_FROM_THE_ORACLE["saasdesk"],
     "fleetdesk": [("castleford-cancel-and-rebook-service", "list_garages", "substituted")],
-    # the user's bank account number for a Direct Debit, read as their council tax account;
-    # the user names the unit they leave, and the move takes the one found for them
+    # the user's bank account number for a Direct Debit, read as their council tax account
     "councildesk": [("set_up_council_tax_direct_debit", "get_council_tax_account",
                      "substituted"),
                     ("set_up_council_tax_direct_debit", "set_up_direct_debit", "substituted"),
@@ -136,10 +153,6 @@ REFUSED_FROM_THE_REQUEST = {
                      "substituted"),
                     ("clear_arrears_split_then_direct_debit", "set_up_direct_debit",
                      "substituted")],
-    "storagedesk": [("upsize-move", "move_rental", "substituted")],
-    # an amount the user states beside the one credited; a time the user asks for beside
-    # the one their tier gives; the room the user leaves, named, where the move takes the
-    # one found for them
     # a place the user names with "the" before it and no preposition ("book the Algarve
     # apartments"), where the place after "from" is the only one read
     "tourdesk": [("new-booking-algarve-family", "search_packages", "substituted"),
@@ -153,10 +166,15 @@ REFUSED_FROM_THE_REQUEST = {
                    ("imax_group_with_food", "get_seat_map", "invented"),
                    ("imax_group_with_food", "get_concessions_menu", "invented"),
                    ("imax_group_with_food", "create_booking", "invented")],
+    # an amount the user states beside the one credited; a time the user asks for beside
+    # the one their tier gives
     "innsdesk": [("macleod_minibar_parking_credit", "credit_folio_charge", "substituted"),
-                 ("marchetti_noisy_room_move", "move_room", "substituted"),
                  ("raman_early_late_free", "request_early_checkin_late_checkout",
                   "substituted")],
+    # and a price the user states beside the difference refunded
+    "bikedesk": [*REFUSED_FROM_THE_ORACLE["bikedesk"],
+                 ("partial_refund_as_credit", "refund_trip_charge", "substituted")],
+    "laundrydesk": REFUSED_FROM_THE_ORACLE["laundrydesk"],
 }
 
 

@@ -24,7 +24,11 @@ this order, after the schema):
   for "New York": a rule reads a part of it), or a field of the record a trusted result
   holds for it or for a name the request spells out (:func:`named_record`: the station the
   user named, by its code; the colleague the user named, by their e-mail address); a tool's
-  result does not override what the user said.
+  result does not override what the user said. But what the user has is not what they ask
+  for: a parameter that takes the value a change sets (:func:`sets_new`: "the new room
+  number") is not bound by the values the user gave when the thing the call changes holds
+  them now, as a trusted read of it shows (:func:`held_now`: "I'm in room 203, move me");
+  its value must still have been obtained.
   And an item searched for by name is not swapped for another the same search returned: when
   a call's result lists several items and some of them have a field equal to one of the
   call's own arguments (the file name searched for; the others matched it only in part), an
@@ -79,7 +83,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
@@ -437,9 +441,47 @@ def argument_problems(registry: Registry, tool: Tool, name: str, arguments: Mapp
     arg = _Argument(name, arguments[name], variable, tuple(flow.given.get(variable, ())),
                     name in tool.authored)
     # an argument's checks stop at the first that finds a problem
+    if arg.given and sets_new(tool, name) and held_now(tool, name, arguments, flow, store,
+                                                       arg.given):
+        arg = replace(arg, given=())  # the user named what they leave, not what they take
     return (_origin_problems(tool, arg, flow, store, checked)
             or _unseen_problems(tool, arg, flow, store)
             or _outbound_problems(tool, arg, arguments, flow, store, checked))
+
+
+#: A parameter that takes the value a change sets, by its name or its description: "The new
+#: room number", "code of the target unit", ``new_plan``, "the replacement card".
+_NEW_VALUE = re.compile(r"\b(?:new|target|replacement)\b", re.IGNORECASE)
+
+
+def sets_new(tool: Tool, name: str) -> bool:
+    """The tool's parameter ``name`` takes the value its change sets (:data:`_NEW_VALUE`)."""
+    schema = tool.parameters.get("properties", {}).get(name)
+    said = schema.get("description") if isinstance(schema, Mapping) else None
+    return bool(_NEW_VALUE.search(f"{name.replace('_', ' ')} {said or ''}"))
+
+
+def held_now(tool: Tool, name: str, arguments: Mapping[str, Any], flow: Flow,
+             store: ValueStore, given: Iterable[Any]) -> bool:
+    """Every value the user gave for the argument ``name`` of a call is one the thing the
+    call changes holds now: it identifies something (:func:`identifies`: a room, a unit; not
+    an amount or a small number, which any record may hold by chance), a trusted result
+    shows it, and a read that took another of the call's arguments (the reservation a room
+    move is for, by its id) answered with it. The user named what they have ("I'm in room
+    203, it's noisy"), so it does not bind a parameter that takes the new value
+    (:func:`sets_new`); which value that is, the run must still have obtained. A value the
+    user asks for is no record's yet, and binds as ever ("move me to 206": only 206)."""
+    schema = tool.parameters.get("properties", {}).get(name)
+    schema = schema if isinstance(schema, Mapping) else {}
+    others = [v for key, value in arguments.items() if key != name
+              for v in leaves(value) if identifies(v, {})]
+    reads = [result for asked, result in flow.answers
+             if any(same_value(a, o) for a in leaves(dict(asked)) for o in others)]
+    return bool(reads) and all(
+        identifies(value, schema, name=name)
+        and any(s.kind is SourceKind.RESULT and s.trusted for s in store.seen(value))
+        and any(same_value(value, r) for result in reads for r in leaves(result))
+        for value in given)
 
 
 @dataclass(frozen=True)
@@ -476,7 +518,8 @@ def _origin_problems(tool: Tool, arg: _Argument, flow: Flow, store: ValueStore,
     if problem is not None and problem.kind == "invented":
         return found
     searched = tuple(searched_lists(value, flow.answers))  # one walk for both rules below
-    asked = unasked_item(searched)
+    asked = unasked_item(searched, trusted=all(
+        s.trusted for s in store.seen(value) if s.kind is SourceKind.RESULT))
     if asked is not None:
         found.append(FlowProblem("substituted", name, (
             f"argument '{name}' = {_show(value)} is not the item searched for: the "
@@ -575,7 +618,8 @@ def _invented(tool: Tool, name: str, variable: str, value: Any, store: ValueStor
     of an object (an item's ``desc``, an incident's ``location``, a friend's ``name``):
     what a record the call writes says, in the model's words, unless it carries a datum
     (a code, an address: :func:`unseen_datum`) nothing showed, or a line of untrusted
-    content."""
+    content. Nor is text of several words each of which the request spells out
+    (:func:`in_users_words`: a child's name, their first name and the family's surname)."""
     alias = f" (carries {variable})" if variable != name else ""
     planted: list[tuple[Any, tuple[Source, ...]]] = []
     # a number is what a high-risk call acts on when it is the argument (or an item of a
@@ -594,6 +638,8 @@ def _invented(tool: Tool, name: str, variable: str, value: Any, store: ValueStor
                         if s.kind is SourceKind.RESULT and not s.trusted)
         if outside:
             planted.append((item, outside))
+            continue
+        if _words(item) and in_users_words(item, flow.request):
             continue
         what = _show(value) if item is value else f"{_show(value)}: its item {_show(item)}"
         if key is not None and _words(item):
@@ -627,6 +673,14 @@ def _invented(tool: Tool, name: str, variable: str, value: Any, store: ValueStor
         f"write argument '{name}'{alias} = {what} was not given by the user and is spelled "
         f"out only inside untrusted content ({describe_sources(outside)}): a value planted in "
         f"outside content is not the user's"))
+
+
+def in_users_words(value: str, request: str) -> bool:
+    """Each word of ``value`` (a run of letters or digits) the request spells out as a whole
+    word: the user's words put together ("my twins Noah and Ella", from Sarah Whitfield:
+    ``Noah Whitfield``). What the user wrote is theirs to have the model pass on."""
+    found = re.findall(r"\w+", value)
+    return bool(found) and all(spelled_out(word, request) for word in found)
 
 
 def _untrusted_texts(store: ValueStore) -> tuple[str, ...]:
@@ -720,22 +774,43 @@ def _counts(name: str | None, schema: Mapping[str, Any]) -> bool:
         isinstance(said, str) and bool(_COUNT_SAID.search(said))
 
 
-#: A list of several items a call returned that hold a value (see :func:`searched_lists`).
-Searched = tuple[dict[str, str], list[Mapping[str, Any]], set[int]]
+#: A list of several items a call returned that hold a value (see :func:`searched_lists`):
+#: the call's text arguments (squeezed, lower-cased -> as given), the items, which of them
+#: hold the value, and the words of each argument's name (squeezed text -> words).
+Searched = tuple[dict[str, str], list[Mapping[str, Any]], set[int], dict[str, frozenset[str]]]
 
 
-def unasked_item(searched: Iterable[Searched]) -> str | None:
+def unasked_item(searched: Iterable[Searched], trusted: bool = False) -> str | None:
     """When the value of ``searched`` (:func:`searched_lists`) is a field of an item of a
     list of several items (objects) a call returned, and some items of that list, not this
     one, have a field equal to one of the call's own text arguments (case and whitespace
     ignored: the file name searched for, the others matched only in part): that argument.
-    None otherwise."""
-    for asked, items, mine in searched:
-        exact = {i: asked[key] for i, item in enumerate(items) for f in item.values()
+    None otherwise. Not when only trusted results hold the value (``trusted``), this item
+    does not match the argument even in part, and the field equal to it is named with no
+    word of the argument's name: a trusted service listed the items by criteria of its own
+    (the records of a domain, one of which points at the domain; the sitters who serve an
+    area, beside the one who lives there), and the argument was what they belong to, not
+    the name of one. Outside content can list anything beside what was searched for."""
+    for asked, items, mine, named in searched:
+        exact = {i: (key, field) for i, item in enumerate(items) for field, f in item.items()
                  if isinstance(f, str) and (key := _squeezed(f).lower()) in asked}
         if exact and len(exact) < len(items) and not mine & set(exact):
-            return next(iter(exact.values()))
+            for key, field in dict.fromkeys(exact.values()):
+                if not (trusted and not named.get(key, frozenset()) & _name_words(field)
+                        and not any(isinstance(f, str) and _in_part(key, _squeezed(f).lower())
+                                    for i in mine for f in items[i].values())):
+                    return asked[key]
     return None
+
+
+def _name_words(name: Any) -> frozenset[str]:
+    return frozenset(w for w in re.split(r"[^a-z]+", str(name).lower()) if w)
+
+
+def _in_part(asked: str, field: str) -> bool:
+    """One text holds the other (both squeezed and lower-cased; a field shorter than
+    :data:`MIN_TEXT_CHARS` counts as in any text)."""
+    return asked in field or len(field) >= MIN_TEXT_CHARS and field in asked
 
 
 def open_choice(searched: Iterable[Searched]) -> str | None:
@@ -746,7 +821,7 @@ def open_choice(searched: Iterable[Searched]) -> str | None:
     it): that argument. The search did not say which item was meant, and outside content can
     be written so as to match a search. Dates and times are no search words here (a day's
     listing holds them all). None otherwise."""
-    for asked, items, mine in searched:
+    for asked, items, mine, _ in searched:
         fields = [[_squeezed(f).lower() for f in item.values() if isinstance(f, str)]
                   for item in items]
         for key, text in asked.items():
@@ -771,10 +846,15 @@ def searched_lists(value: Any, answers: Iterable[tuple[Mapping[str, Any], Any]]
                  if len(a) >= MIN_TEXT_CHARS}
         if not asked:
             continue
+        named: dict[str, frozenset[str]] = {}
+        for name, given in arguments.items():
+            for a in texts_in(given, keys=False):
+                key = _squeezed(a).lower()
+                named[key] = named.get(key, frozenset()) | _name_words(name)
         for items in _item_lists(result):
             mine = _holding(items, value)
             if mine:
-                yield asked, items, mine
+                yield asked, items, mine, named
 
 
 def _holding(items: list[Mapping[str, Any]], value: Any) -> set[int]:
@@ -887,11 +967,32 @@ def named_record(value: Any, given: Iterable[Any], store: ValueStore,
     named = {at for g in _plain_values(given) for s in store.sources(g)
              if (at := _record_of(s)) is not None}
     if all(any(_record_of(s) in named or _keyed_by(s, plain) for s in store.sources(item))
-           for item in items):
+           or _longer_name(item, plain, store) for item in items):
         return True
     spoken = _records_named_in(store, request)
     return bool(spoken) and all(any(_record_of(s) in spoken for s in store.sources(item))
                                 for item in items)
+
+
+#: Words a name may have beyond the user's part of it ("Bath" of "Bath Spa", "Paddington" of
+#: "London Paddington"): more is another thing that mentions it.
+MAX_NAME_WORDS = 4
+
+
+def _longer_name(value: Any, given: list[str], store: ValueStore) -> bool:
+    """``value`` is a name a trusted result shows (a field, or whole words of its text) that
+    begins or ends with a name the user gave, as whole words of letters: the user named a
+    station, a branch, a venue by part of its name, the service by all of it."""
+    if not isinstance(value, str) or len(words := value.split()) > MAX_NAME_WORDS \
+            or not any(s.kind is SourceKind.RESULT and s.trusted for s in store.seen(value)):
+        return False
+    folded = [w.casefold() for w in words]
+    for g in given:
+        part = [w.casefold() for w in g.split()]
+        if part and len(part) < len(folded) and all(w.isalpha() for w in part) \
+                and part in (folded[:len(part)], folded[-len(part):]):
+            return True
+    return False
 
 
 def _records_named_in(store: ValueStore, request: str) -> set[tuple[int | None, str]]:

@@ -48,7 +48,7 @@ AUTHORED_KEYS = frozenset({"content", "contents", "body", "subject", "message", 
                            "prompt", "question", "answer", "caption", "instructions",
                            "expression", "formula", "equation", "thought", "statement",
                            "declaration", "explanation", "justification", "circumstances",
-                           "complaint", "feedback"})
+                           "complaint", "feedback", "details"})
 #: Nouns a parameter's description opens with when the model composes its value ("The
 #: arithmetic expression to work out", "A search query"), whatever the parameter is called.
 COMPOSED_NOUNS = ("expression", "formula", "equation", "query", "message", "body", "text")
@@ -62,6 +62,10 @@ IN_WORDS = re.compile(r"\bin (?:plain|simple|your|their|the \w+'s) (?:own )?word
                       r"\bfree[- ](?:text|form)\b|\baccount of what happened\b",
                       re.IGNORECASE)
 DATE_FORMATS = frozenset({"date", "date-time", "time"})
+#: Words of a parameter's name that name a day or a time, and the words after one that make
+#: it an end of a range (``date_from``, ``time_until``), a date as much as ``from_date`` is.
+DATE_WORDS = frozenset({"date", "time", "day", "datetime"})
+RANGE_ENDS = frozenset({"from", "to", "until", "since", "after", "before", "start", "end"})
 #: Last words of parameters that hold a quantity: where results list quantities (a
 #: transaction's amount, a hotel's price), the model works one out from them (a difference, a
 #: share of a bill, a sum), so a listed value is one input to it, not its source; where no
@@ -81,7 +85,8 @@ FREE_TEXT_KEYS = frozenset({"description", "body", "content", "contents", "messa
 #: visit's reason, a message's body): what a tool that changes something takes there, the
 #: model writes, even where some result has a field so called.
 PROSE_KEYS = FREE_TEXT_KEYS | {"reason", "statement", "declaration", "explanation",
-                               "justification", "circumstances", "complaint", "feedback"}
+                               "justification", "circumstances", "complaint", "feedback",
+                               "details"}
 #: Last words of parameters that hold an address (a web page's, a person's e-mail): when no
 #: tool's result has a field of that kind, the model reads it out of text (a link in a
 #: message, an address on a web page) or the request, so it writes it; since outside text may
@@ -177,6 +182,9 @@ def authored_candidates(spec: ToolSpec, returned: frozenset[str] | None
         said = schema.get("description") if isinstance(schema, Mapping) else None
         if fmt in DATE_FORMATS:
             found[param] = f"format {fmt}"
+        elif parts[-1] not in AUTHORED_KEYS and DATE_WORDS & set(parts[:-1]) \
+                and parts[-1] in RANGE_ENDS:
+            found[param] = "a date"  # date_from, day_to: one end of a range of days
         elif parts[-1] in AUTHORED_KEYS:
             found[param] = "free text" if parts[-1] not in ("date", "time", "day") else "a date"
         elif isinstance(said, str) and IN_WORDS.search(said):

@@ -32,7 +32,8 @@ ACTIONS: Mapping[str, str] = {
     **dict.fromkeys(("create", "add", "new", "make", "generate", "insert", "upload",
                      "register", "build", "backup", "run", "start", "commit", "schedule",
                      "reserve", "book", "append", "issue", "enrol", "enroll", "submit",
-                     "file", "lodge", "place", "record", "report", "request", "raise"),
+                     "file", "lodge", "place", "record", "report", "request", "raise",
+                     "join", "dispute", "claim"),
                     "create"),
     **dict.fromkeys(("update", "edit", "modify", "set", "change", "rename", "move", "apply",
                      "reschedule", "invite", "archive", "label", "tag", "mark", "approve",
@@ -41,7 +42,11 @@ ACTIONS: Mapping[str, str] = {
                      "suspend", "restore", "activate", "deactivate", "unblock", "upgrade",
                      "downgrade", "renew", "extend", "replace", "swap", "substitute",
                      "withdraw", "release", "pause", "resume", "close", "waive", "void",
-                     "confirm", "redeem", "credit", "port"), "update"),
+                     "confirm", "redeem", "credit", "port", "reverse", "adjust", "postpone",
+                     "defer", "accept", "decline", "reject", "lock", "unlock", "enable",
+                     "disable", "flag", "link", "merge", "allocate", "reinstate",
+                     "subscribe", "unsubscribe", "leave", "amend", "correct", "rectify"),
+                    "update"),
     **dict.fromkeys(("send", "reply", "forward", "post", "publish", "notify", "email",
                      "message", "respond"), "send"),
     **dict.fromkeys(("delete", "erase", "destroy", "drop", "purge", "wipe", "unlink"),
@@ -100,12 +105,16 @@ def _action(verb: str, following: Sequence[str]) -> str:
 def action_of(spec: ToolSpec) -> tuple[str | None, str]:
     """(canonical action, verb it came from): the first verb in the name, else the first word
     of the description (a document verb by its object: :data:`DOCUMENT_VERBS`). A verb
-    done again is the verb's (``reissue`` is ``issue``'s, ``resend`` ``send``'s)."""
+    done again is the verb's (``reissue`` is ``issue``'s, ``resend`` ``send``'s). A name
+    that opens with the description's first word opens with its verb, listed or not: the
+    words after it are what it acts on (``join_waiting_list``, "Join ...": no list read)."""
     words = tokens(local_name(spec.name))
+    first = tokens(spec.description.split(".", 1)[0]) if spec.description.strip() else ()
     for i, word in enumerate(words):
         if (verb := _verb(word)) is not None:
             return _action(verb, words[i + 1:]), word
-    first = tokens(spec.description.split(".", 1)[0]) if spec.description.strip() else ()
+        if i == 0 and first and first[0] == word:  # the verb both open with, one not listed:
+            return None, ""  # what follows is its object ("join_waiting_list": no "list")
     if first and (verb := _verb(first[0])) is not None and verb not in NAME_ONLY_VERBS:
         return _action(verb, first[1:]), first[0]
     return None, ""

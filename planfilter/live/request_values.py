@@ -134,8 +134,8 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("person", re.compile(r"(?:\b(?:I'm|I am|[Mm]y name is|[Tt]his is)\s+)"
                           r"([A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?)\s+([A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?)")),
     # a place after the word that leads to it: "in Lisbon", "from Lyon to Turin", "visit
-    # Buenos Aires and Cape Town"
-    ("place", re.compile(r"\b(?:in|into|to|from|at|visit|visiting)\s+(" + _PLACE
+    # Buenos Aires and Cape Town", "between Reading and Paddington"
+    ("place", re.compile(r"\b(?:in|into|to|from|at|visit|visiting|between)\s+(" + _PLACE
                          + r"(?:(?:,\s*|\s+and\s+|\s+or\s+)" + _PLACE + r")*)")),
     ("phone", re.compile(rf"(?<![\w+.-])(?:{PHONE.pattern})(?![\w-]|\.\d)")),
     ("code", re.compile(r"(?<![\w@/.-])#?(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z#])"
@@ -149,6 +149,8 @@ _NAME_CUES: Mapping[str, frozenset[str]] = {
     "first_name": frozenset({"first", "given", "forename"}),
     "last_name": frozenset({"last", "family", "surname"}),
 }
+#: Words of a parameter's name that say it takes a time of day, not only a date.
+_CLOCK_WORDS = frozenset({"time", "times", "hour", "hours", "datetime", "clock"})
 #: Kinds of value that point to one thing a read fetches: a web address, a file name.
 LINKS = frozenset({"url", "file"})
 #: Spans that are never an identifier of something (an e-mail's id is not its sender).
@@ -304,6 +306,13 @@ def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
         # "refund 20% of the price": a share, no amount
         if _SHARE_AFTER.match(text, span.end) and not name_words(tool, parameter) & SHARES:
             return False
+        # "5 GB" for ``quota_mb``: the model converts it
+        if _other_unit(text, span, parameter):
+            return False
+        # "10 cm shorter", "raised by £15": by how much a value changes, not the value
+        if (_CHANGE_AFTER.match(text, span.end) or _CHANGE_BEFORE.search(text[:span.start])) \
+                and not name_words(tool, parameter) & CHANGES:
+            return False
         if types & {"number", "integer"}:
             return _near(text, span, cue)
         # digits right after the words of a text parameter's name ("zip code 43215"): the
@@ -326,6 +335,10 @@ def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
     if span.kind in _NOT_AN_ID and re.split(r"[^a-z]+", parameter.lower())[-1] in {
             "id", "ids", "name", "names"}:
         return False
+    # a time of day is no date ("docked around 8:20" for ``date_from``: "first start date")
+    if span.kind == "time" and name_words(tool, parameter) & _CUES["date"] \
+            and not name_words(tool, parameter) & _CLOCK_WORDS:
+        return False
     if span.kind in _NAME_CUES:
         said = set(split_words(f"{parameter} {tool.variable_of(parameter)}", digits=False))
         return "name" in said and bool(said & _NAME_CUES[span.kind])
@@ -337,7 +350,11 @@ def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
         return bool(cue_words(" ".join(before)) & named) and not _other_kind(text, span, named)
     if span.kind == "phone":  # by the parameter's own name ("if no phone number is given")
         return bool(name_words(tool, parameter) & _CUES["phone"])
-    if span.kind == "quoted":  # by the parameter's own name: descriptions say too much
+    if span.kind == "quoted":  # by the parameter's own name: descriptions say too much;
+        # words and spaces are no identifier ('emboss "For Nana, 2024"' for ``seller_id``)
+        if re.search(r"\s", str(span.value)) and singular(
+                re.split(r"[^a-z]+", parameter.lower())[-1], english=False) in GENERIC_HEADS:
+            return False
         return _near(text, span, name_words(tool, parameter)) \
             and not _anothers(tool, parameter, _head_noun(text, span))
     return bool(cue & _CUES.get(span.kind, frozenset()))
@@ -351,6 +368,47 @@ _SHARE_AFTER = re.compile(r"\s?(?:%|per\s?cent\b)", re.IGNORECASE)
 #: Words of a parameter that takes a share.
 SHARES = frozenset({"percent", "percentage", "pct", "rate", "share", "discount", "proportion",
                     "ratio"})
+
+#: After a number, words that make it a change ("10 cm shorter", "£15 more"); before it, "by"
+#: ("raised by £15"); and the words of a parameter that takes a change (``increase_by``).
+_CHANGE_AFTER = re.compile(r"\s?(?:[A-Za-z]{1,5}\s+)?(?:more|less|shorter|longer|higher|lower|"
+                           r"fewer|bigger|smaller|cheaper|dearer|extra)\b", re.IGNORECASE)
+_CHANGE_BEFORE = re.compile(r"\bby\s+(?:[£$€]\s?)?$", re.IGNORECASE)
+CHANGES = frozenset({"by", "change", "delta", "increase", "decrease", "difference", "extra",
+                     "more", "less", "reduction", "adjustment", "additional", "offset"})
+#: Units of measure, each to its kind and its one name ("gb" and "gigabytes" are one).
+_UNITS: Mapping[str, tuple[str, str]] = {
+    **{w: ("data", u) for u, ws in {"kb": ("kb", "kilobytes"), "mb": ("mb", "megabytes"),
+                                    "gb": ("gb", "gigabytes"), "tb": ("tb", "terabytes")}.items()
+       for w in ws},
+    **{w: ("length", u) for u, ws in {"mm": ("mm", "millimetres", "millimeters"),
+                                      "cm": ("cm", "centimetres", "centimeters"),
+                                      "m": ("metres", "meters"),
+                                      "km": ("km", "kilometres", "kilometers"),
+                                      "mile": ("miles", "mile"), "inch": ("inches", "inch"),
+                                      "ft": ("ft", "feet")}.items() for w in ws},
+    **{w: ("mass", u) for u, ws in {"g": ("grams",), "kg": ("kg", "kilograms", "kilos"),
+                                    "lb": ("lb", "lbs", "pounds")}.items() for w in ws},
+    **{w: ("time", u) for u, ws in {"s": ("seconds", "secs", "sec"),
+                                    "min": ("minutes", "mins", "min"),
+                                    "h": ("hours", "hrs", "hr", "hour"),
+                                    "day": ("days", "day"), "week": ("weeks", "week"),
+                                    "month": ("months", "month"),
+                                    "year": ("years", "year")}.items() for w in ws},
+}
+_UNIT_AFTER = re.compile(r"\s?([A-Za-z]+)\b")
+
+
+def _other_unit(text: str, span: Span, parameter: str) -> bool:
+    """The number of ``span`` is given in a unit (``5 GB``) and ``parameter``'s name names
+    another unit of that kind (``quota_mb``): the value the call takes is worked out."""
+    after = _UNIT_AFTER.match(text, span.end)
+    said = _UNITS.get(after.group(1).lower()) if after else None
+    if said is None:
+        return False
+    named = [_UNITS[w] for w in re.split(r"[^a-z]+", parameter.lower()) if w in _UNITS]
+    return any(kind == said[0] and unit != said[1] for kind, unit in named)
+
 
 _CURRENCY_BEFORE = re.compile(r"[£$€¥]\s?$|\b(?:EUR|USD|GBP|CHF)\s?$")
 _CURRENCY_AFTER = re.compile(r"^\s?(?:EUR|USD|GBP|CHF|euros?|dollars?|pounds?|pence|cents?)\b",
