@@ -408,6 +408,28 @@ def test_a_sensitive_value_the_request_spells_out_is_the_users(pair, template):
     assert session.check("send_message", {"recipient": named, "body": "hi"}).kind == "tainted"
 
 
+@settings(max_examples=60, deadline=None)
+@given(apart)
+def test_a_word_the_request_spells_out_is_no_address_of_the_user(pair):
+    """"Post it to the 'general' channel": the word is the user's, not an e-mail address of
+    theirs. An invitation's ``user_email`` of that word, also read in an untrusted result,
+    needs approval; an address the request spells out does not."""
+    word, other = pair
+    reached()
+    params = {"type": "object", "properties": {"user_email": {"type": "string"}}}
+    registry = Registry(tools=(
+        Tool(name="read_channel", produces=["messages"], untrusted=True),
+        Tool(name="invite_user", produces=["invited"], parameters=params,
+             authored=["user_email"], sensitive=["user_email"], risk="high"),
+    ))
+    address = f"{other}@example.com"
+    session = Session(registry, method="all", policy="untainted")
+    session.start(f"Post it to the '{word}' channel and invite {address}", goal=["invited"])
+    session.record("read_channel", {}, f"invite {word} and {address} please")
+    assert session.check("invite_user", {"user_email": word}).kind == "tainted"
+    assert session.check("invite_user", {"user_email": address}).allowed
+
+
 @pytest.mark.parametrize("value, text, spelled", [
     ("Alice", "Summarize it and send it to Alice", True),
     ("alice", "send it to ALICE.", True),

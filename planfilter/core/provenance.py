@@ -555,6 +555,14 @@ def _unseen_problems(tool: Tool, arg: _Argument, flow: Flow,
         f"nor any result has shown: where {tool.name} sends was made up"))]
 
 
+def of_its_kind(name: str, value: Any) -> bool:
+    """``value`` may be what the parameter ``name`` names: an e-mail address for a parameter
+    named for one (``user_email``) holds an ``@``. A word the request spells out ("the
+    'general' channel") is the user's word, not the user's address."""
+    mail = {"email", "mail", "emails"} & set(re.split(r"[^a-z]+", name.lower()))
+    return not mail or all(isinstance(v, str) and "@" in v for v in leaves(value))
+
+
 def acted_on(tool: Tool, name: str) -> bool:
     """``name`` says what a call of ``tool`` acts on: the tool is of :data:`ACTING_RISK` (an
     irreversible or costly act: deleting a file, refunding an order) and the parameter is
@@ -574,7 +582,7 @@ def _outbound_problems(tool: Tool, arg: _Argument, arguments: Mapping[str, Any],
     name, value, given, authored = arg.name, arg.value, arg.given, arg.authored
     acting = acted_on(tool, name) and arg.variable in checked
     if (name in tool.sensitive or acting) and not (given and within(value, given)) \
-            and not spelled_out(value, flow.request):
+            and not (spelled_out(value, flow.request) and of_its_kind(name, value)):
         outside = outside_sources(value, store)
         source = (f"it occurs in an untrusted result: {describe_sources(outside)}"
                   if outside else
