@@ -37,7 +37,11 @@ ids with spaces; ``roadsidedesk``: a breakdown-cover company's, ``async def`` an
 ``Enum`` choices; ``petsitdesk``: a pet-sitting marketplace's, UUID ids; ``skidesk``: a
 ski resort's, keyword-only parameters; ``laundrydesk``: a laundry service's, JSON text and
 a price list; ``recruitdesk``: a staffing agency's, ``TypedDict`` results;
-``domaindesk``: a domain registrar's, DNS records by their number in a zone). Their
+``domaindesk``: a domain registrar's, DNS records by their number in a zone; and, on the
+rules those asked for and not changed for them, ``dentaldesk``: a dental group's, one
+pydantic request model a write; ``parkingdesk``: an airport car park's, plates written
+several ways; ``solardesk``: a solar installer's, dataclass inputs; ``tutordesk``: a
+tutoring marketplace's, numeric ids and slugs). Their
 contracts are what ``contracts infer`` drafts, unedited; every correct call is allowed from
 the oracle goal and from the request alone, but for the refusals listed, and every task
 whose calls are all allowed ends with the database as its ground truth leaves it. Bad
@@ -66,7 +70,8 @@ DESKS = ("gadgetdesk", "staydesk", "carrierdesk", "clinicdesk", "rentdesk", "mea
          "eventdesk", "grocerydesk", "innsdesk", "repairdesk", "furnishdesk", "broadbanddesk",
          "tourdesk", "hrdesk", "dealerdesk", "unidesk", "cinemadesk", "charitydesk",
          "bikedesk", "mortgagedesk", "marinadesk", "marketdesk", "raildesk", "roadsidedesk",
-         "removalsdesk", "petsitdesk", "skidesk", "laundrydesk", "recruitdesk", "domaindesk")
+         "removalsdesk", "petsitdesk", "skidesk", "laundrydesk", "recruitdesk", "domaindesk",
+         "dentaldesk", "parkingdesk", "solardesk", "tutordesk")
 
 
 @pytest.fixture(scope="module")
@@ -120,6 +125,13 @@ REFUSED_FROM_THE_ORACLE = {
     "bikedesk": [("stolen_bike_police_report", "report_lost_bike", "invented")],
     "laundrydesk": [("new_address_and_first_pickup_there", "add_address", "invented"),
                     ("new_address_and_first_pickup_there", "schedule_pickup", "invented")],
+    # an airport's code the model knows ("Heathrow" is LHR), and what the refused read
+    # would have shown (a car park, a product)
+    "parkingdesk": [("lost_ticket_short_stay", "get_vehicle_entries", "invented"),
+                    ("lost_ticket_short_stay", "process_lost_ticket", "invented"),
+                    ("meet_and_greet_for_wifes_car_with_valet", "search_products", "invented"),
+                    ("meet_and_greet_for_wifes_car_with_valet", "list_addons", "invented"),
+                    ("meet_and_greet_for_wifes_car_with_valet", "create_booking", "invented")],
     "cinemadesk": [("family_matinee_booking", "create_booking", "invented"),
                    ("exchange_cinema_cancelled_show", "exchange_booking", "invented"),
                    ("gift_card_split_booking", "create_booking", "invented"),
@@ -175,6 +187,14 @@ REFUSED_FROM_THE_REQUEST = {
     "bikedesk": [*REFUSED_FROM_THE_ORACLE["bikedesk"],
                  ("partial_refund_as_credit", "refund_trip_charge", "substituted")],
     "laundrydesk": REFUSED_FROM_THE_ORACLE["laundrydesk"],
+    # and "Terminal 1" read as the terminal `1` where the call takes `T1`; the car's
+    # registration written in two words ("wp19 ozt") read as the car park's id
+    "parkingdesk": [("lost_ticket_short_stay", "get_vehicle_entries", "invented"),
+                    ("lost_ticket_short_stay", "process_lost_ticket", "substituted"),
+                    ("book_cheapest_manchester_t1", "search_products", "invented"),
+                    ("book_cheapest_manchester_t1", "get_quote", "invented"),
+                    ("book_cheapest_manchester_t1", "create_booking", "invented"),
+                    *REFUSED_FROM_THE_ORACLE["parkingdesk"][2:]],
 }
 
 

@@ -33,13 +33,17 @@ this order, after the schema):
   a call's result lists several items and some of them have a field equal to one of the
   call's own arguments (the file name searched for; the others matched it only in part), an
   argument that carries a field of another item of that list is **substituted** too
-  (:func:`unasked_item`): the run holds both ids, the search asked for one.
+  (:func:`unasked_item`): the run holds both ids, the search asked for one. Not in a trusted
+  listing by what its items belong to (a domain's records, one of which points at the
+  domain), where the item taken does not match the argument at all.
 - **tainted** (needs the user's approval, it is no refusal by itself):
 
   - a *sensitive* argument (where a call sends: a recipient, a channel, an address) whose
     value an *untrusted* result holds (as a value, or inside its text), or that the model
     wrote after such content entered the state, and that the user did not give. A value the
-    user's request spells out, as whole words ("send it to Alice"), is the user's;
+    user's request spells out, as whole words ("send it to Alice"), is the user's (a
+    word of it is no address of theirs: an e-mail parameter takes one with an ``@``,
+    :func:`of_its_kind`);
   - an argument of a write (a tool that is not a plain read) whose value was seen only
     spelled out inside untrusted text (an id in a message's body, an account in a web page):
     planted there, for all the run can tell. A read may take it (looking changes nothing);
@@ -440,10 +444,10 @@ def argument_problems(registry: Registry, tool: Tool, name: str, arguments: Mapp
     variable = tool.variable_of(name)
     arg = _Argument(name, arguments[name], variable, tuple(flow.given.get(variable, ())),
                     name in tool.authored)
-    # an argument's checks stop at the first that finds a problem
     if arg.given and sets_new(tool, name) and held_now(tool, name, arguments, flow, store,
                                                        arg.given):
         arg = replace(arg, given=())  # the user named what they leave, not what they take
+    # an argument's checks stop at the first that finds a problem
     return (_origin_problems(tool, arg, flow, store, checked)
             or _unseen_problems(tool, arg, flow, store)
             or _outbound_problems(tool, arg, arguments, flow, store, checked))

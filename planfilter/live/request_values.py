@@ -30,9 +30,14 @@ digits are no number:
   code after a preposition ("landlord of 5 Roundhay Mews", "a service for YD70") to no
   text parameter named before it, nor a number before a street's name ("my work address
   (1 Park Row)": a house, no address id); a share ("refund 20% of the price") only to a
-  parameter named for one (``discount_percent``), never to an ``amount``; a code after a
-  word that says only that a code follows ("voucher code SUMMER10", "licence, number
-  SR902214") only to a parameter whose name has the word before that;
+  parameter named for one (``discount_percent``), never to an ``amount``; by how much a
+  value changes ("10 cm shorter", "raised by £15") only to a parameter named for a change
+  (``amount_increase``); a number in another unit of the kind a parameter's name gives ("5
+  GB" for ``quota_mb``) to none of them (the model converts it); a code after a word that
+  says only that a code follows ("voucher code SUMMER10", "licence, number SR902214") only
+  to a parameter whose name has the word before that;
+- a time of day goes to no parameter named for a date alone (``date_from``), quoted words
+  with spaces between them to no identifier's (``seller_id``);
 - a parameter whose description lists its choices (``"minor"|"major"``, ``one of email,
   sms``) takes only those.
 
