@@ -93,7 +93,7 @@ from typing import Any
 
 from .contracts import Registry, Tool
 from .schemas import argument_fields, offered, offered_in
-from .text import COURTESY_TITLES, names_money, without_numbering
+from .text import COURTESY_TITLES, names_money, without_numbering, words
 from .values import MIN_MENTION_DIGITS, Source, SourceKind, ValueStore, normal, token_key
 
 #: Variable -> every value the state holds for it (a search may hold several ids).
@@ -522,7 +522,7 @@ def _origin_problems(tool: Tool, arg: _Argument, flow: Flow, store: ValueStore,
     if problem is not None and problem.kind == "invented":
         return found
     searched = tuple(searched_lists(value, flow.answers))  # one walk for both rules below
-    asked = unasked_item(searched, trusted=all(
+    asked = unasked_item(searched, trusted=bool(searched) and all(
         s.trusted for s in store.seen(value) if s.kind is SourceKind.RESULT))
     if asked is not None:
         found.append(FlowProblem("substituted", name, (
@@ -563,7 +563,7 @@ def of_its_kind(name: str, value: Any) -> bool:
     """``value`` may be what the parameter ``name`` names: an e-mail address for a parameter
     named for one (``user_email``) holds an ``@``. A word the request spells out ("the
     'general' channel") is the user's word, not the user's address."""
-    mail = {"email", "mail", "emails"} & set(re.split(r"[^a-z]+", name.lower()))
+    mail = {"email", "mail", "emails"} & _name_words(name)
     return not mail or all(isinstance(v, str) and "@" in v for v in leaves(value))
 
 
@@ -816,7 +816,8 @@ def unasked_item(searched: Iterable[Searched], trusted: bool = False) -> str | N
 
 
 def _name_words(name: Any) -> frozenset[str]:
-    return frozenset(w for w in re.split(r"[^a-z]+", str(name).lower()) if w)
+    """The words of letters of a parameter's or a field's name (``user_email``)."""
+    return frozenset(words(str(name), digits=False))
 
 
 def _in_part(asked: str, field: str) -> bool:
@@ -858,15 +859,23 @@ def searched_lists(value: Any, answers: Iterable[tuple[Mapping[str, Any], Any]]
                  if len(a) >= MIN_TEXT_CHARS}
         if not asked:
             continue
-        named: dict[str, frozenset[str]] = {}
-        for name, given in arguments.items():
-            for a in texts_in(given, keys=False):
-                key = _squeezed(a).lower()
-                named[key] = named.get(key, frozenset()) | _name_words(name)
+        named: dict[str, frozenset[str]] | None = None  # worked out once a list holds it
         for items in _item_lists(result):
             mine = _holding(items, value)
             if mine:
+                named = _argument_names(arguments) if named is None else named
                 yield asked, items, mine, named
+
+
+def _argument_names(arguments: Mapping[str, Any]) -> dict[str, frozenset[str]]:
+    """Each text argument (squeezed, lower-cased) -> the words of the names it was given
+    under."""
+    named: dict[str, frozenset[str]] = {}
+    for name, given in arguments.items():
+        for text in texts_in(given, keys=False):
+            key = _squeezed(text).lower()
+            named[key] = named.get(key, frozenset()) | _name_words(name)
+    return named
 
 
 def _holding(items: list[Mapping[str, Any]], value: Any) -> set[int]:
@@ -995,10 +1004,10 @@ def _longer_name(value: Any, given: list[str], store: ValueStore) -> bool:
     """``value`` is a name a trusted result shows (a field, or whole words of its text) that
     begins or ends with a name the user gave, as whole words of letters: the user named a
     station, a branch, a venue by part of its name, the service by all of it."""
-    if not isinstance(value, str) or len(words := value.split()) > MAX_NAME_WORDS \
+    if not isinstance(value, str) or len(parts := value.split()) > MAX_NAME_WORDS \
             or not any(s.kind is SourceKind.RESULT and s.trusted for s in store.seen(value)):
         return False
-    folded = [w.casefold() for w in words]
+    folded = [w.casefold() for w in parts]
     for g in given:
         part = [w.casefold() for w in g.split()]
         if part and len(part) < len(folded) and all(w.isalpha() for w in part) \

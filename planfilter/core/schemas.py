@@ -168,11 +168,10 @@ QUOTED = r"""(?:``[^`\n]{1,40}``|"[^"\n]{1,40}"|(?<!\w)'[^'\n]{1,40}'(?!\w)|`[^`
 #: gloss in brackets ("claims" (damage disputes), "billing" or "roadside").
 _JOIN = r"""\s*(?:\([^()]{0,240}\)\s*)?(?:\||/|,\s*(?:or\s+|and\s+)?|\bor\b|\band\b)\s*"""
 _CHOICES = re.compile(QUOTED + "(?:" + _JOIN + QUOTED + ")+")
-#: Words that make the quoted values after them examples, not the choices.
-#: Words that say examples follow.
+#: Words that say examples follow; right before quoted values, they make them examples, not
+#: the choices (:data:`_EXAMPLES`).
 _EXAMPLE_WORDS = r"e\.\s?g\.|for example|for instance|such as|like"
-_EXAMPLES = re.compile(rf"(?:{_EXAMPLE_WORDS})\s*[:,]?\s*$",
-                       re.IGNORECASE)
+_EXAMPLES = re.compile(rf"(?:{_EXAMPLE_WORDS})\s*[:,]?\s*$", re.IGNORECASE)
 
 
 #: A choice written bare: one word of letters, digits, ``_`` and ``-`` (``bank_transfer``).

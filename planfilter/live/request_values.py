@@ -263,9 +263,12 @@ def parameter_words(tool: Tool, parameter: str) -> frozenset[str]:
     the values its description quotes (an example ``"CC-5100"`` gives no word ``cc``)."""
     schema = tool.parameters.get("properties", {}).get(parameter) or {}
     description = schema.get("description", "") if isinstance(schema, Mapping) else ""
-    description = re.sub(QUOTED, " ", description) if isinstance(description, str) else ""
+    description = _QUOTED_VALUE.sub(" ", description) if isinstance(description, str) else ""
     return cue_words(f"{parameter} {tool.variable_of(parameter)} {description}")
 
+
+#: A value a description quotes (:data:`~planfilter.core.schemas.QUOTED`).
+_QUOTED_VALUE = re.compile(QUOTED)
 
 
 @lru_cache(maxsize=4096)
@@ -357,8 +360,9 @@ def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
         return bool(name_words(tool, parameter) & _CUES["phone"])
     if span.kind == "quoted":  # by the parameter's own name: descriptions say too much;
         # words and spaces are no identifier ('emboss "For Nana, 2024"' for ``seller_id``)
-        if re.search(r"\s", str(span.value)) and singular(
-                re.split(r"[^a-z]+", parameter.lower())[-1], english=False) in GENERIC_HEADS:
+        last = split_words(parameter, digits=False)[-1:]
+        if re.search(r"\s", str(span.value)) and last \
+                and singular(last[0], english=False) in GENERIC_HEADS:
             return False
         return _near(text, span, name_words(tool, parameter)) \
             and not _anothers(tool, parameter, _head_noun(text, span))
@@ -381,26 +385,23 @@ _CHANGE_AFTER = re.compile(r"\s?(?:[A-Za-z]{1,5}\s+)?(?:more|less|shorter|longer
 _CHANGE_BEFORE = re.compile(r"\bby\s+(?:[£$€]\s?)?$", re.IGNORECASE)
 CHANGES = frozenset({"by", "change", "delta", "increase", "decrease", "difference", "extra",
                      "more", "less", "reduction", "adjustment", "additional", "offset"})
-#: Units of measure, each to its kind and its one name ("gb" and "gigabytes" are one).
-_UNITS: Mapping[str, tuple[str, str]] = {
-    **{w: ("data", u) for u, ws in {"kb": ("kb", "kilobytes"), "mb": ("mb", "megabytes"),
-                                    "gb": ("gb", "gigabytes"), "tb": ("tb", "terabytes")}.items()
-       for w in ws},
-    **{w: ("length", u) for u, ws in {"mm": ("mm", "millimetres", "millimeters"),
-                                      "cm": ("cm", "centimetres", "centimeters"),
-                                      "m": ("metres", "meters"),
-                                      "km": ("km", "kilometres", "kilometers"),
-                                      "mile": ("miles", "mile"), "inch": ("inches", "inch"),
-                                      "ft": ("ft", "feet")}.items() for w in ws},
-    **{w: ("mass", u) for u, ws in {"g": ("grams",), "kg": ("kg", "kilograms", "kilos"),
-                                    "lb": ("lb", "lbs", "pounds")}.items() for w in ws},
-    **{w: ("time", u) for u, ws in {"s": ("seconds", "secs", "sec"),
-                                    "min": ("minutes", "mins", "min"),
-                                    "h": ("hours", "hrs", "hr", "hour"),
-                                    "day": ("days", "day"), "week": ("weeks", "week"),
-                                    "month": ("months", "month"),
-                                    "year": ("years", "year")}.items() for w in ws},
+#: Units of measure by kind: each unit's one name and the ways it is written ("gb",
+#: "gigabytes").
+_UNIT_NAMES: Mapping[str, Mapping[str, tuple[str, ...]]] = {
+    "data": {"kb": ("kb", "kilobytes"), "mb": ("mb", "megabytes"), "gb": ("gb", "gigabytes"),
+             "tb": ("tb", "terabytes")},
+    "length": {"mm": ("mm", "millimetres", "millimeters"),
+               "cm": ("cm", "centimetres", "centimeters"), "m": ("metres", "meters"),
+               "km": ("km", "kilometres", "kilometers"), "mile": ("miles", "mile"),
+               "inch": ("inches", "inch"), "ft": ("ft", "feet")},
+    "mass": {"g": ("grams",), "kg": ("kg", "kilograms", "kilos"), "lb": ("lb", "lbs", "pounds")},
+    "time": {"s": ("seconds", "secs", "sec"), "min": ("minutes", "mins", "min"),
+             "h": ("hours", "hrs", "hr", "hour"), "day": ("days", "day"),
+             "week": ("weeks", "week"), "month": ("months", "month"), "year": ("years", "year")},
 }
+#: A way a unit is written -> (its kind, its one name).
+_UNITS = {written: (kind, unit) for kind, units in _UNIT_NAMES.items()
+          for unit, ways in units.items() for written in ways}
 _UNIT_AFTER = re.compile(r"\s?([A-Za-z]+)\b")
 
 
@@ -411,7 +412,7 @@ def _other_unit(text: str, span: Span, parameter: str) -> bool:
     said = _UNITS.get(after.group(1).lower()) if after else None
     if said is None:
         return False
-    named = [_UNITS[w] for w in re.split(r"[^a-z]+", parameter.lower()) if w in _UNITS]
+    named = [_UNITS[w] for w in split_words(parameter, digits=False) if w in _UNITS]
     return any(kind == said[0] and unit != said[1] for kind, unit in named)
 
 
