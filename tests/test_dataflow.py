@@ -1186,3 +1186,77 @@ def test_a_name_put_together_from_the_users_words_is_theirs():
     assert session.check("book_lesson", {"participant_name": "Ella Whitfield"}).allowed
     assert session.check("book_lesson", {"participant_name": "Noah Smith"}).kind == \
         "invented"
+
+
+@pytest.mark.parametrize("code, kind", [("AUTUMN15", "allowed"), ("PHOTOBOOK20", "allowed"),
+                                        ("WINTER30", "substituted")])
+def test_a_value_the_request_lists_with_the_users_is_theirs_too(code, kind):
+    """"Two codes, PHOTOBOOK20 and AUTUMN15", and a rule read only the first: the other is the
+    user's too, listed beside it and written like it; a code the request never lists is
+    not ("from Porto Airport to Lisbon" and "New York, NY 10001" stay another value:
+    test_part_of_the_value_the_user_gave_is_theirs and the test above)."""
+    params = {"type": "object", "properties": {"code": {"type": "string"}}}
+    tool = Tool(name="apply_code", requires=["code"], produces=["applied"], parameters=params,
+                action="update", risk="medium")
+    flow = Flow(held={"code": ("PHOTOBOOK20",)}, given={"code": ("PHOTOBOOK20",)},
+                request="I've got two codes, PHOTOBOOK20 and AUTUMN15: use the better one.")
+    problems = check_flow(Registry(tools=(tool,)), tool, {"code": code}, flow)
+    assert [p.kind for p in problems] == ([] if kind == "allowed" else [kind])
+
+
+def _guests(action: str) -> Registry:
+    params = {"type": "object", "properties": {
+        "booking_ref": {"type": "string"}, "first_name": {"type": "string"}}}
+    return Registry(tools=(
+        Tool(name="get_booking", requires=["booking_ref"], produces=["first_name"],
+             action="read"),
+        Tool(name="add_guest", requires=["booking_ref", "first_name"], produces=["added"],
+             parameters=params, action=action, risk="medium"),
+    ))
+
+
+@settings(max_examples=30, deadline=None)
+@given(names=st.lists(st.from_regex(r"[A-Z][a-z]{2,8}", fullmatch=True), min_size=3,
+                      max_size=3, unique=True))
+def test_the_name_a_created_record_gets_is_not_bound_by_the_users(names):
+    """"This is Rachel Goldberg ... add our daughter Noa to the cabin": the user's first name,
+    which the booking holds now, does not bind the name of the guest a call creates; the
+    new name must still have been seen. A change of a record's name stays bound."""
+    user, daughter, unseen = names
+
+    def add(action: str, name: str) -> str:
+        session = Session(_guests(action), method="all", policy="always")
+        session.start(f"This is {user} Goldberg. Please add our daughter {daughter} to the "
+                      f"cabin.", goal=["added"], known={"first_name": user,
+                                                        "booking_ref": "CR-1"})
+        session.record("get_booking", {"booking_ref": "CR-1"},
+                       {"booking_ref": "CR-1", "guests": [{"first_name": user}]})
+        decision = session.check("add_guest", {"booking_ref": "CR-1", "first_name": name})
+        return "allowed" if decision.allowed else decision.kind
+
+    assert add("create", daughter) == "allowed"
+    assert add("create", unseen) == "invented"
+    assert add("update", daughter) == "substituted"
+
+
+@settings(max_examples=40, deadline=None)
+@given(age=st.integers(min_value=1, max_value=99), other=st.integers(min_value=1, max_value=99))
+def test_a_number_the_request_writes_is_no_guess_even_where_a_high_risk_call_acts(age, other):
+    """"Change my retirement age to 62": a small number a high-risk call takes is a guess
+    when nothing showed it (an attacker's "delete item 6"), not when the user wrote it; the
+    digits of a date or a telephone number write no number."""
+    assume(age != other and str(age) not in ("2025", "03", "14") and age not in (14, 3))
+    params = {"type": "object", "properties": {"pot_id": {"type": "string"},
+                                               "age": {"type": "integer"}}}
+    tool = Tool(name="set_age", requires=["pot_id", "age"], produces=["set"],
+                parameters=params, action="update", risk="high")
+    registry = Registry(tools=(tool, Tool(name="get_pot", produces=["pot_id", "age"],
+                                          action="read")))
+    flow = Flow(held={"pot_id": ("P-100",)}, scope="all",
+                request=f"Please set my retirement age to {age} from 2025-03-14.")
+    assert not check_flow(registry, tool, {"pot_id": "P-100", "age": age}, flow)
+    assert [p.kind for p in check_flow(registry, tool, {"pot_id": "P-100", "age": other},
+                                       flow)] == ["invented"]
+    for number in (3, 14):
+        assert [p.kind for p in check_flow(registry, tool, {"pot_id": "P-100", "age": number},
+                                           flow)] == ["invented"]

@@ -285,6 +285,8 @@ def test_text_described_as_written_in_words_is_the_models():
     ("complaint", "the complaint."),
     ("grounds", "the student's account of what happened."),  # described as an account
     ("details", "what the query is about."),
+    ("focus", "what the pupil wants to work on, passed to the professional."),
+    ("symptoms", "what the pet owner has noticed."),
 ])
 def test_an_account_in_the_users_words_is_the_models(param, said):
     """An extenuating-circumstances claim's ``circumstances``, a ``complaint``, or text

@@ -409,6 +409,44 @@ def test_a_change_or_another_unit_is_no_value_of_the_parameter(text, found):
     assert stated_values(registry, text) == found
 
 
+@pytest.mark.parametrize("text, found", [
+    # a parameter named for a kind of value takes only that kind, whatever its description
+    # says of the recipient: an e-mail address is no street and no telephone number
+    ("Hi, this is Grace Liu, grace.liu@gmail.com.", {"email": "grace.liu@gmail.com"}),
+    ("Call me on 503-555-0270", {"recipient_phone": "503-555-0270"}),
+    # a licence's number is no licence's country, a passport's digits no party's size
+    ("Her licence number LLEWE861027R99KJ.", {"licence_number": "LLEWE861027R99KJ"}),
+    ("Her passport number is 561992031 and we are 4 guests.",
+     {"passport_number": "561992031", "party_size": 4}),
+    # "some time between 10 and 11": hours, no tee time's id
+    ("Book some time between 10 and 11", {}),
+    # a plain word quoted is no reference ("It says "Fitzgerlad""), a code is
+    ('The name on our booking says "Fitzgerlad" and should be "Fitzgerald"', {}),
+    ('My booking is "CR-89422"', {"booking_ref": "CR-89422"}),
+    # who a person is with is no place the request goes
+    # (a place may be a city or a country: the words around it do not say)
+    ("Hello, Tomás Herrera from Fernwood Dental. Deliver to Portland.",
+     {"city": "Portland", "licence_country": "Portland"}),
+    # a street's quarter before its name, a city and a ZIP code with no state
+    ("Send it to 5530 SW Hewett Blvd, Portland 97221, please",
+     {"street": "5530 SW Hewett Blvd", "city": "Portland", "zip_code": "97221"}),
+])
+def test_a_parameter_named_for_a_kind_takes_that_kind_and_words_before_a_value_say_whose(
+        text, found):
+    recipient = "of the recipient"
+    params = {"street": {"type": "string", "description": f"Street address {recipient}."},
+              "recipient_phone": {"type": "string", "description": f"Phone {recipient}."},
+              "email": {"type": "string"}, "city": {"type": "string"},
+              "zip_code": {"type": "string"},
+              "licence_number": {"type": "string"}, "licence_country": {"type": "string"},
+              "passport_number": {"type": "string"},
+              "party_size": {"type": "integer", "description": "number of guests"},
+              "tee_time_id": {"type": "string"},
+              "booking_ref": {"type": "string", "description": "The booking reference."}}
+    registry = Registry(tools=(Tool(name="deliver", produces={"delivered"}, parameters={
+        "type": "object", "properties": params}),))
+    assert stated_values(registry, text) == found
+
 
 def test_bundled_candidates_lead_with_the_resolvers_goal():
     registry = load_registry(domains_file())

@@ -41,7 +41,15 @@ a price list; ``recruitdesk``: a staffing agency's, ``TypedDict`` results;
 rules those asked for and not changed for them, ``dentaldesk``: a dental group's, one
 pydantic request model a write; ``parkingdesk``: an airport car park's, plates written
 several ways; ``solardesk``: a solar installer's, dataclass inputs; ``tutordesk``: a
-tutoring marketplace's, numeric ids and slugs). Their
+tutoring marketplace's, numeric ids and slugs; and, measured on those rules before any
+change, ``cruisedesk``: a cruise line's, Google docstrings, a guest's bookings as a list of
+references; ``opticdesk``: an optician's, JSON text, errors as text, a catalogue by name;
+``mobiledesk``: a mobile network's, ``Annotated`` ``Field`` parameters and ``Literal``
+choices; ``printdesk``: a print shop's, numpy docstrings, a calculator; ``hiredesk``: a car
+rental's, nested pick-up and drop-off records, branches keyed by code; ``floristdesk``: a
+florist's, dataclass results, exchanges by two lists of item ids; ``pensiondesk``: a pension
+provider's, parameters described in prose, funds by name; ``golfdesk``: a golf club's,
+integer and text ids side by side). Their
 contracts are what ``contracts infer`` drafts, unedited; every correct call is allowed from
 the oracle goal and from the request alone, but for the refusals listed, and every task
 whose calls are all allowed ends with the database as its ground truth leaves it. Bad
@@ -71,7 +79,8 @@ DESKS = ("gadgetdesk", "staydesk", "carrierdesk", "clinicdesk", "rentdesk", "mea
          "tourdesk", "hrdesk", "dealerdesk", "unidesk", "cinemadesk", "charitydesk",
          "bikedesk", "mortgagedesk", "marinadesk", "marketdesk", "raildesk", "roadsidedesk",
          "removalsdesk", "petsitdesk", "skidesk", "laundrydesk", "recruitdesk", "domaindesk",
-         "dentaldesk", "parkingdesk", "solardesk", "tutordesk")
+         "dentaldesk", "parkingdesk", "solardesk", "tutordesk", "cruisedesk", "opticdesk",
+         "mobiledesk", "printdesk", "hiredesk", "floristdesk", "pensiondesk", "golfdesk")
 
 
 @pytest.fixture(scope="module")
@@ -132,6 +141,11 @@ REFUSED_FROM_THE_ORACLE = {
                     ("meet_and_greet_for_wifes_car_with_valet", "search_products", "invented"),
                     ("meet_and_greet_for_wifes_car_with_valet", "list_addons", "invented"),
                     ("meet_and_greet_for_wifes_car_with_valet", "create_booking", "invented")],
+    # a product's id the model works out from its item's id ("410901" of BQ-109), with
+    # no read of the catalogue, and the larger size of it that read would have shown
+    "floristdesk": [("bigger_office_flowers_on_wednesdays", "get_product", "invented"),
+                    ("bigger_office_flowers_on_wednesdays", "update_subscription",
+                     "invented")],
     "cinemadesk": [("family_matinee_booking", "create_booking", "invented"),
                    ("exchange_cinema_cancelled_show", "exchange_booking", "invented"),
                    ("gift_card_split_booking", "create_booking", "invented"),
@@ -187,6 +201,10 @@ REFUSED_FROM_THE_REQUEST = {
     "bikedesk": [*REFUSED_FROM_THE_ORACLE["bikedesk"],
                  ("partial_refund_as_credit", "refund_trip_charge", "substituted")],
     "laundrydesk": REFUSED_FROM_THE_ORACLE["laundrydesk"],
+    "floristdesk": REFUSED_FROM_THE_ORACLE["floristdesk"],
+    # a licence's country the model knows from the request ("GB" for a licence of this
+    # country), where the place the car is picked up from was read as a country
+    "hiredesk": [("upgrade_seven_seater_add_wife", "add_additional_driver", "substituted")],
     # and "Terminal 1" read as the terminal `1` where the call takes `T1`; the car's
     # registration written in two words ("wp19 ozt") read as the car park's id
     "parkingdesk": [("lost_ticket_short_stay", "get_vehicle_entries", "invented"),

@@ -459,10 +459,13 @@ _NEW_VALUE = re.compile(r"\b(?:new|target|replacement)\b", re.IGNORECASE)
 
 
 def sets_new(tool: Tool, name: str) -> bool:
-    """The tool's parameter ``name`` takes the value its change sets (:data:`_NEW_VALUE`)."""
+    """The tool's parameter ``name`` takes the value its change sets (:data:`_NEW_VALUE`),
+    or the name a record the tool creates gets (``first_name`` of a guest added to a
+    booking: the guest's, not the name of the user who books)."""
     schema = tool.parameters.get("properties", {}).get(name)
     said = schema.get("description") if isinstance(schema, Mapping) else None
-    return bool(_NEW_VALUE.search(f"{name.replace('_', ' ')} {said or ''}"))
+    return bool(_NEW_VALUE.search(f"{name.replace('_', ' ')} {said or ''}")) or (
+        tool.action == "create" and "name" in _name_words(name))
 
 
 def held_now(tool: Tool, name: str, arguments: Mapping[str, Any], flow: Flow,
@@ -510,7 +513,8 @@ def _origin_problems(tool: Tool, arg: _Argument, flow: Flow, store: ValueStore,
         return []
     if given and not within(value, given) and not extends(value, given, flow.request) \
             and not named_record(value, given, store, flow.request) \
-            and not at_given_time(value, given):
+            and not at_given_time(value, given) \
+            and not listed_with_given(value, given, flow.request):
         return [FlowProblem("substituted", name, (
             f"argument '{name}' = {_show(value)} is not the value the user gave for "
             f"{variable} ({', '.join(_show(g) for g in _plain_values(given))}); it was "
@@ -646,6 +650,8 @@ def _invented(tool: Tool, name: str, variable: str, value: Any, store: ValueStor
         sources = store.seen(item)
         if any(obtained(s, variable) for s in sources):
             continue
+        if _number_written(item, flow.request):
+            continue  # "change my retirement age to 62": a number the user wrote
         outside = tuple(s for s in sources
                         if s.kind is SourceKind.RESULT and not s.trusted)
         if outside:
@@ -685,6 +691,47 @@ def _invented(tool: Tool, name: str, variable: str, value: Any, store: ValueStor
         f"write argument '{name}'{alias} = {what} was not given by the user and is spelled "
         f"out only inside untrusted content ({describe_sources(outside)}): a value planted in "
         f"outside content is not the user's"))
+
+
+def listed_with_given(value: Any, given: Iterable[Any], request: str) -> bool:
+    """``value`` (or each item of it) is text the request lists together with a value the
+    user gave, by a comma, "and" or "or", and written like it (with digits, or without:
+    "I've got two codes, PHOTOBOOK20 and AUTUMN15" when a rule read only the first as the
+    code): two values of one kind, either the user's. Text the request sets apart otherwise
+    ("from Porto Airport to Lisbon"), or another part of what it lists ("New York, NY
+    10001": no city), stays another value."""
+    items = leaves(value)
+    texts = [g for g in leaves(list(given)) if isinstance(g, str) and g.strip()]
+    if not items or not texts or not request:
+        return False
+    spaced = _words_of(request)
+    for item in items:
+        if not isinstance(item, str) or not item.strip():
+            return False
+        mine = re.escape(" ".join(item.split()).lower())
+        if not any(re.search(rf"(?<!\w){a}(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)"
+                             rf"{b}(?!\w)", spaced)
+                   for g in texts if _digits(g) == _digits(item)
+                   for theirs in [re.escape(" ".join(g.split()).lower())]
+                   for a, b in ((theirs, mine), (mine, theirs))):
+            return False
+    return True
+
+
+def _digits(text: str) -> bool:
+    return any(c.isdigit() for c in text)
+
+
+def _number_written(value: Any, request: str) -> bool:
+    """``value`` is a number (or text of digits) the request writes on its own: not as part
+    of a date, a telephone number or a code ("2025-06-17" writes no 17)."""
+    if isinstance(value, str) and _DIGITS.fullmatch(value.strip()):
+        value = int(value.strip())
+    if not isinstance(value, int | float) or isinstance(value, bool) or not request:
+        return False
+    text = _number_text(value)
+    return re.search(rf"(?<![\w.\-/:]){re.escape(text)}(?![\w]|[.\-/:]\d)",
+                     _words_of(request)) is not None
 
 
 def in_users_words(value: str, request: str) -> bool:

@@ -71,11 +71,13 @@ class Span:
     end: int
 
 
-#: A postal address written on one line: "12 Ocean Drive, Apt 7, Miami, FL 33139, USA".
+#: A postal address written on one line: "12 Ocean Drive, Apt 7, Miami, FL 33139, USA", "5530
+#: SW Hewett Blvd, Portland 97221" (a street's quarter before its name, no state).
 _ADDRESS = re.compile(
-    r"\b(\d+(?: [A-Z][a-z]+)+ (?:Street|St|Road|Rd|Drive|Dr|Lane|Ln|Way|Avenue|Ave|Court|Ct|"
-    r"Boulevard|Blvd|Place|Pl|Square|Sq|Terrace|Parkway))(?:, ((?:Apt|Apartment|Suite|Unit|"
-    r"Floor|Fl|Room)\.? ?\w+))?, ([A-Z][a-z]+(?: [A-Z][a-z]+)*), ([A-Z]{2}) (\d{5}(?:-\d{4})?)"
+    r"\b(\d+(?: (?:[NSEW]|NE|NW|SE|SW)\.?)?(?: [A-Z][a-z]+)+ (?:Street|St|Road|Rd|Drive|Dr|"
+    r"Lane|Ln|Way|Avenue|Ave|Court|Ct|Boulevard|Blvd|Place|Pl|Square|Sq|Terrace|Parkway))"
+    r"(?:, ((?:Apt|Apartment|Suite|Unit|Floor|Fl|Room)\.? ?\w+))?, "
+    r"([A-Z][a-z]+(?: [A-Z][a-z]+)*),? (?:([A-Z]{2}) )?(\d{5}(?:-\d{4})?)"
     r"(?:, ([A-Z][A-Za-z]+(?: [A-Z][a-z]+)*))?")
 #: The parts of an address, and the parameter names each goes to.
 ADDRESS_PARTS: Mapping[str, frozenset[str]] = {
@@ -107,6 +109,10 @@ CLOCK = re.compile(r"\b(?:(1[0-2]|0?[1-9])(?:[:.]([0-5]\d))?\s*(?:([ap])\.?\s?m\
                    re.IGNORECASE)
 #: The rest of a range of days ("16 to 19", "3-5").
 _DAY_RANGE = r"(?:\s*(?:-|–|to|until|till|through)\s*(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?)?"
+#: A person's name (two capitalised words) right before a place's lead: "Tomás Herrera from
+#: Fernwood Dental" says whom the person is with, not where the request goes.
+_AFFILIATION = re.compile(rf"\b[{_UPPER}][{_LOWER}]+\s[{_UPPER}][{_LOWER}]+"
+                          rf"(?:-[{_UPPER}][{_LOWER}]+)?\s+$")
 _NOT_PLACES = frozenset({*_MONTH_NAMES, "Monday", "Tuesday", "Wednesday", "Thursday",
                          "Friday", "Saturday", "Sunday"})
 
@@ -198,13 +204,15 @@ def spans(text: str) -> tuple[Span, ...]:
                 taken.append((start, end))
                 continue
             elif kind == "place":  # each place named a span of its own
+                taken.append(match.span(1))
+                if _AFFILIATION.search(text, 0, start) and match.group(0).startswith("from"):
+                    continue  # "Tomás Herrera from Fernwood Dental": who they work for
                 base = match.start(1)
                 for place in re.finditer(_PLACE, match.group(1)):
                     if place.group(0).split()[0] in _NOT_PLACES:
                         continue
                     found.append(Span("place", place.group(0), base + place.start(),
                                       base + place.end()))
-                taken.append(match.span(1))
                 continue
             elif kind == "person":  # a first and a last name, each a span of its own
                 for part, role in ((1, "first_name"), (2, "last_name")):
@@ -300,7 +308,7 @@ def _near(text: str, span: Span, cue: frozenset[str]) -> bool:
 def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
     """``span`` of ``text`` may be a value of the tool's ``parameter`` (see the module
     docstring)."""
-    if not _offered(tool, parameter, span.value):
+    if not _offered(tool, parameter, span.value) or not _of_named_kind(parameter, span):
         return False
     cue = parameter_words(tool, parameter)
     types = _types(tool, parameter)
@@ -321,6 +329,9 @@ def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
         if (_CHANGE_AFTER.match(text, span.end) or _CHANGE_BEFORE.search(text[:span.start])) \
                 and not name_words(tool, parameter) & CHANGES:
             return False
+        # "her passport number is 561992031": a passport's, no ``party_size``
+        if _other_kind(text, span, name_words(tool, parameter)):
+            return False
         if types & {"number", "integer"}:
             return _near(text, span, cue)
         # digits right after the words of a text parameter's name ("zip code 43215"): the
@@ -328,7 +339,8 @@ def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
         if re.split(r"[^a-z]+", parameter.lower())[-1] in {"name", "names"}:
             return False
         before = split_words(text[: span.start], numbers=False)[-2:]
-        if before and before[-1] in PREPOSITIONS:  # "landlord of 5 Roundhay Mews": a house
+        # "landlord of 5 Roundhay Mews": a house; "some time between 10 and 11": an hour
+        if before and before[-1] in PREPOSITIONS | _RANGE_LEADS:
             return False
         if _HOUSE.match(text, span.end):  # "my work address (1 Park Row)": a house number
             return False
@@ -361,12 +373,40 @@ def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
     if span.kind == "quoted":  # by the parameter's own name: descriptions say too much;
         # words and spaces are no identifier ('emboss "For Nana, 2024"' for ``seller_id``)
         last = split_words(parameter, digits=False)[-1:]
-        if re.search(r"\s", str(span.value)) and last \
-                and singular(last[0], english=False) in GENERIC_HEADS:
+        # nor is a plain word (it says "Fitzgerlad" and should be "Fitzgerald")
+        if last and singular(last[0], english=False) in GENERIC_HEADS and (
+                re.search(r"\s", str(span.value)) or _PLAIN_WORD.fullmatch(str(span.value))):
             return False
         return _near(text, span, name_words(tool, parameter)) \
             and not _anothers(tool, parameter, _head_noun(text, span))
     return bool(cue & _CUES.get(span.kind, frozenset()))
+
+
+#: Words before a number that make it one end of a range ("between 10 and 11").
+_RANGE_LEADS = frozenset({"between"})
+#: A word as words are written, capitalised or not: no identifier ("Fitzgerlad", "premium").
+_PLAIN_WORD = re.compile(rf"[{_UPPER}]?[{_LOWER}]+")
+#: The last word of a parameter's name that names the kind of value it takes, and the kinds
+#: of span that are such a value: ``recipient_phone`` takes a telephone number, whatever its
+#: description says of the recipient; ``licence_country`` no licence's number.
+_HEAD_KINDS: Mapping[str, frozenset[str]] = {
+    "email": frozenset({"email", "quoted"}),
+    "phone": frozenset({"phone", "number", "quoted"}),
+    "mobile": frozenset({"phone", "number", "quoted"}),
+    "telephone": frozenset({"phone", "number", "quoted"}),
+    "city": frozenset({"place", "address:city", "quoted"}),
+    "town": frozenset({"place", "address:city", "quoted"}),
+    "country": frozenset({"place", "address:country", "quoted"}),
+    "street": frozenset({"address:address1", "quoted"}),
+}
+
+
+def _of_named_kind(parameter: str, span: Span) -> bool:
+    """``span`` is of a kind the last word of ``parameter``'s name allows
+    (:data:`_HEAD_KINDS`), or that word names no kind."""
+    last = split_words(parameter, digits=False)[-1:]
+    kinds = _HEAD_KINDS.get(last[0]) if last else None
+    return kinds is None or span.kind in kinds
 
 
 #: What follows a house's number: a capitalised word of a street's name, no month or day
