@@ -17,18 +17,22 @@ this order, after the schema):
   booking's legs by their sailing codes), and only by those that identify something
   (:func:`identifies`: not blank text, a yes/no, a member of the parameter's ``enum``, a
   measure or an amount of money, a count or a date; a small number is an id when a
-  high-risk call acts on it).
+  high-risk call acts on it, and seen when the request writes it: "set my retirement age
+  to 62").
 - **substituted**: when the user gave a value for a variable (``known``, or read out of the
   request), an argument of that variable must carry that value (a list argument must lie
   within the given list), or text the request spells out around it ("New York, NY 10001"
   for "New York": a rule reads a part of it), or a field of the record a trusted result
   holds for it or for a name the request spells out (:func:`named_record`: the station the
   user named, by its code; the colleague the user named, by their e-mail address); a tool's
-  result does not override what the user said. But what the user has is not what they ask
+  result does not override what the user said; nor does another value the request lists
+  beside the user's, written like it (:func:`listed_with_given`: "two codes, PHOTOBOOK20
+  and AUTUMN15"), differ from it. But what the user has is not what they ask
   for: a parameter that takes the value a change sets (:func:`sets_new`: "the new room
-  number") is not bound by the values the user gave when the thing the call changes holds
-  them now, as a trusted read of it shows (:func:`held_now`: "I'm in room 203, move me");
-  its value must still have been obtained.
+  number"; the name of a record a call creates, a guest added to a booking) is not bound by
+  the values the user gave when the thing the call changes holds them now, as a trusted
+  read of it shows (:func:`held_now`: "I'm in room 203, move me"; "this is Rachel ... add
+  our daughter Noa"); its value must still have been obtained.
   And an item searched for by name is not swapped for another the same search returned: when
   a call's result lists several items and some of them have a field equal to one of the
   call's own arguments (the file name searched for; the others matched it only in part), an

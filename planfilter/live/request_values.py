@@ -37,7 +37,15 @@ digits are no number:
   says only that a code follows ("voucher code SUMMER10", "licence, number SR902214") only
   to a parameter whose name has the word before that;
 - a time of day goes to no parameter named for a date alone (``date_from``), quoted words
-  with spaces between them to no identifier's (``seller_id``);
+  with spaces between them, or one plain word, to no identifier's (``seller_id``,
+  ``booking_ref``), a number after "between" to no text parameter ("some time between 10
+  and 11" is no ``tee_time_id``);
+- a parameter whose name ends in a kind of value (``email``, ``phone``, ``city``,
+  ``country``, ``street``) takes only spans of that kind, whatever its description says
+  (``recipient_phone`` "of the recipient" takes no e-mail address); a number after another
+  thing's "number" is that thing's ("her passport number is 561992031" is no
+  ``party_size``); a place after "from" right after a person's name says whom they are
+  with ("Tomás Herrera from Fernwood Dental"), no place;
 - a parameter whose description lists its choices (``"minor"|"major"``, ``one of email,
   sms``) takes only those.
 
