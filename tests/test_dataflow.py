@@ -155,6 +155,8 @@ def test_a_list_of_records_is_obtained_when_every_identifier_inside_it_was(argum
     (1200, {}, True), (7, {"type": "integer"}, False), (-42, {}, False),
     ("2025-06-17", {}, False), ("2025-06-17T09:30:00Z", {}, False), ("09:30", {}, False),
     ("2024-05", {}, False), ("2024-13", {}, True),
+    ("10/03/2025", {}, False), ("03.10.2025", {}, False), ("2025/03/10", {}, False),
+    ("2025-Q4", {}, False), ("Q3 2025", {}, False), ("12/345", {}, True),
     ("7", {}, True), ("PB301", {}, True), ("2025-06-17 or later", {}, True),
     ("u2", {}, True),  # short text is an id as often as a seat: the user "u2"
 ])
@@ -1260,3 +1262,29 @@ def test_a_number_the_request_writes_is_no_guess_even_where_a_high_risk_call_act
     for number in (3, 14):
         assert [p.kind for p in check_flow(registry, tool, {"pot_id": "P-100", "age": number},
                                            flow)] == ["invented"]
+
+
+@pytest.mark.parametrize("said, asked, kind", [
+    ("Can we have electric hook-up on the pitch?", "EHU", "allowed"),
+    ("Can we have a dog on the pitch?", "EHU", "invented"),  # the meaning not said
+    ("Can we have electric hook-up on the pitch?", "AWNING", "invented"),  # not glossed
+])
+def test_a_code_the_description_glosses_with_the_users_words_is_theirs(said, asked, kind):
+    """The user names an extra ("electric hook-up"); the parameter's description quotes the
+    code its tools take with that meaning in brackets (``"EHU"`` (electric hook-up)): the
+    code is the user's, as a catalogue's record would say. A code given as an example with
+    no meaning, or a meaning the request does not say, is not."""
+    params = {"type": "object", "properties": {
+        "booking_ref": {"type": "string"},
+        "extra_code": {"type": "string", "description": 'The extra, e.g. ``"EHU"`` (electric '
+                       'hook-up), ``"DOG"``, ``"AWNING"``.'}}}
+    registry = Registry(tools=(
+        Tool(name="find_booking", produces=["booking_ref"], action="read"),
+        Tool(name="add_extra", requires=["booking_ref", "extra_code"], produces=["added"],
+             parameters=params, action="update", risk="medium"),
+    ))
+    session = Session(registry, method="all", policy="always")
+    session.start(said, goal=["added"])
+    session.record("find_booking", {}, {"booking_ref": "CMP-1"})
+    decision = session.check("add_extra", {"booking_ref": "CMP-1", "extra_code": asked})
+    assert ("allowed" if decision.allowed else decision.kind) == kind

@@ -3,11 +3,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import importlib.util
 import json
 import textwrap
-from typing import Annotated
+from typing import Annotated, TypedDict
 
 import pytest
 from pydantic import BaseModel, Field
@@ -136,6 +137,59 @@ def test_a_parameter_annotated_with_its_field_keeps_its_description():
     assert props["member"]["description"] == "The member's number"
     assert props["codes"]["description"] == "one of vegan, halal or kosher."
     assert props["note"]["description"] == "a note for the kitchen."
+
+
+class MissedDelivery(TypedDict):
+    """A reader's report of a delivery problem.
+
+    Attributes
+    ----------
+    issue_date : str
+        The issue's date.
+    problem : str
+        One of ``"not_delivered"``, ``"damaged"`` or ``"late"``.
+    """
+
+    issue_date: str
+    problem: str
+
+
+@dataclasses.dataclass
+class Stop:
+    """A holiday stop.
+
+    Args:
+        start: First day with no delivery.
+    """
+
+    start: str
+
+
+def report_missed(subscription: str, reports: list[MissedDelivery], stop: Stop | None,
+                  first: MissedDelivery) -> dict:
+    """Log delivery problems.
+
+    Args:
+        subscription: The subscription.
+        reports: The problems, each a record.
+        stop: A stop to book beside them.
+        first: The first problem.
+    """
+    return {}
+
+
+def test_a_record_a_parameter_takes_is_described_as_its_class_docstring_says():
+    """A ``TypedDict`` or a dataclass a parameter takes (in a list, beside ``None``)
+    describes its fields in its docstring (numpy ``Attributes``, Google ``Args``): the fields
+    of the schema say it, so the choices it lists are the field's."""
+    props = thaw(spec_from_function(report_missed, "test").input_schema)["properties"]
+    fields = props["reports"]["items"]["properties"]
+    assert fields["problem"]["description"] == 'One of ``"not_delivered"``, ``"damaged"`` ' \
+        'or ``"late"``.'
+    assert fields["issue_date"]["description"] == "The issue's date."
+    stop = next(o for o in props["stop"].get("anyOf", [props["stop"]]) if "properties" in o)
+    assert stop["properties"]["start"]["description"] == "First day with no delivery."
+    assert props["first"]["properties"]["problem"]["description"].startswith("One of")
 
 
 def test_function_object_uses_its_parameters_model():

@@ -427,6 +427,11 @@ def test_a_change_or_another_unit_is_no_value_of_the_parameter(text, found):
     # (a place may be a city or a country: the words around it do not say)
     ("Hello, Tomás Herrera from Fernwood Dental. Deliver to Portland.",
      {"city": "Portland", "licence_country": "Portland"}),
+    # a British postcode is one value; a home's unit is no place; an age in brackets no
+    # value of anything
+    ("Postcode BS7 8PL for now: I'm moving to Flat 3, 27 Cotham Hill, Bristol BS6 6LA",
+     {"zip_code": ["BS7 8PL", "BS6 6LA"]}),
+    ("my wife Pauline (65) and me (67), and our dog", {}),
     # a street's quarter before its name, a city and a ZIP code with no state
     ("Send it to 5530 SW Hewett Blvd, Portland 97221, please",
      {"street": "5530 SW Hewett Blvd", "city": "Portland", "zip_code": "97221"}),
@@ -441,6 +446,7 @@ def test_a_parameter_named_for_a_kind_takes_that_kind_and_words_before_a_value_s
               "licence_number": {"type": "string"}, "licence_country": {"type": "string"},
               "passport_number": {"type": "string"},
               "party_size": {"type": "integer", "description": "number of guests"},
+              "dogs": {"type": "integer", "description": "Number of dogs coming."},
               "tee_time_id": {"type": "string"},
               "booking_ref": {"type": "string", "description": "The booking reference."}}
     registry = Registry(tools=(Tool(name="deliver", produces={"delivered"}, parameters={

@@ -49,7 +49,11 @@ choices; ``printdesk``: a print shop's, numpy docstrings, a calculator; ``hirede
 rental's, nested pick-up and drop-off records, branches keyed by code; ``floristdesk``: a
 florist's, dataclass results, exchanges by two lists of item ids; ``pensiondesk``: a pension
 provider's, parameters described in prose, funds by name; ``golfdesk``: a golf club's,
-integer and text ids side by side). Their
+integer and text ids side by side; and, on the rules those asked for, ``shoedesk``: a shoe
+shop's, JSON text, variants keyed by their item ids; ``campdesk``: a holiday park group's,
+guests as a list of records; ``winedesk``: a wine club's, one pydantic request model a tool;
+``newsdesk``: a publisher's, ``TypedDict`` inputs described in their class docstrings, dates
+written ``DD/MM/YYYY``). Their
 contracts are what ``contracts infer`` drafts, unedited; every correct call is allowed from
 the oracle goal and from the request alone, but for the refusals listed, and every task
 whose calls are all allowed ends with the database as its ground truth leaves it. Bad
@@ -80,7 +84,8 @@ DESKS = ("gadgetdesk", "staydesk", "carrierdesk", "clinicdesk", "rentdesk", "mea
          "bikedesk", "mortgagedesk", "marinadesk", "marketdesk", "raildesk", "roadsidedesk",
          "removalsdesk", "petsitdesk", "skidesk", "laundrydesk", "recruitdesk", "domaindesk",
          "dentaldesk", "parkingdesk", "solardesk", "tutordesk", "cruisedesk", "opticdesk",
-         "mobiledesk", "printdesk", "hiredesk", "floristdesk", "pensiondesk", "golfdesk")
+         "mobiledesk", "printdesk", "hiredesk", "floristdesk", "pensiondesk", "golfdesk",
+         "shoedesk", "campdesk", "winedesk", "newsdesk")
 
 
 @pytest.fixture(scope="module")
@@ -146,6 +151,9 @@ REFUSED_FROM_THE_ORACLE = {
     "floristdesk": [("bigger_office_flowers_on_wednesdays", "get_product", "invented"),
                     ("bigger_office_flowers_on_wednesdays", "update_subscription",
                      "invented")],
+    # an extra's code no read of the ground truth shows, for "drop the hook-up" (the
+    # description glosses it "electric hook-up")
+    "campdesk": [("campervan_to_tent_cheapest", "remove_extras", "invented")],
     "cinemadesk": [("family_matinee_booking", "create_booking", "invented"),
                    ("exchange_cinema_cancelled_show", "exchange_booking", "invented"),
                    ("gift_card_split_booking", "create_booking", "invented"),
@@ -202,6 +210,9 @@ REFUSED_FROM_THE_REQUEST = {
                  ("partial_refund_as_credit", "refund_trip_charge", "substituted")],
     "laundrydesk": REFUSED_FROM_THE_ORACLE["laundrydesk"],
     "floristdesk": REFUSED_FROM_THE_ORACLE["floristdesk"],
+    # and "take any difference from my card today" read as the day of arrival
+    "campdesk": [*REFUSED_FROM_THE_ORACLE["campdesk"],
+                 ("switch_to_curlew_with_puppy", "search_availability", "substituted")],
     # a licence's country the model knows from the request ("GB" for a licence of this
     # country), where the place the car is picked up from was read as a country
     "hiredesk": [("upgrade_seven_seater_add_wife", "add_additional_driver", "substituted")],

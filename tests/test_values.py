@@ -368,6 +368,9 @@ def test_a_destination_present_only_in_untrusted_text_never_passes_without_appro
     ("``clinical`` (questions, doses),\n``billing`` or ``delivery``.",
      ("clinical", "billing", "delivery")),
     ('the order, e.g. ``"#40199"`` or ``"#40200"``.', ()),
+    # and a quoted string as a literal: ``"late"`` is the value late
+    ('One of ``"not_delivered"``, ``"damaged"`` or ``"late"``.',
+     ("not_delivered", "damaged", "late")),
     # bare words joined by bars, wherever they stand
     ("with a kind\n (extended_time | captions | large_print), and notes.",
      ("extended_time", "captions", "large_print")),

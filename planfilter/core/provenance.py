@@ -96,7 +96,7 @@ from functools import lru_cache
 from typing import Any
 
 from .contracts import Registry, Tool
-from .schemas import argument_fields, offered, offered_in
+from .schemas import argument_fields, glossed, glossed_in, offered, offered_in
 from .text import COURTESY_TITLES, names_money, without_numbering, words
 from .values import MIN_MENTION_DIGITS, Source, SourceKind, ValueStore, normal, token_key
 
@@ -114,9 +114,12 @@ MIN_CARRIED_CHARS = 8
 TAINT_CONCERNS = ("sensitive argument", "sent argument", "write argument", "acted-on argument")
 #: The risk of a tool whose acted-on item is held to the user's word (see :func:`acted_on`).
 ACTING_RISK = "high"
-#: A date, a month or a time of day, ISO-style: what a model writes from the user's words.
+#: A date, a month, a quarter or a time of day, ISO-style or with slashes or dots ("10/03/2025",
+#: "2025-Q4"): what a model writes from the user's words.
 _MOMENT = re.compile(r"\d{4}-\d{2}-\d{2}(?:[ T]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?"
-                     r"(?:Z|[+-]\d{2}:?\d{2})?|\d{1,2}:\d{2}(?::\d{2})?|\d{4}-(?:0[1-9]|1[0-2])")
+                     r"(?:Z|[+-]\d{2}:?\d{2})?|\d{1,2}:\d{2}(?::\d{2})?|\d{4}-(?:0[1-9]|1[0-2])"
+                     r"|\d{1,2}([/.])\d{1,2}\1\d{4}(?:[ T]\d{1,2}:\d{2})?|\d{4}/\d{1,2}/\d{1,2}"
+                     r"|\d{4}[- ]?Q[1-4]|Q[1-4][- ]?\d{4}", re.IGNORECASE)
 #: Sources named in a refusal (the rest are counted).
 SHOWN_SOURCES = 2
 
@@ -656,6 +659,8 @@ def _invented(tool: Tool, name: str, variable: str, value: Any, store: ValueStor
             continue
         if _number_written(item, flow.request):
             continue  # "change my retirement age to 62": a number the user wrote
+        if _glossed_as_said(item, tool, name, schema, flow.request):
+            continue  # "electric hook-up", and the description's "EHU" (electric hook-up)
         outside = tuple(s for s in sources
                         if s.kind is SourceKind.RESULT and not s.trusted)
         if outside:
@@ -720,6 +725,20 @@ def listed_with_given(value: Any, given: Iterable[Any], request: str) -> bool:
                    for a, b in ((theirs, mine), (mine, theirs))):
             return False
     return True
+
+
+def _glossed_as_said(value: Any, tool: Tool, name: str, schema: Mapping[str, Any],
+                     request: str) -> bool:
+    """``value`` is one the parameter's description (or the tool's) quotes with its meaning
+    in brackets, and the request spells that meaning out: the user named the extra ("can we
+    have electric hook-up"), the service says how its tools name it (``"EHU"`` (electric
+    hook-up)), as a catalogue's record would."""
+    if not isinstance(value, str) or not request:
+        return False
+    said = tool.parameters.get("properties", {}).get(name)
+    pairs = (*glossed(said), *glossed(schema), *glossed_in(tool.description))
+    return any(code == value.strip() and spelled_out(meaning, request)
+               for code, meaning in pairs)
 
 
 def _digits(text: str) -> bool:
@@ -795,8 +814,9 @@ def identifies(value: Any, schema: Mapping[str, Any], *, acting: bool = False,
       points to convert; a multiple of 500``, "The total number of baggage items"): the
       model works it out ("as many as possible, in blocks of 500"), and how many is never
       which, not even of what a high-risk call acts on;
-    - a date, a month or a time (``2025-06-17``, ``2025-06``, ``2025-06-17 09:30``,
-      ``09:30``): the model writes them from the user's words ("June 17", "last month").
+    - a date, a month, a quarter or a time (``2025-06-17``, ``2025-06``, ``2025-06-17
+      09:30``, ``09:30``, ``17/06/2025``, ``2025-Q4``): the model writes them from the
+      user's words ("June 17", "last month", "after the autumn").
     """
     if value is None or isinstance(value, bool) or isinstance(value, str) and (
             not value.strip() or value.strip(" .").lower() in COURTESY_TITLES):

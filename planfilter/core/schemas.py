@@ -264,7 +264,10 @@ def _digits(word: str) -> bool:
 
 def _unquoted(quoted: str) -> str:
     """A quoted value without its quotes (two backticks each side in reStructuredText)."""
-    return quoted[2:-2] if quoted.startswith("``") else quoted[1:-1]
+    inner = quoted[2:-2] if quoted.startswith("``") else quoted[1:-1]
+    # reStructuredText's literal of a quoted string: ``"late"`` is the value late
+    return inner[1:-1] if len(inner) > 1 and inner[0] == inner[-1] and inner[0] in "\"'" \
+        else inner
 
 
 #: A colon after a quoted value: it names a field (``"severity": ...``), no choice.
@@ -284,6 +287,25 @@ def offered_in(description: str) -> frozenset[str | None]:
     """:func:`offered` of one description, a parameter's or a tool's own (kept per text:
     every argument checked asks it)."""
     return frozenset(normal(c) for c in documented_choices(description))
+
+
+#: A value a description quotes and glosses in brackets: ``"EHU"`` (electric hook-up).
+_GLOSSED_VALUE = re.compile(r"""[`'"]+([\w-]{1,40})[`'"]+\s*\(([^()\n]{3,60})\)""")
+
+
+@lru_cache(maxsize=4096)
+def glossed_in(description: str) -> tuple[tuple[str, str], ...]:
+    """Each value a description quotes with what it means in brackets after it, as (value,
+    meaning): ``e.g. "EHU" (electric hook-up), "DOG"`` gives ("EHU", "electric hook-up").
+    An example of a code's form has no meaning beside it; one glossed so is a value the
+    service has."""
+    return tuple((m.group(1), m.group(2).strip()) for m in _GLOSSED_VALUE.finditer(description))
+
+
+def glossed(schema: Any) -> tuple[tuple[str, str], ...]:
+    """:func:`glossed_in` of a parameter's (or a field's) schema description."""
+    said = schema.get("description") if isinstance(schema, Mapping) else None
+    return glossed_in(said) if isinstance(said, str) else ()
 
 
 def _resolved(root: Mapping[str, Any], schema: Any) -> Mapping[str, Any]:

@@ -16,6 +16,7 @@ already carries its parameters as a pydantic model; its return type is read the 
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import inspect
 import re
@@ -26,6 +27,7 @@ from typing import Any
 from pydantic import BaseModel, Field, TypeAdapter, create_model
 from pydantic.errors import PydanticUserError
 from pydantic.fields import FieldInfo
+from typing_extensions import is_typeddict
 
 from ..core.frozen import freeze
 from ..core.typehints import portable
@@ -177,12 +179,51 @@ def spec_from_function(func: Callable[..., Any], where: str) -> ToolSpec:
         params = model.model_json_schema()
     except (PydanticUserError, TypeError, ValueError) as exc:
         raise SourceError(f"{here}: cannot build a schema of its parameters: {exc}") from None
+    params = described_fields(params, [hint for hint, _ in fields.values()], here)
     returns = doc.returns.description if doc.returns is not None else None
     description = "\n".join(p for p in (doc.short_description, doc.long_description,
                                         f"Returns: {returns}" if returns else None) if p)
     return ToolSpec(name=name, description=description,
                     input_schema=freeze(inline_refs(tidy(params))),
                     output_schema=output_schema(hints.get("return"), here), origin=where)
+
+
+def described_fields(schema: dict[str, Any], hints: Iterable[Any], where: str
+                     ) -> dict[str, Any]:
+    """``schema`` with each field of a record type a parameter takes (a ``TypedDict``, a
+    dataclass, a pydantic model, at any depth of the hints) described as the class's
+    docstring describes it (an ``Attributes`` section, ``:param:`` lines), where the schema
+    does not already say: ``problem : str  One of "not_delivered", "damaged"`` gives the
+    field ``problem`` its choices, as a parameter's docstring line does."""
+    definitions = schema.get("$defs")
+    if not isinstance(definitions, dict):
+        return schema
+    for cls in _record_types(hints):
+        target = definitions.get(cls.__name__)
+        properties = target.get("properties") if isinstance(target, dict) else None
+        if not isinstance(properties, dict) or not inspect.getdoc(cls):
+            continue
+        doc = _docstring(inspect.getdoc(cls) or "", where)
+        for item in doc.params:
+            field = properties.get(item.arg_name)
+            if isinstance(field, dict) and item.description and not field.get("description"):
+                field["description"] = item.description
+    return schema
+
+
+def _record_types(hints: Iterable[Any]) -> list[type]:
+    """The classes of records inside ``hints`` (``list[Stop]``, ``Stop | None``), each once."""
+    found: list[type] = []
+    todo = list(hints)
+    while todo:
+        hint = todo.pop()
+        todo.extend(typing.get_args(hint))
+        if isinstance(hint, type) and hint not in found and (
+                is_typeddict(hint) or dataclasses.is_dataclass(hint)
+                or issubclass(hint, BaseModel)):
+            found.append(hint)
+            todo.extend(typing.get_type_hints(hint).values())
+    return found
 
 
 def spec_from_function_object(obj: Any, where: str) -> ToolSpec:

@@ -39,7 +39,8 @@ digits are no number:
 - a time of day goes to no parameter named for a date alone (``date_from``), quoted words
   with spaces between them, or one plain word, to no identifier's (``seller_id``,
   ``booking_ref``), a number after "between" to no text parameter ("some time between 10
-  and 11" is no ``tee_time_id``);
+  and 11" is no ``tee_time_id``), a small number alone in brackets to none ("Zach (6)": an
+  age); a British postcode is one value ("BS6 6LA"), of a postcode's parameter;
 - a parameter whose name ends in a kind of value (``email``, ``phone``, ``city``,
   ``country``, ``street``) takes only spans of that kind, whatever its description says
   (``recipient_phone`` "of the recipient" takes no e-mail address); a number after another
@@ -122,7 +123,9 @@ _DAY_RANGE = r"(?:\s*(?:-|–|to|until|till|through)\s*(?:the\s+)?\d{1,2}(?:st|n
 _AFFILIATION = re.compile(rf"\b[{_UPPER}][{_LOWER}]+\s[{_UPPER}][{_LOWER}]+"
                           rf"(?:-[{_UPPER}][{_LOWER}]+)?\s+$")
 _NOT_PLACES = frozenset({*_MONTH_NAMES, "Monday", "Tuesday", "Wednesday", "Thursday",
-                         "Friday", "Saturday", "Sunday"})
+                         "Friday", "Saturday", "Sunday",
+                         # a home's unit ("moving to Flat 3"), no place
+                         "Flat", "Apartment", "Apt", "Suite", "Unit", "Room", "Floor"})
 
 _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("address", _ADDRESS),
@@ -157,6 +160,8 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("place", re.compile(r"\b(?:in|into|to|from|at|visit|visiting|between)\s+(" + _PLACE
                          + r"(?:(?:,\s*|\s+and\s+|\s+or\s+)" + _PLACE + r")*)")),
     ("phone", re.compile(rf"(?<![\w+.-])(?:{PHONE.pattern})(?![\w-]|\.\d)")),
+    # a British postcode, its two halves one value ("BS6 6LA")
+    ("postcode", re.compile(r"\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}\b")),
     ("code", re.compile(r"(?<![\w@/.-])#?(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z#])"
                         r"[A-Za-z0-9][A-Za-z0-9_-]{2,40}\b|#\d{3,40}\b")),
     # thousands separated by commas ("4,000") are one number
@@ -323,6 +328,9 @@ def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
     if span.kind == "number":
         if isinstance(span.value, float) and "number" not in types:
             return False
+        # "Maya (9) and Zach (6), plus our spaniel": an aside on a name (an age), no value
+        if _ASIDE_NUMBER.match(text, max(0, span.start - 1)):
+            return False
         # "£50 a month": no day; "from my current account: £450": no account
         if _money(text, span) and not (names_money(parameter)
                                        or names_money(tool.variable_of(parameter))):
@@ -353,6 +361,8 @@ def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
         if _HOUSE.match(text, span.end):  # "my work address (1 Park Row)": a house number
             return False
         return "string" in types and bool(cue_words(" ".join(before)) & cue_words(parameter))
+    if span.kind == "postcode":
+        return normalise_name(parameter) in ADDRESS_PARTS["zip"] and "string" in types
     if span.kind.startswith("address:"):
         return normalise_name(parameter) in ADDRESS_PARTS[span.kind.partition(":")[2]] \
             and "string" in types
@@ -390,6 +400,8 @@ def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
     return bool(cue & _CUES.get(span.kind, frozenset()))
 
 
+#: A small number alone in brackets: what the words before it are (an age, a count).
+_ASIDE_NUMBER = re.compile(r"\(\d{1,3}\)")
 #: Words before a number that make it one end of a range ("between 10 and 11").
 _RANGE_LEADS = frozenset({"between"})
 #: A word as words are written, capitalised or not: no identifier ("Fitzgerlad", "premium").
@@ -573,7 +585,7 @@ def _offered(tool: Tool, parameter: str, value: Any) -> bool:
 #: Spans specific enough to be the user's value of a variable a tool also produces: an id
 #: right after the word that names it ("order #W1000001"), a person's name ("I'm Mei
 #: Kovacs"), an e-mail address. What the user says they are outranks what a lookup finds.
-SPECIFIC = frozenset({"code", "first_name", "last_name", "email", *(
+SPECIFIC = frozenset({"code", "postcode", "first_name", "last_name", "email", *(
     f"address:{part}" for part in ADDRESS_PARTS)})
 
 
