@@ -222,7 +222,10 @@ def _record_types(hints: Iterable[Any]) -> list[type]:
                 is_typeddict(hint) or dataclasses.is_dataclass(hint)
                 or issubclass(hint, BaseModel)):
             found.append(hint)
-            todo.extend(typing.get_type_hints(hint).values())
+            try:
+                todo.extend(typing.get_type_hints(hint).values())
+            except (NameError, TypeError):  # a field's hint names what is not there: no more
+                continue
     return found
 
 
