@@ -1247,7 +1247,7 @@ def test_a_number_the_request_writes_is_no_guess_even_where_a_high_risk_call_act
     """"Change my retirement age to 62": a small number a high-risk call takes is a guess
     when nothing showed it (an attacker's "delete item 6"), not when the user wrote it; the
     digits of a date or a telephone number write no number."""
-    assume(age != other and str(age) not in ("2025", "03", "14") and age not in (14, 3))
+    assume(age != other and age not in (3, 14))  # 3 and 14 are written in the date alone
     params = {"type": "object", "properties": {"pot_id": {"type": "string"},
                                                "age": {"type": "integer"}}}
     tool = Tool(name="set_age", requires=["pot_id", "age"], produces=["set"],

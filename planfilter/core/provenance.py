@@ -97,7 +97,7 @@ from typing import Any
 
 from .contracts import Registry, Tool
 from .schemas import argument_fields, glossed, glossed_in, offered, offered_in
-from .text import COURTESY_TITLES, names_money, without_numbering, words
+from .text import COURTESY_TITLES, LIST_JOIN, has_digit, names_money, without_numbering, words
 from .values import MIN_MENTION_DIGITS, Source, SourceKind, ValueStore, normal, token_key
 
 #: Variable -> every value the state holds for it (a search may hold several ids).
@@ -714,17 +714,17 @@ def listed_with_given(value: Any, given: Iterable[Any], request: str) -> bool:
     if not items or not texts or not request:
         return False
     spaced = _words_of(request)
-    for item in items:
-        if not isinstance(item, str) or not item.strip():
-            return False
-        mine = re.escape(" ".join(item.split()).lower())
-        if not any(re.search(rf"(?<!\w){a}(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)"
-                             rf"{b}(?!\w)", spaced)
-                   for g in texts if _digits(g) == _digits(item)
-                   for theirs in [re.escape(" ".join(g.split()).lower())]
-                   for a, b in ((theirs, mine), (mine, theirs))):
-            return False
-    return True
+    return all(isinstance(item, str) and item.strip() and any(
+        has_digit(g) == has_digit(item) and _listed_together(item, g, spaced) for g in texts)
+        for item in items)
+
+
+def _listed_together(one: str, other: str, spaced: str) -> bool:
+    """``spaced`` (a text as :func:`_words_of` gives it) lists ``one`` and ``other`` next to
+    each other, in either order, joined as a list's items are (:data:`LIST_JOIN`)."""
+    a, b = (re.escape(" ".join(t.split()).lower()) for t in (one, other))
+    return any(re.search(rf"(?<!\w){x}(?:{LIST_JOIN}){y}(?!\w)", spaced)
+               for x, y in ((a, b), (b, a)))
 
 
 def _glossed_as_said(value: Any, tool: Tool, name: str, schema: Mapping[str, Any],
@@ -739,10 +739,6 @@ def _glossed_as_said(value: Any, tool: Tool, name: str, schema: Mapping[str, Any
     pairs = (*glossed(said), *glossed(schema), *glossed_in(tool.description))
     return any(code == value.strip() and spelled_out(meaning, request)
                for code, meaning in pairs)
-
-
-def _digits(text: str) -> bool:
-    return any(c.isdigit() for c in text)
 
 
 def _number_written(value: Any, request: str) -> bool:

@@ -12,6 +12,7 @@ import jsonschema
 
 from .contracts import Tool
 from .frozen import thaw
+from .text import has_digit
 from .values import normal, token_key
 
 
@@ -239,7 +240,7 @@ def documented_choices(description: str) -> tuple[str, ...]:
     if len(bullets := _BULLET.findall(description)) > 1:
         found += [_unquoted(b) for b in bullets]
     words = [w for w in _quoted_words(description)
-             if not _digits(w) and w.lower() not in _LITERALS]
+             if not has_digit(w) and w.lower() not in _LITERALS]
     if len(set(words)) > 1:
         found += words
     return tuple(dict.fromkeys(found))
@@ -256,10 +257,6 @@ def _quoted_words(description: str) -> list[str]:
     return [next(g for g in q.groups() if g) for q in _QUOTED_WORD.finditer(description)
             if not _KEY_AFTER.match(description, q.end())
             and not any(a <= q.start() < b for a, b in examples)]
-
-
-def _digits(word: str) -> bool:
-    return any(c.isdigit() for c in word)
 
 
 def _unquoted(quoted: str) -> str:

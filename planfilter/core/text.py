@@ -43,6 +43,16 @@ VALUE_STOP_WORDS = frozenset(
 #: Words that end the object of a tool's name (``files_by_filename`` is about files).
 PREPOSITIONS = frozenset({"by", "for", "in", "of", "from", "to", "with", "on", "at", "into"})
 
+#: What joins the items of a list written in a sentence: a comma (perhaps with "and" or
+#: "or"), "and", "or" ("Priya and Marco", "PHOTOBOOK20 and AUTUMN15", "Maria, Kenji or Hannah").
+LIST_JOIN = r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+"
+
+
+def has_digit(text: str) -> bool:
+    """``text`` holds a digit."""
+    return any(c.isdigit() for c in text)
+
+
 #: Courtesy titles: how a person is addressed, never which person (lower case, no stop).
 COURTESY_TITLES = frozenset({"mr", "mrs", "ms", "miss", "mx", "dr", "prof", "master", "sir",
                              "madam", "lady", "lord", "rev", "sr", "sra", "srta",

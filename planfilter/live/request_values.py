@@ -64,7 +64,7 @@ from typing import Any
 
 from ..core.contracts import Registry, Tool
 from ..core.schemas import QUOTED, accepts_list, offered, value_errors
-from ..core.text import PREPOSITIONS, VALUE_STOP_WORDS, names_money, numbering, singular
+from ..core.text import LIST_JOIN, PREPOSITIONS, VALUE_STOP_WORDS, names_money, numbering, singular
 from ..core.text import words as split_words
 from ..core.values import PHONE, normal
 
@@ -424,9 +424,15 @@ _HEAD_KINDS: Mapping[str, frozenset[str]] = {
 def _of_named_kind(parameter: str, span: Span) -> bool:
     """``span`` is of a kind the last word of ``parameter``'s name allows
     (:data:`_HEAD_KINDS`), or that word names no kind."""
-    last = split_words(parameter, digits=False)[-1:]
-    kinds = _HEAD_KINDS.get(last[0]) if last else None
+    kinds = _named_kinds(parameter)
     return kinds is None or span.kind in kinds
+
+
+@lru_cache(maxsize=4096)
+def _named_kinds(parameter: str) -> frozenset[str] | None:
+    """The kinds of span the last word of ``parameter``'s name allows; None for any."""
+    last = split_words(parameter, digits=False)[-1:]
+    return _HEAD_KINDS.get(last[0]) if last else None
 
 
 #: What follows a house's number: a capitalised word of a street's name, no month or day
@@ -623,7 +629,7 @@ def stated_values(registry: Registry, text: str) -> dict[str, Any]:
 #: A person's or a thing's name: one or two capitalised words.
 _NAME = r"[A-Z][a-z]+(?:\s[A-Z][a-z]+)?"
 #: What joins the names of a list: a comma, "and", "or".
-_JOIN = r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+"
+_JOIN = LIST_JOIN
 #: Names listed together ("Priya and Marco", "Maria, Kenji or Hannah"), or quoted
 #: ("the 'Legal' and 'Press' folders").
 _NAMES = re.compile(rf"\b{_NAME}(?:(?:{_JOIN}){_NAME})+\b"
