@@ -628,12 +628,10 @@ def stated_values(registry: Registry, text: str) -> dict[str, Any]:
 
 #: A person's or a thing's name: one or two capitalised words.
 _NAME = r"[A-Z][a-z]+(?:\s[A-Z][a-z]+)?"
-#: What joins the names of a list: a comma, "and", "or".
-_JOIN = LIST_JOIN
 #: Names listed together ("Priya and Marco", "Maria, Kenji or Hannah"), or quoted
 #: ("the 'Legal' and 'Press' folders").
-_NAMES = re.compile(rf"\b{_NAME}(?:(?:{_JOIN}){_NAME})+\b"
-                    rf"|(?<![A-Za-z])'[^'\n]+'(?:(?:{_JOIN})'[^'\n]+')+")
+_NAMES = re.compile(rf"\b{_NAME}(?:(?:{LIST_JOIN}){_NAME})+\b"
+                    rf"|(?<![A-Za-z])'[^'\n]+'(?:(?:{LIST_JOIN})'[^'\n]+')+")
 #: What a request says in brackets after a name ("Kenji (kenji@globex.example)").
 _ASIDE = re.compile(r"\s*\([^()\n]*\)")
 
@@ -647,7 +645,7 @@ def named_with(text: str, value: Any) -> tuple[str, ...]:
         return ()
     plain = _ASIDE.sub("", text)
     for match in _NAMES.finditer(plain):
-        names = re.split(_JOIN, match.group(0))
+        names = re.split(LIST_JOIN, match.group(0))
         before = plain[:match.start()].rstrip()
         if match.group(0).startswith("'"):
             names = [n.strip("'") for n in names]
