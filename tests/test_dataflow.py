@@ -157,6 +157,7 @@ def test_a_list_of_records_is_obtained_when_every_identifier_inside_it_was(argum
     ("2024-05", {}, False), ("2024-13", {}, True),
     ("10/03/2025", {}, False), ("03.10.2025", {}, False), ("2025/03/10", {}, False),
     ("2025-Q4", {}, False), ("Q3 2025", {}, False), ("12/345", {}, True),
+    ("2025-W17", {}, False), ("2025W07-3", {}, False), ("2025-W54", {}, True),
     ("7", {}, True), ("PB301", {}, True), ("2025-06-17 or later", {}, True),
     ("u2", {}, True),  # short text is an id as often as a seat: the user "u2"
 ])
@@ -166,6 +167,16 @@ def test_what_identifies_something(value, schema, identifying):
     acting = identifying or isinstance(value, int) and not isinstance(value, bool) \
         and schema.get("type") != "number"
     assert identifies(value, schema, acting=True) is acting
+
+
+@pytest.mark.parametrize("name, identifying", [
+    ("amount", False), ("new_payout", False), ("refund_total", False), ("payout_id", True),
+    ("claim_ref", True), (None, True)])
+def test_an_amount_of_money_identifies_nothing(name, identifying):
+    """An amount the model works out from the records ("416.00" after the excess and the
+    co-payment) goes to a parameter named for money, and identifies nothing; an identifier's
+    parameter, whatever money it names, still takes an identifier."""
+    assert identifies("416.00", {"type": "string"}, name=name) is identifying
 
 
 def test_a_small_id_a_risky_call_acts_on_must_have_been_seen():

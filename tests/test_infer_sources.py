@@ -139,6 +139,29 @@ def test_a_parameter_annotated_with_its_field_keeps_its_description():
     assert props["note"]["description"] == "a note for the kitchen."
 
 
+def log_fault(
+    unit: Annotated[str, "Unit id, e.g. 'UN-2201'"],
+    issue: Annotated[str, "What went wrong, in the customer's words"],
+    urgent: bool = False,
+) -> str:
+    """Log a fault on a unit.
+
+    urgent: whether it cannot wait.
+    """
+    return unit
+
+
+def test_a_parameter_annotated_with_text_is_described_by_it():
+    """``Annotated[X, "what it is"]`` (plain text, as many tool libraries take it) describes
+    the parameter, so what it says counts: an example's form, prose the model writes."""
+    spec = spec_from_function(log_fault, "test")
+    props = thaw(spec.input_schema)["properties"]
+    assert props["unit"]["description"] == "Unit id, e.g. 'UN-2201'"
+    assert props["issue"]["description"] == "What went wrong, in the customer's words"
+    assert props["urgent"]["description"] == "whether it cannot wait."
+    assert "issue" in infer_contracts([spec]).registry.tool("log_fault").authored
+
+
 class MissedDelivery(TypedDict):
     """A reader's report of a delivery problem.
 

@@ -290,6 +290,8 @@ def test_a_telephone_number_goes_to_a_parameter_named_for_one():
     ("Add him to policy number AU-7712", {"policy_number": "AU-7712"}),
     ("Change order #W1000001", {"order_number": "#W1000001"}),
     ("The class code CD4R please", {"class_code": "CD4R"}),
+    # a code as a sticker prints it, in groups, is one value
+    ("The sticker says voucher code SN4K 881 0273.", {"voucher_code": "SN4K 881 0273"}),
 ])
 def test_a_code_goes_to_the_parameter_of_its_kind(text, found):
     """A code after a word that says only that a code follows ("number", "code") goes to a
@@ -319,6 +321,8 @@ def _desk() -> Registry:
                          "from."},
         "service_code": {"type": "string"},
         "legal_name": {"type": "string", "description": "The recipient's legal name."},
+        "order_reference": {"type": "string",
+                            "description": 'the reference on the confirmation e-mail'},
         "address_id": {"type": "string"}, "city": {"type": "string"},
         "destination": {"type": "string"}, "departure_city": {"type": "string"},
         "discount_percent": {"type": "integer"},
@@ -339,6 +343,8 @@ def _desk() -> Registry:
     ("The service SVC7 at the garage", {"service_code": "SVC7"}),
     # a name's parameter takes no address, whatever its description says of recipients
     ("It used to be Hannah Brandt, account e-mail hannah@example.com", {}),
+    # nor a reference's, whatever its description says of the e-mail it came in
+    ("Refund my tickets, I'm lucy@example.com", {}),
     # a number after a preposition is no value of a parameter named before it
     ("I'm the landlord of 5 Roundhay Mews", {}),
     ("My landlord ref 5", {"landlord_ref": "5"}),
@@ -675,6 +681,11 @@ def test_places_after_the_word_that_leads_to_them_go_to_a_city_parameter_only():
     # a place goes to a parameter named for places only; which capitalised name is a place
     # the rule cannot tell ("to Alice" is read as one, for a city parameter)
     assert "recipient" not in stated_values(registry, "Send the list to Alice in Paris")
+    # a place before a service's site names which one ("your Edinburgh hotel"), beside the
+    # place the user is going to
+    assert stated_values(registry, "A match at Murrayfield. Book your Edinburgh hotel") == {
+        "city": ["Murrayfield", "Edinburgh"]}
+    assert stated_values(registry, "Your hotel in Paris was lovely") == {"city": "Paris"}
 
 
 def test_once_the_leading_goal_is_reached_the_next_call_is_weighed_among_the_goals_left():
@@ -1211,3 +1222,24 @@ def test_the_numbers_of_a_requests_own_list_are_no_values():
     assert numbers == [13, 40.5]
     assert [text[s:e] for s, e in sorted(numbering(text))] == ["1", "2", "3"]
     assert without_numbering("1. Archive report 13.") == " . Archive report 13."
+
+
+@pytest.mark.parametrize("text, found", [
+    ("Flying from Chicago to San Francisco on the 24th", {"city": ["Chicago", "San Francisco"]}),
+    ("From MSP to MIA, landing in Miami", {"city": "Miami"}),
+])
+def test_a_place_is_no_code_the_examples_show(text, found):
+    """A parameter whose description's examples are codes (``e.g. "DEN"``) takes no place
+    written as words: the model looks the code up, or the user says it. Nor does an
+    identifier's, whatever its description says of places."""
+    params = {"destination": {"type": "string",
+                              "description": 'IATA code of the arrival airport, e.g. ``"DEN"``.'},
+              "city": {"type": "string", "description": "a city, e.g. 'Denver'"},
+              "leg_id": {"type": "string", "description": "the leg (same origin and destination)"}}
+    tool = Tool(name="search_flights", produces={"flights"},
+                parameters={"type": "object", "properties": params})
+    assert stated_values(Registry(tools=(tool,)), text) == found
+    # one tool's examples say it for every tool that takes the value
+    book = Tool(name="book", produces={"booked"}, parameters={"type": "object", "properties": {
+        "destination": {"type": "string", "description": "IATA code of the destination."}}})
+    assert stated_values(Registry(tools=(tool, book)), text) == found

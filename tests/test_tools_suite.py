@@ -85,7 +85,9 @@ DESKS = ("gadgetdesk", "staydesk", "carrierdesk", "clinicdesk", "rentdesk", "mea
          "removalsdesk", "petsitdesk", "skidesk", "laundrydesk", "recruitdesk", "domaindesk",
          "dentaldesk", "parkingdesk", "solardesk", "tutordesk", "cruisedesk", "opticdesk",
          "mobiledesk", "printdesk", "hiredesk", "floristdesk", "pensiondesk", "golfdesk",
-         "shoedesk", "campdesk", "winedesk", "newsdesk")
+         "shoedesk", "campdesk", "winedesk", "newsdesk", "toydesk", "flightdesk", "spadesk",
+         "bookdesk", "appliancedesk", "museumdesk", "streamdesk", "schooldesk", "cardesk",
+         "petinsdesk", "hoteldesk", "subsdesk")
 
 
 @pytest.fixture(scope="module")
@@ -165,16 +167,10 @@ REFUSED_FROM_THE_REQUEST = {
                     ("data_topup_and_cancel_pass", "get_line_details", "substituted")],
     "rentdesk": [("rd-06-new-one-way-booking", "create_reservation", "substituted")],
     "mealdesk": [("cancel_group_order_notify_members", "send_message", "substituted")] * 2,
-    # the city the user names for an airport the model knows, or that a flight's record
-    # gives only as a code; the payee's account number the request states, read as the
-    # user's own; a garage's town read as the city the garages are listed under
-    "airdesk": [("seats_together_premium", "assign_seats", "invented"),
-                ("change_return_with_fee", "search_flights", "substituted"),
-                ("change_return_with_fee", "change_flight", "substituted"),
-                ("cheaper_flight_residual_voucher", "search_flights", "substituted"),
-                ("cheaper_flight_residual_voucher", "change_flight", "substituted"),
-                ("airline_cancelled_rebook_and_compensate", "search_flights", "substituted"),
-                ("airline_cancelled_rebook_and_compensate", "change_flight", "substituted")],
+    # as from the oracle: a city the user names is no airport's code
+    "airdesk": REFUSED_FROM_THE_ORACLE["airdesk"],
+    # the payee's account number the request states, read as the user's own; a garage's
+    # town read as the city the garages are listed under
     "bankdesk": [("new_payee_pay_plumber", "get_account", "substituted"),
                  ("new_payee_pay_plumber", "make_transfer", "substituted")],
     "saasdesk": REFUSED_FROM_THE_ORACLE["saasdesk"],

@@ -413,6 +413,23 @@ def test_a_code_written_in_groups_is_seen_in_the_text(code, size):
     assert not store.mentions(code + "X")
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="ABCDEFGHJKLMNPQRSTUVWXYZ0123456789", min_size=8, max_size=16)
+       .filter(lambda t: any(c.isdigit() for c in t)), st.integers(2, 5))
+def test_a_code_spelled_out_is_seen_in_the_text(code, size):
+    """A code read out a character at a time, in groups ("L-U-M-N, 4-K-Q-8"), is the code
+    a tool writes with dashes (``LUMN-4KQ8``) or without: seen in that text; another code
+    is not."""
+    groups = [code[i:i + size] for i in range(0, len(code), size)]
+    spelled = ", ".join("-".join(group) for group in groups)
+    store = ValueStore().with_text(f"The code on the card is {spelled}. Thanks",
+                                   Source(SourceKind.USER))
+    assert store.mentions("-".join(groups))
+    assert store.mentions(code)
+    assert not store.mentions(code[:-1] + ("0" if code[-1] != "0" else "1"))
+    assert not store.mentions(code + "X")
+
+
 @settings(max_examples=100, deadline=None)
 @given(st.integers(1000, 10**9), st.booleans())
 def test_a_number_written_with_thousands_separators_is_seen(number, real):

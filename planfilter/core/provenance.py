@@ -114,12 +114,13 @@ MIN_CARRIED_CHARS = 8
 TAINT_CONCERNS = ("sensitive argument", "sent argument", "write argument", "acted-on argument")
 #: The risk of a tool whose acted-on item is held to the user's word (see :func:`acted_on`).
 ACTING_RISK = "high"
-#: A date, a month, a quarter or a time of day, ISO-style or with slashes or dots ("10/03/2025",
-#: "2025-Q4"): what a model writes from the user's words.
+#: A date, a month, a quarter, an ISO week or a time of day, ISO-style or with slashes or dots
+#: ("10/03/2025", "2025-Q4", "2025-W17"): what a model writes from the user's words.
 _MOMENT = re.compile(r"\d{4}-\d{2}-\d{2}(?:[ T]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?"
                      r"(?:Z|[+-]\d{2}:?\d{2})?|\d{1,2}:\d{2}(?::\d{2})?|\d{4}-(?:0[1-9]|1[0-2])"
                      r"|\d{1,2}([/.])\d{1,2}\1\d{4}(?:[ T]\d{1,2}:\d{2})?|\d{4}/\d{1,2}/\d{1,2}"
-                     r"|\d{4}[- ]?Q[1-4]|Q[1-4][- ]?\d{4}", re.IGNORECASE)
+                     r"|\d{4}[- ]?Q[1-4]|Q[1-4][- ]?\d{4}"
+                     r"|\d{4}-?W(?:0[1-9]|[1-4]\d|5[0-3])(?:-?[1-7])?", re.IGNORECASE)
 #: Sources named in a refusal (the rest are counted).
 SHOWN_SOURCES = 2
 

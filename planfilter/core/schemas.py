@@ -248,15 +248,36 @@ def documented_choices(description: str) -> tuple[str, ...]:
 
 def _quoted_words(description: str) -> list[str]:
     """The words quoted on their own in ``description`` (:data:`_QUOTED_WORD`), less those
-    that name a field (a colon after them) or stand among examples ("e.g." up to the end
-    of its sentence or bracket)."""
-    examples: list[tuple[int, int]] = []
-    for marker in re.finditer(rf"\b(?:{_EXAMPLE_WORDS})(?!\w)", description, re.IGNORECASE):
-        end = _EXAMPLES_END.search(description, marker.end())
-        examples.append((marker.start(), end.start() if end else len(description)))
+    that name a field (a colon after them) or stand among examples."""
+    examples = _example_runs(description)
     return [next(g for g in q.groups() if g) for q in _QUOTED_WORD.finditer(description)
             if not _KEY_AFTER.match(description, q.end())
             and not any(a <= q.start() < b for a, b in examples)]
+
+
+def _example_runs(description: str) -> list[tuple[int, int]]:
+    """Where ``description`` gives examples: from "e.g." (:data:`_EXAMPLE_WORDS`) up to the
+    end of its sentence or bracket."""
+    runs: list[tuple[int, int]] = []
+    for marker in re.finditer(rf"\b(?:{_EXAMPLE_WORDS})(?!\w)", description, re.IGNORECASE):
+        end = _EXAMPLES_END.search(description, marker.end())
+        runs.append((marker.start(), end.start() if end else len(description)))
+    return runs
+
+
+@lru_cache(maxsize=4096)
+def examples_in(description: str) -> tuple[str, ...]:
+    """The values ``description`` quotes as examples, unquoted: ``IATA code of the arrival
+    airport, e.g. ``"DEN"``.`` gives ("DEN",)."""
+    found = [_unquoted(q.group(0)) for start, end in _example_runs(description)
+             for q in re.finditer(QUOTED, description[start:end])]
+    return tuple(dict.fromkeys(found))
+
+
+def examples(schema: Any) -> tuple[str, ...]:
+    """:func:`examples_in` of a parameter's (or a field's) schema description."""
+    said = schema.get("description") if isinstance(schema, Mapping) else None
+    return examples_in(said) if isinstance(said, str) else ()
 
 
 def _unquoted(quoted: str) -> str:

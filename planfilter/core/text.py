@@ -62,7 +62,8 @@ COURTESY_TITLES = frozenset({"mr", "mrs", "ms", "miss", "mx", "dr", "prof", "mas
 MONEY_WORDS = frozenset({"amount", "price", "total", "cost", "fee", "fees", "sum", "balance",
                          "payment", "pay", "budget", "limit", "charge", "deposit", "rent",
                          "salary", "value", "credit", "refund", "money", "paid", "spend",
-                         "spent", "fare", "tip", "currency", "cents", "pence"})
+                         "spent", "fare", "tip", "currency", "cents", "pence", "payout",
+                         "payouts"})
 #: Words of a name that make it an identifier's, whatever else it says (``payment_id``,
 #: ``fee_code``, ``deposit_ref``).
 ID_WORDS = frozenset({"id", "ids", "ref", "reference", "number", "no", "code", "key", "uuid",

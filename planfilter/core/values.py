@@ -39,8 +39,13 @@ MIN_MENTION_CHARS = 3
 MIN_MENTION_DIGITS = 3
 
 #: A code of digits (and letters) this long or longer is also found written in groups, as
-#: people write a tracking number, an IBAN or a card number (``PD 7741 2093 58GB``).
+#: people write a tracking number, an IBAN or a card number (``PD 7741 2093 58GB``), or
+#: spelled out (:data:`_GAP`).
 MIN_GROUPED_CHARS = 8
+#: What may stand between two characters of such a code, its own dashes too: a space, a dash
+#: or a comma, as people write a code in groups or spell it out (``SN4K 881 0273``,
+#: ``L-U-M-N, 4-K-Q-8`` for ``LUMN-4KQ8``).
+_GAP = r"(?:[ -]|, ?)?"
 #: A plain decimal number, with or without thousands separators: ``42``, ``-0.5``,
 #: ``1,200.00``. Not ``01`` or ``007`` (ids are often digits, and keep their zeros), not
 #: ``1e3`` or ``nan``.
@@ -290,7 +295,8 @@ def mention_pattern(value: Any) -> re.Pattern[str] | None:
         return None
     if len(needle) >= MIN_GROUPED_CHARS and " " not in needle \
             and any(c.isdigit() for c in needle):  # a code people write in groups
-        return re.compile(r"(?<!\w)" + " ?".join(map(re.escape, needle)) + r"(?!\w)")
+        return re.compile(r"(?<!\w)" + _GAP.join(map(re.escape, needle.replace("-", "")))
+                          + r"(?!\w)")
     return re.compile(rf"(?<!\w){re.escape(needle)}(?!\w)")
 
 

@@ -91,6 +91,18 @@ def _annotated_description(hint: Any) -> bool:
         isinstance(extra, FieldInfo) and extra.description for extra in hint.__metadata__)
 
 
+def annotated_text(hint: Any) -> str | None:
+    """``Annotated[X, "what it is"]`` (or PEP 727's ``Doc("what it is")``): the text the
+    hint gives the parameter, as tool libraries read it; None when it gives none."""
+    if typing.get_origin(hint) is not typing.Annotated:
+        return None
+    for extra in hint.__metadata__:
+        said = extra if isinstance(extra, str) else getattr(extra, "documentation", None)
+        if isinstance(said, str) and said.strip():
+            return said.strip()
+    return None
+
+
 def _is_function_object(obj: Any) -> bool:
     """An AgentDojo ``Function`` (or anything of its shape)."""
     params = getattr(obj, "parameters", None)
@@ -171,8 +183,9 @@ def spec_from_function(func: Callable[..., Any], where: str) -> ToolSpec:
         if _is_depends(hint):
             continue
         default = ... if param.default is param.empty else param.default
+        said = annotated_text(hint) or described.get(param.name)  # the hint's own word first
         field = Field(default) if _annotated_description(hint) else \
-            Field(default, description=described.get(param.name))  # the hint's Field says it
+            Field(default, description=said)  # the hint's Field says it
         fields[param.name] = (hint, field)
     try:
         model = create_model(f"{name}_arguments", **fields)

@@ -15,7 +15,8 @@ digits are no number:
   ``iban``/``account``/``recipient``; a file name to ``path``/``file``; a date to ``date``/
   ``day``; a telephone number to ``phone``/``mobile``/``msisdn``, by the parameter's own
   name), the schema allowing it; never an address, a link or a date to an identifier's
-  or a name's parameter (``email_id``, ``legal_name``);
+  or a name's parameter (``email_id``, ``order_ref``, ``legal_name``), nor a place to an
+  identifier's;
 - quoted text and numbers are too common to go anywhere on their kind alone: they go to a
   parameter one of whose words (stop words aside) stands within ``NEAR`` words of them in
   the request ("rename it to 'Vendor comparison'", "remind me 5 minutes before"), the schema
@@ -48,7 +49,10 @@ digits are no number:
   ``party_size``); a place after "from" right after a person's name says whom they are
   with ("Tomás Herrera from Fernwood Dental"), no place;
 - a parameter whose description lists its choices (``"minor"|"major"``, ``one of email,
-  sms``) takes only those.
+  sms``) takes only those; a variable one of whose parameters gives only codes as examples
+  (``IATA code, e.g. "DEN"``) takes no value written as words ("San Francisco": the model
+  looks the code up);
+- a code printed in groups of digits ("serial SN4K 881 0273") is one value.
 
 A value is kept only when it validates against every parameter that carries the variable.
 Several spans for one variable are several values of it (any of them is the user's).
@@ -63,7 +67,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..core.contracts import Registry, Tool
-from ..core.schemas import QUOTED, accepts_list, offered, value_errors
+from ..core.schemas import QUOTED, accepts_list, examples, offered, value_errors
 from ..core.text import LIST_JOIN, PREPOSITIONS, VALUE_STOP_WORDS, names_money, numbering, singular
 from ..core.text import words as split_words
 from ..core.values import PHONE, normal
@@ -127,6 +131,10 @@ _NOT_PLACES = frozenset({*_MONTH_NAMES, "Monday", "Tuesday", "Wednesday", "Thurs
                          # a home's unit ("moving to Flat 3"), no place
                          "Flat", "Apartment", "Apt", "Suite", "Unit", "Room", "Floor"})
 
+#: Nouns of a service's sites, which a place before them picks out ("your Edinburgh hotel").
+_SITES = ("hotel", "office", "branch", "store", "shop", "depot", "clinic", "centre", "center",
+          "venue", "warehouse", "site", "location")
+
 _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("address", _ADDRESS),
     ("email", re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")),
@@ -159,6 +167,9 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     # Buenos Aires and Cape Town", "between Reading and Paddington"
     ("place", re.compile(r"\b(?:in|into|to|from|at|visit|visiting|between)\s+(" + _PLACE
                          + r"(?:(?:,\s*|\s+and\s+|\s+or\s+)" + _PLACE + r")*)")),
+    # a place that says which of a service's sites: "your Edinburgh hotel", "the Leeds branch"
+    ("place", re.compile(r"\b(?:the|your|our|my|their)\s+(" + _PLACE + r")(?=\s+(?:"
+                         + "|".join(_SITES) + r")s?\b)")),
     ("phone", re.compile(rf"(?<![\w+.-])(?:{PHONE.pattern})(?![\w-]|\.\d)")),
     # a British postcode, its two halves one value ("BS6 6LA")
     ("postcode", re.compile(r"\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}\b")),
@@ -168,6 +179,8 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("number", re.compile(r"(?<![\w.])-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
                           r"(?![\w]|\.\d|,\d{3}\b)")),
 )
+#: Further groups of digits a code is printed in, two or more ("SN4K 881 0273").
+_GROUPS_AFTER = re.compile(r"(?: \d{3,4}){2,}(?![\w-]|[.,]\d)")
 #: Words of a parameter that say it takes a person's first or last name.
 _NAME_CUES: Mapping[str, frozenset[str]] = {
     "first_name": frozenset({"first", "given", "forename"}),
@@ -179,6 +192,8 @@ _CLOCK_WORDS = frozenset({"time", "times", "hour", "hours", "datetime", "clock"}
 LINKS = frozenset({"url", "file"})
 #: Spans that are never an identifier of something (an e-mail's id is not its sender).
 _NOT_AN_ID = frozenset({"email", "url", "iban", "date", "time"})
+#: Last words of parameters that name or identify a thing: no address, link or date is one.
+_IDENTIFIERS = frozenset({"id", "ids", "name", "ref", "reference"})
 #: Words of a parameter that say it takes a value of a specific kind.
 _CUES: Mapping[str, frozenset[str]] = {
     "email": frozenset({"email", "emails", "mail", "recipient", "recipients", "cc", "bcc"}),
@@ -247,6 +262,10 @@ def spans(text: str) -> tuple[Span, ...]:
             elif kind == "clock":
                 taken.append((start, end))
                 continue
+            elif kind == "code" and (groups := _GROUPS_AFTER.match(text, end)) and not any(
+                    end < e and s < groups.end() for s, e in taken):
+                end = groups.end()  # "serial SN4K 881 0273": one code, as printed
+                value = text[start:end]
             elif kind == "number":
                 if (start, end) in listed:
                     continue
@@ -321,7 +340,8 @@ def _near(text: str, span: Span, cue: frozenset[str]) -> bool:
 def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
     """``span`` of ``text`` may be a value of the tool's ``parameter`` (see the module
     docstring)."""
-    if not _offered(tool, parameter, span.value) or not _of_named_kind(parameter, span):
+    if not _offered(tool, parameter, span.value) or not _of_named_kind(parameter, span) \
+            or _unlike_examples(tool, parameter, span):
         return False
     cue = parameter_words(tool, parameter)
     types = _types(tool, parameter)
@@ -368,10 +388,15 @@ def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
             and "string" in types
     if "string" not in types:
         return False
-    # an identifier's parameter (email_id) or a name's takes no address, link or date,
-    # whatever its description says ("the recipient's legal name")
-    if span.kind in _NOT_AN_ID and re.split(r"[^a-z]+", parameter.lower())[-1] in {
-            "id", "ids", "name", "names"}:
+    # an identifier's parameter (email_id, order_ref) or a name's takes no address, link or
+    # date, whatever its description says ("the recipient's legal name", "the reference on
+    # the confirmation e-mail")
+    head = singular(re.split(r"[^a-z]+", parameter.lower())[-1], english=False)
+    if span.kind in _NOT_AN_ID and head in _IDENTIFIERS:
+        return False
+    # nor is a place an identifier's ("Leg id of the replacement flight (same origin and
+    # destination)" takes no "Boston")
+    if span.kind == "place" and head in _IDENTIFIERS - {"name"}:
         return False
     # a time of day is no date ("docked around 8:20" for ``date_from``: "first start date")
     if span.kind == "time" and name_words(tool, parameter) & _CUES["date"] \
@@ -398,6 +423,29 @@ def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
         return _near(text, span, name_words(tool, parameter)) \
             and not _anothers(tool, parameter, _head_noun(text, span))
     return bool(cue & _CUES.get(span.kind, frozenset()))
+
+
+#: A value written as words are, one or a few ("Miami", "San Francisco", "Winston-Salem").
+_AS_WORDS = re.compile(rf"[{_UPPER}]?[{_LOWER}]+(?:[\s-][{_UPPER}]?[{_LOWER}]+)*")
+#: A code as examples write one: capitals, digits and joining marks, no lower-case letter.
+_CODE_FORM = re.compile(r"[A-Z0-9][A-Z0-9_./#-]*")
+
+
+def _unlike_examples(tool: Tool, parameter: str, span: Span) -> bool:
+    """``span`` is written as words where the parameter takes codes (:func:`_coded`)."""
+    return _coded(tool, parameter) and _as_words(span.value)
+
+
+def _coded(tool: Tool, parameter: str) -> bool:
+    """Every example the parameter's description gives is a code: ``IATA code of the
+    arrival airport, e.g. "DEN"`` takes no "San Francisco" (the model looks the code up, or
+    the user says it)."""
+    shown = examples(tool.parameters.get("properties", {}).get(parameter))
+    return bool(shown) and all(_CODE_FORM.fullmatch(e) for e in shown)
+
+
+def _as_words(value: Any) -> bool:
+    return isinstance(value, str) and bool(_AS_WORDS.fullmatch(value))
 
 
 #: A small number alone in brackets: what the words before it are (an age, a count).
@@ -611,9 +659,10 @@ def stated_values(registry: Registry, text: str) -> dict[str, Any]:
     for variable, places in sorted(carriers.items()):
         values: list[Any] = []
         kinds = SPECIFIC if variable in registry.produced else None
+        coded = any(_coded(t, p) for t, p in places)  # one tool's examples say for all
         for tool, parameter in places:
             for value in stated_for(tool, parameter, text, kinds):
-                if value not in values:
+                if value not in values and not (coded and _as_words(value)):
                     values.append(value)
         if not values:
             continue
