@@ -87,7 +87,8 @@ DESKS = ("gadgetdesk", "staydesk", "carrierdesk", "clinicdesk", "rentdesk", "mea
          "mobiledesk", "printdesk", "hiredesk", "floristdesk", "pensiondesk", "golfdesk",
          "shoedesk", "campdesk", "winedesk", "newsdesk", "toydesk", "flightdesk", "spadesk",
          "bookdesk", "appliancedesk", "museumdesk", "streamdesk", "schooldesk", "cardesk",
-         "petinsdesk", "hoteldesk", "subsdesk")
+         "petinsdesk", "hoteldesk", "subsdesk", "electronicsdesk", "trainticketdesk", "yogadesk",
+         "courierdesk")
 
 
 @pytest.fixture(scope="module")
@@ -156,6 +157,9 @@ REFUSED_FROM_THE_ORACLE = {
     # an extra's code no read of the ground truth shows, for "drop the hook-up" (the
     # description glosses it "electric hook-up")
     "campdesk": [("campervan_to_tent_cheapest", "remove_extras", "invented")],
+    # a value the parameter's description quotes as the service's own ("``"store_credit"``
+    # (quote + 10%) or the id of a card"), one alone, so no list of choices
+    "electronicsdesk": [("trade_in_iphone13_for_store_credit", "submit_trade_in", "invented")],
     "cinemadesk": [("family_matinee_booking", "create_booking", "invented"),
                    ("exchange_cinema_cancelled_show", "exchange_booking", "invented"),
                    ("gift_card_split_booking", "create_booking", "invented"),
@@ -169,6 +173,16 @@ REFUSED_FROM_THE_REQUEST = {
     "mealdesk": [("cancel_group_order_notify_members", "send_message", "substituted")] * 2,
     # as from the oracle: a city the user names is no airport's code
     "airdesk": REFUSED_FROM_THE_ORACLE["airdesk"],
+    # as from the oracle, and "512 GB" read as the competitor's price (no unit word keeps a
+    # number from money); "after 12" bound as "12" to a time written ``HH:MM``, and the
+    # journey the refused search would have listed
+    "electronicsdesk": [*REFUSED_FROM_THE_ORACLE["electronicsdesk"],
+                        ("price_match_pending_phone_and_move_delivery", "price_match_refund",
+                         "substituted")],
+    "trainticketdesk": [("cheapest_afternoon_rotterdam_paris_return", "search_journeys",
+                         "substituted"),
+                        ("cheapest_afternoon_rotterdam_paris_return", "create_booking",
+                         "invented")],
     # the payee's account number the request states, read as the user's own; a garage's
     # town read as the city the garages are listed under
     "bankdesk": [("new_payee_pay_plumber", "get_account", "substituted"),
