@@ -811,9 +811,10 @@ def identifies(value: Any, schema: Mapping[str, Any], *, acting: bool = False,
       points to convert; a multiple of 500``, "The total number of baggage items"): the
       model works it out ("as many as possible, in blocks of 500"), and how many is never
       which, not even of what a high-risk call acts on;
-    - a date, a month, a quarter or a time (``2025-06-17``, ``2025-06``, ``2025-06-17
-      09:30``, ``09:30``, ``17/06/2025``, ``2025-Q4``): the model writes them from the
-      user's words ("June 17", "last month", "after the autumn").
+    - a date, a month, a quarter, an ISO week or a time (``2025-06-17``, ``2025-06``,
+      ``2025-06-17 09:30``, ``09:30``, ``17/06/2025``, ``2025-Q4``, ``2025-W17``): the model
+      writes them from the user's words ("June 17", "last month", "after the autumn", "the
+      week of 21 April").
     """
     if value is None or isinstance(value, bool) or isinstance(value, str) and (
             not value.strip() or value.strip(" .").lower() in COURTESY_TITLES):

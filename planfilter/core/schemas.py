@@ -276,8 +276,13 @@ def examples_in(description: str) -> tuple[str, ...]:
 
 def examples(schema: Any) -> tuple[str, ...]:
     """:func:`examples_in` of a parameter's (or a field's) schema description."""
+    return examples_in(description_of(schema))
+
+
+def description_of(schema: Any) -> str:
+    """A parameter's (or a field's) schema description; "" when it has none."""
     said = schema.get("description") if isinstance(schema, Mapping) else None
-    return examples_in(said) if isinstance(said, str) else ()
+    return said if isinstance(said, str) else ""
 
 
 def _unquoted(quoted: str) -> str:
@@ -296,8 +301,7 @@ def offered(schema: Any) -> frozenset[str | None]:
     """The choices a parameter's (or a field's) schema description lists
     (:func:`documented_choices`), as the value store keys them
     (:func:`~planfilter.core.values.normal`)."""
-    said = schema.get("description") if isinstance(schema, Mapping) else None
-    return offered_in(said) if isinstance(said, str) else frozenset()
+    return offered_in(description_of(schema))
 
 
 @lru_cache(maxsize=4096)
@@ -322,8 +326,7 @@ def glossed_in(description: str) -> tuple[tuple[str, str], ...]:
 
 def glossed(schema: Any) -> tuple[tuple[str, str], ...]:
     """:func:`glossed_in` of a parameter's (or a field's) schema description."""
-    said = schema.get("description") if isinstance(schema, Mapping) else None
-    return glossed_in(said) if isinstance(said, str) else ()
+    return glossed_in(description_of(schema))
 
 
 def _resolved(root: Mapping[str, Any], schema: Any) -> Mapping[str, Any]:

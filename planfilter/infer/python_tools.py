@@ -84,22 +84,20 @@ def _is_depends(hint: Any) -> bool:
                for m in hint.__metadata__)
 
 
-def _annotated_description(hint: Any) -> bool:
-    """``Annotated[X, Field(description=...)]``: the parameter describes itself, as a
-    pydantic or MCP tool's parameters do (a docstring's word would replace it)."""
-    return typing.get_origin(hint) is typing.Annotated and any(
-        isinstance(extra, FieldInfo) and extra.description for extra in hint.__metadata__)
-
-
 def annotated_text(hint: Any) -> str | None:
-    """``Annotated[X, "what it is"]`` (or PEP 727's ``Doc("what it is")``): the text the
-    hint gives the parameter, as tool libraries read it; None when it gives none."""
+    """The text an ``Annotated`` hint describes its parameter with: a pydantic or MCP tool's
+    ``Field(description=...)``, plain text (``Annotated[X, "what it is"]``, as many tool
+    libraries take it) or PEP 727's ``Doc("what it is")``; None when it gives none (a
+    docstring's word describes the parameter then)."""
     if typing.get_origin(hint) is not typing.Annotated:
         return None
     for extra in hint.__metadata__:
-        said = extra if isinstance(extra, str) else getattr(extra, "documentation", None)
+        if isinstance(extra, FieldInfo):
+            said = extra.description
+        else:
+            said = extra if isinstance(extra, str) else getattr(extra, "documentation", None)
         if isinstance(said, str) and said.strip():
-            return said.strip()
+            return said
     return None
 
 
@@ -184,9 +182,7 @@ def spec_from_function(func: Callable[..., Any], where: str) -> ToolSpec:
             continue
         default = ... if param.default is param.empty else param.default
         said = annotated_text(hint) or described.get(param.name)  # the hint's own word first
-        field = Field(default) if _annotated_description(hint) else \
-            Field(default, description=said)  # the hint's Field says it
-        fields[param.name] = (hint, field)
+        fields[param.name] = (hint, Field(default, description=said))
     try:
         model = create_model(f"{name}_arguments", **fields)
         params = model.model_json_schema()

@@ -192,8 +192,10 @@ _CLOCK_WORDS = frozenset({"time", "times", "hour", "hours", "datetime", "clock"}
 LINKS = frozenset({"url", "file"})
 #: Spans that are never an identifier of something (an e-mail's id is not its sender).
 _NOT_AN_ID = frozenset({"email", "url", "iban", "date", "time"})
-#: Last words of parameters that name or identify a thing: no address, link or date is one.
-_IDENTIFIERS = frozenset({"id", "ids", "name", "ref", "reference"})
+#: Last words of parameters that identify a thing: no address, link, date or place is one.
+_IDENTIFIERS = frozenset({"id", "ids", "ref", "reference"})
+#: ... and of those that name one: no address, link or date is one.
+_NAMES_OR_IDS = _IDENTIFIERS | {"name"}
 #: Words of a parameter that say it takes a value of a specific kind.
 _CUES: Mapping[str, frozenset[str]] = {
     "email": frozenset({"email", "emails", "mail", "recipient", "recipients", "cc", "bcc"}),
@@ -392,11 +394,11 @@ def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
     # date, whatever its description says ("the recipient's legal name", "the reference on
     # the confirmation e-mail")
     head = singular(re.split(r"[^a-z]+", parameter.lower())[-1], english=False)
-    if span.kind in _NOT_AN_ID and head in _IDENTIFIERS:
+    if span.kind in _NOT_AN_ID and head in _NAMES_OR_IDS:
         return False
     # nor is a place an identifier's ("Leg id of the replacement flight (same origin and
     # destination)" takes no "Boston")
-    if span.kind == "place" and head in _IDENTIFIERS - {"name"}:
+    if span.kind == "place" and head in _IDENTIFIERS:
         return False
     # a time of day is no date ("docked around 8:20" for ``date_from``: "first start date")
     if span.kind == "time" and name_words(tool, parameter) & _CUES["date"] \
@@ -433,7 +435,7 @@ _CODE_FORM = re.compile(r"[A-Z0-9][A-Z0-9_./#-]*")
 
 def _unlike_examples(tool: Tool, parameter: str, span: Span) -> bool:
     """``span`` is written as words where the parameter takes codes (:func:`_coded`)."""
-    return _coded(tool, parameter) and _as_words(span.value)
+    return _as_words(span.value) and _coded(tool, parameter)
 
 
 def _coded(tool: Tool, parameter: str) -> bool:
