@@ -160,6 +160,8 @@ def test_a_list_of_records_is_obtained_when_every_identifier_inside_it_was(argum
     ("2025-W17", {}, False), ("2025W07-3", {}, False), ("2025-W54", {}, True),
     ("7", {}, True), ("PB301", {}, True), ("2025-06-17 or later", {}, True),
     ("u2", {}, True),  # short text is an id as often as a seat: the user "u2"
+    # a measure with its unit
+    ("8in", {}, False), ("128 GB", {}, False), ("2.5 kg", {}, False), ("8-in", {}, True),
 ])
 def test_what_identifies_something(value, schema, identifying):
     assert identifies(value, schema) is identifying
@@ -921,6 +923,28 @@ def test_a_choice_the_parameters_description_lists_is_the_tools_to_offer(kind, a
         assert decision.kind == "invented" and kind in decision.reason
 
 
+@pytest.mark.parametrize("payout, allowed", [("store_credit", True), ("card_77", False)])
+def test_a_value_the_description_names_alone_is_the_tools_to_offer(payout, allowed):
+    """A value the description quotes alone against another way to fill the parameter
+    (``"store_credit"`` or a card's id) is the tool's to offer; the other way is still held
+    to a source."""
+    registry = Registry(tools=(
+        Tool(name="get_quote", produces=["quote"], action="read"),
+        Tool(name="trade_in", requires=["quote", "payout_to"], produces=["trade"],
+             action="create", risk="medium", parameters={"type": "object", "properties": {
+                 "quote": {"type": "string"},
+                 "payout_to": {"type": "string", "description": '``"store_credit"`` (quote + '
+                               '10%) or the id of a card on the account'}}}),
+    ))
+    session = Session(registry, method="all", policy="always")
+    session.start("Trade in my phone", goal=["trade"])
+    session.record("get_quote", {}, {"quote": "Q-1"})
+    decision = session.check("trade_in", {"quote": "Q-1", "payout_to": payout})
+    assert decision.allowed is allowed, decision.reason
+    if not allowed:
+        assert decision.kind == "invented" and payout in decision.reason
+
+
 @pytest.mark.parametrize("value, allowed", [("cover_claim", True), ("Store_Credit", True),
                                             ("voucher", False)])
 def test_a_choice_the_tools_own_description_lists_is_the_tools_to_offer(value, allowed):
@@ -965,6 +989,15 @@ def test_a_courtesy_title_names_no_one(title, kind):
     decision = session.check("book", {"customer": "C-1", "travellers": [
         {"title": title, "first_name": "Chloe"}]})
     assert decision.kind == kind, decision.reason
+
+
+@pytest.mark.parametrize("name, identifying", [
+    ("copies", False), ("nights", False), ("adults", False), ("copy", True), ("ids", True),
+    ("account_numbers", True), ("status", True)])
+def test_a_whole_number_a_plural_noun_names_is_a_count(name, identifying):
+    """``copies: int``, ``nights: int``: a plural noun's number says how many, never which;
+    a singular noun's, or an identifier's plural, may say which thing a call acts on."""
+    assert identifies(12, {"type": "integer"}, acting=True, name=name) is identifying
 
 
 _COUNTED = {"points": "how many to convert, in blocks",
@@ -1089,6 +1122,28 @@ def test_the_value_the_user_gave_with_their_own_words_around_it_is_theirs(city, 
     session.start("It's Porto, reference TD-58141, to Lisbon", goal=["moved"],
                   known={"city": "TD-58141"})
     assert session.check("find_orders", {"city": city}).kind == kind
+
+
+@pytest.mark.parametrize("seat, kind", [("Row E, seat 7", "allowed"), ("Row E, seat 8", "allowed"),
+                                        ("Row F, seat 7", "substituted"),
+                                        ("E 7", "substituted"), ("Row E, seat 9", "substituted")])
+def test_the_users_number_written_out_with_their_phrases_is_theirs(seat, kind):
+    """"Row E, seats 7 and 8": the rules read 7 and 8, the call writes ``Row E, seat 7``,
+    each part of it a phrase the request writes (a plural's singular too); another row,
+    or a seat they did not name, is not theirs."""
+    session = Session(moves(), method="all", policy="always")
+    session.start("Row E, seats 7 and 8 would be ideal", goal=["moved"],
+                  known={"city": ["7", "8"]})
+    assert session.check("find_orders", {"city": seat}).kind == kind
+    # a list of them too, each item the user's
+    seats = Registry(tools=(Tool(
+        name="hold", requires=["seats"], produces=["held"], action="update", risk="medium",
+        parameters={"type": "object", "properties": {"seats": {
+            "type": "array", "items": {"type": "string"}}}}),))
+    session = Session(seats, method="all", policy="always")
+    session.start("Row E, seats 7 and 8 would be ideal", goal=["held"],
+                  known={"seats": ["7", "8"]})
+    assert session.check("hold", {"seats": [seat, "Row E, seat 8"]}).kind == kind
 
 
 def _rooms(said: str, untrusted: bool) -> Registry:
@@ -1273,6 +1328,45 @@ def test_a_number_the_request_writes_is_no_guess_even_where_a_high_risk_call_act
     for number in (3, 14):
         assert [p.kind for p in check_flow(registry, tool, {"pot_id": "P-100", "age": number},
                                            flow)] == ["invented"]
+
+
+@pytest.mark.parametrize("size, kind", [("N", "allowed"), ("L", "allowed"), ("XL", "allowed"),
+                                        ("A", "allowed"), ("P", "invented"), ("I", "invented"),
+                                        ("n", "invented")])
+def test_a_short_code_the_request_writes_in_capitals_is_the_users(size, kind):
+    """"It's an L now and she needs an N": a ring's size, a shirt's, a row's letter, written
+    alone in capitals, is what the user wrote; a letter they did not write, the pronoun "I"
+    or the article "A" ("A friend...") are not."""
+    params = {"type": "object", "properties": {"order_id": {"type": "string"},
+                                               "size": {"type": "string"}}}
+    tool = Tool(name="resize", requires=["order_id", "size"], produces=["resized"],
+                parameters=params, action="update", risk="high")
+    registry = Registry(tools=(tool, Tool(name="get_order", produces=["order_id"],
+                                          action="read")))
+    request = ("A friend measured it. It's an L at the moment, I need an N, or an XL band, "
+               "row A.") if size != "A" else "Row A, please."
+    flow = Flow(held={"order_id": ("O-100",)}, scope="all", request=request)
+    found = check_flow(registry, tool, {"order_id": "O-100", "size": size}, flow)
+    assert (found[0].kind if found else "allowed") == kind
+
+
+@pytest.mark.parametrize("amount, kind", [(35.0, "allowed"), (155, "allowed"), (95, "allowed"),
+                                          (40, "substituted")])
+def test_the_difference_of_two_amounts_the_user_gave_is_theirs(amount, kind):
+    """"Charged £95 where my excess is £60: refund the difference": the user's two amounts
+    bind the refund, and so does their difference or their sum; another amount does not."""
+    registry = Registry(tools=(
+        Tool(name="get_payment", produces=["payment"], action="read"),
+        Tool(name="refund", requires=["payment", "amount"], produces=["refunded"],
+             action="update", risk="high", parameters={"type": "object", "properties": {
+                 "payment": {"type": "string"}, "amount": {"type": "number"}}}),
+    ))
+    session = Session(registry, method="all", policy="always")
+    session.start("Charged £95 where my excess is £60: refund the difference",
+                  goal=["refunded"], known={"amount": [95, 60]})
+    session.record("get_payment", {}, {"payment": "PAY-1"})
+    decision = session.check("refund", {"payment": "PAY-1", "amount": amount})
+    assert (decision.kind if not decision.allowed else "allowed") == kind, decision.reason
 
 
 @pytest.mark.parametrize("said, asked, kind", [

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,7 @@ from planfilter.core.loading import load_registry
 from planfilter.core.resources import domains_file
 from planfilter.core.sentences import sentences
 from planfilter.core.text import numbering, without_numbering
-from planfilter.live import SWITCH_TOOL, Session
+from planfilter.live import SWITCH_TOOL, Session, dates
 from planfilter.live.candidates import (
     candidate_goals,
     informs,
@@ -406,10 +407,17 @@ def test_a_time_is_no_date_and_quoted_words_are_no_id(text, found):
     # a number in another unit of the parameter's kind is converted, not bound
     ("A quota of 5 GB", {}),
     ("A quota of 512 MB", {"quota_mb": 512}),
+    # a number in a unit of measure is no amount of money; pounds may be money
+    ("A monthly amount for the 512 GB plan", {}),
+    ("Raise my monthly amount by 15 pounds", {"amount_increase": 15}),
+    # an hour written as a number is the model's to write out as a time of day
+    ("Any train after 12 please", {}),
+    ("Any train after 12:30 please", {"departure_after": "12:30"}),
 ])
 def test_a_change_or_another_unit_is_no_value_of_the_parameter(text, found):
     params = {"ski_length_cm": {"type": "integer"}, "quota_mb": {"type": "integer"},
-              "monthly_amount": {"type": "number"}, "amount_increase": {"type": "number"}}
+              "monthly_amount": {"type": "number"}, "amount_increase": {"type": "number"},
+              "departure_after": {"type": "string", "description": "local time HH:MM"}}
     registry = Registry(tools=(Tool(name="change", produces={"changed"}, parameters={
         "type": "object", "properties": params}),))
     assert stated_values(registry, text) == found
@@ -668,8 +676,10 @@ def test_once_the_leading_goal_is_reached_a_plausible_goal_it_did_not_reach_stay
 
 def test_places_after_the_word_that_leads_to_them_go_to_a_city_parameter_only():
     places = [s.value for s in spans("A trip to Paris and London from May 1st; visit Los "
-                                     "Angeles on Monday") if s.kind == "place"]
-    assert places == ["Paris", "London", "Los Angeles"]  # not May, not Monday
+                                     "Angeles on Monday, then to Spring Hill at Easter")
+              if s.kind == "place"]
+    # not May, not Monday, not a holiday (a place that starts with a season's name is one)
+    assert places == ["Paris", "London", "Los Angeles", "Spring Hill"]
     registry = Registry(tools=(
         Tool(name="get_all_hotels_in_city", requires={"city"}, produces={"hotels"},
              action="read",
@@ -1225,6 +1235,23 @@ def test_the_numbers_of_a_requests_own_list_are_no_values():
 
 
 @pytest.mark.parametrize("text, found", [
+    ("Row E, seats 7 and 8 please", {}),
+    ("Booking TH8K2Q, seat 7", {"booking_ref": "TH8K2Q"}),
+])
+def test_a_number_alone_is_no_value_the_examples_write_in_words(text, found):
+    """A parameter whose description's examples are words around a number (``e.g. ["Row
+    F, seat 12"]``) takes no number alone: the model writes each seat out as the examples
+    do. One tool's examples say it for every tool that takes the value."""
+    book = Tool(name="book", produces={"booked"}, parameters={"type": "object", "properties": {
+        "seats": {"type": "array", "items": {"type": "string"},
+                  "description": 'The seats, e.g. ["Row F, seat 12", "Row F, seat 13"].'}}})
+    move = Tool(name="move", produces={"moved"}, parameters={"type": "object", "properties": {
+        "booking_ref": {"type": "string"}, "seats": {"type": "array", "items": {
+            "type": "string"}, "description": "The new seats, one per ticket."}}})
+    assert stated_values(Registry(tools=(book, move)), text) == found
+
+
+@pytest.mark.parametrize("text, found", [
     ("Flying from Chicago to San Francisco on the 24th", {"city": ["Chicago", "San Francisco"]}),
     ("From MSP to MIA, landing in Miami", {"city": "Miami"}),
 ])
@@ -1243,3 +1270,27 @@ def test_a_place_is_no_code_the_examples_show(text, found):
     book = Tool(name="book", produces={"booked"}, parameters={"type": "object", "properties": {
         "destination": {"type": "string", "description": "IATA code of the destination."}}})
     assert stated_values(Registry(tools=(tool, book)), text) == found
+
+
+def test_a_value_the_request_replaces_is_no_value_of_the_call():
+    """"Until 5pm instead of 4pm", "order 12345 rather than 12344": the value after
+    "instead of" or "rather than" is the one the user leaves, bound to nothing."""
+    assert [s.value for s in spans("Ship order 12345 instead of 12344, or rather than the "
+                                   "12th, please")] == [12345]
+    read = dates.spans("Extend it this Thursday until 5pm instead of 4pm", date(2025, 6, 2))
+    assert [s.value for s in read] == ["2025-06-05", "17:00"]
+
+
+def test_a_number_goes_to_the_parameter_its_words_name_not_one_a_description_does():
+    """"I'll pay on my card ending 4471": the number is ``card_last4``'s, which its name says
+    beside it, not ``job_number``'s, whose description only mentions an engineer's card; a
+    number no name says stays with every parameter it fits."""
+    job = Tool(name="get_job", produces={"job"}, parameters={"type": "object", "properties": {
+        "job_number": {"type": "integer", "description": "The job number from the booking "
+                       "confirmation or engineer's card."}}})
+    pay = Tool(name="pay", produces={"paid"}, parameters={"type": "object", "properties": {
+        "card_last4": {"type": "string", "description": "Last four digits of the card."}}})
+    registry = Registry(tools=(job, pay))
+    assert stated_values(registry, "I'll pay on my card ending 4471") == {"card_last4": "4471"}
+    assert stated_values(registry, "Job 40917 is booked for Friday. I'll pay by card 4471") == {
+        "job_number": 40917, "card_last4": "4471"}

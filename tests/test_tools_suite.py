@@ -88,7 +88,8 @@ DESKS = ("gadgetdesk", "staydesk", "carrierdesk", "clinicdesk", "rentdesk", "mea
          "shoedesk", "campdesk", "winedesk", "newsdesk", "toydesk", "flightdesk", "spadesk",
          "bookdesk", "appliancedesk", "museumdesk", "streamdesk", "schooldesk", "cardesk",
          "petinsdesk", "hoteldesk", "subsdesk", "electronicsdesk", "trainticketdesk", "yogadesk",
-         "courierdesk")
+         "courierdesk", "theatredesk", "jewellerydesk", "coworkdesk", "photodesk", "bakerydesk",
+         "boilerdesk", "tyredesk", "visadesk")
 
 
 @pytest.fixture(scope="module")
@@ -157,15 +158,36 @@ REFUSED_FROM_THE_ORACLE = {
     # an extra's code no read of the ground truth shows, for "drop the hook-up" (the
     # description glosses it "electric hook-up")
     "campdesk": [("campervan_to_tent_cheapest", "remove_extras", "invented")],
-    # a value the parameter's description quotes as the service's own ("``"store_credit"``
-    # (quote + 10%) or the id of a card"), one alone, so no list of choices
-    "electronicsdesk": [("trade_in_iphone13_for_store_credit", "submit_trade_in", "invented")],
     "cinemadesk": [("family_matinee_booking", "create_booking", "invented"),
                    ("exchange_cinema_cancelled_show", "exchange_booking", "invented"),
                    ("gift_card_split_booking", "create_booking", "invented"),
                    ("imax_group_with_food", "create_booking", "invented")],
+    # a performance's id the model puts together from its date and the form the
+    # description's example shows, with no read of the performances (and the seats the
+    # refused read would have listed)
+    "theatredesk": [("renew_friends_then_book_private_lives", "list_available_seats",
+                     "invented"),
+                    ("renew_friends_then_book_private_lives", "create_booking", "invented")],
+    # a necklace's length ("16in") no read of the ground truth shows
+    "jewellerydesk": [("book_insurance_valuation_friday", "book_valuation", "invented")],
+    # a cake's design code no read of the ground truth shows (it lists orders by description)
+    "bakerydesk": [("switch_to_victoria_sponge_for_nut_allergy", "get_cake_design",
+                    "invented")],
+    # a postcode no read of the ground truth shows (the policy, which holds it, is not read)
+    "boilerdesk": [("missed_visit_complaint_and_rebook", "find_slots", "invented"),
+                   ("breakdown_with_same_engineer", "find_slots", "invented")],
 }
 REFUSED_FROM_THE_REQUEST = {
+    "theatredesk": REFUSED_FROM_THE_ORACLE["theatredesk"],
+    "jewellerydesk": REFUSED_FROM_THE_ORACLE["jewellerydesk"],
+    "bakerydesk": REFUSED_FROM_THE_ORACLE["bakerydesk"],
+    "boilerdesk": REFUSED_FROM_THE_ORACLE["boilerdesk"],
+    # a branch named by its district ("your Didsbury branch") where branches are listed by
+    # town (Manchester, which the model knows), and what the refused read would have shown
+    "tyredesk": [("puma_add_and_winter_tyres_didsbury", "list_branches", "substituted"),
+                 ("puma_add_and_winter_tyres_didsbury", "search_tyres", "invented"),
+                 ("puma_add_and_winter_tyres_didsbury", "find_slots", "invented"),
+                 ("puma_add_and_winter_tyres_didsbury", "book_tyre_fitting", "invented")],
     "carrierdesk": [("hotspot_plan_upgrade", "change_plan", "substituted"),
                     ("port_in_wife", "port_in_number", "substituted"),
                     ("data_topup_and_cancel_pass", "get_line_details", "substituted")],
@@ -173,16 +195,6 @@ REFUSED_FROM_THE_REQUEST = {
     "mealdesk": [("cancel_group_order_notify_members", "send_message", "substituted")] * 2,
     # as from the oracle: a city the user names is no airport's code
     "airdesk": REFUSED_FROM_THE_ORACLE["airdesk"],
-    # as from the oracle, and "512 GB" read as the competitor's price (no unit word keeps a
-    # number from money); "after 12" bound as "12" to a time written ``HH:MM``, and the
-    # journey the refused search would have listed
-    "electronicsdesk": [*REFUSED_FROM_THE_ORACLE["electronicsdesk"],
-                        ("price_match_pending_phone_and_move_delivery", "price_match_refund",
-                         "substituted")],
-    "trainticketdesk": [("cheapest_afternoon_rotterdam_paris_return", "search_journeys",
-                         "substituted"),
-                        ("cheapest_afternoon_rotterdam_paris_return", "create_booking",
-                         "invented")],
     # the payee's account number the request states, read as the user's own; a garage's
     # town read as the city the garages are listed under
     "bankdesk": [("new_payee_pay_plumber", "get_account", "substituted"),

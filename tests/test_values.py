@@ -26,7 +26,7 @@ from planfilter import Session
 from planfilter.core.contracts import Registry, Tool
 from planfilter.core.provenance import same_value
 from planfilter.core.results import resolve_pointer
-from planfilter.core.schemas import documented_choices
+from planfilter.core.schemas import documented_choices, named_in
 from planfilter.core.values import Source, SourceKind, ValueStore, normal
 
 # -- the normaliser ---------------------------------------------------------------------------
@@ -396,6 +396,22 @@ def test_a_destination_present_only_in_untrusted_text_never_passes_without_appro
 ])
 def test_the_choices_a_description_lists(description, choices):
     assert documented_choices(description) == choices
+
+
+@pytest.mark.parametrize("description, named", [
+    # a value quoted alone against another way to fill the parameter, either side of "or"
+    ('``"store_credit"`` (quote + 10%) or the id of a card on the account.', {"store_credit"}),
+    ('A payment method id on the account, or ``"store_credit"`` to pay from the balance.',
+     {"store_credit"}),
+    # the choices too
+    ('One of "email" or "sms".', {"email", "sms"}),
+    # an example, a field's name, or a value with no alternative is none
+    ('The airport, e.g. "DEN" or any other.', set()),
+    ('each {"what": or the part number}', set()),
+    ('The model, ``"iPhone 13"``.', set()),
+])
+def test_the_values_a_description_names_as_the_services_own(description, named):
+    assert named_in(description) == named
 
 
 @settings(max_examples=200, deadline=None)

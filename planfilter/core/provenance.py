@@ -96,8 +96,18 @@ from functools import lru_cache
 from typing import Any
 
 from .contracts import Registry, Tool
-from .schemas import argument_fields, glossed, glossed_in, offered, offered_in
-from .text import COURTESY_TITLES, LIST_JOIN, has_digit, names_money, without_numbering, words
+from .schemas import argument_fields, glossed, glossed_in, named_by, named_in
+from .text import (
+    COURTESY_TITLES,
+    ID_WORDS,
+    LIST_JOIN,
+    MEASURE,
+    has_digit,
+    names_money,
+    singular,
+    without_numbering,
+    words,
+)
 from .values import MIN_MENTION_DIGITS, Source, SourceKind, ValueStore, normal, token_key
 
 #: Variable -> every value the state holds for it (a search may hold several ids).
@@ -522,7 +532,8 @@ def _origin_problems(tool: Tool, arg: _Argument, flow: Flow, store: ValueStore,
     if given and not within(value, given) and not extends(value, given, flow.request) \
             and not named_record(value, given, store, flow.request) \
             and not at_given_time(value, given) \
-            and not listed_with_given(value, given, flow.request):
+            and not listed_with_given(value, given, flow.request) \
+            and not worked_out(value, given, (name, variable)):
         return [FlowProblem("substituted", name, (
             f"argument '{name}' = {_show(value)} is not the value the user gave for "
             f"{variable} ({', '.join(_show(g) for g in _plain_values(given))}); it was "
@@ -634,9 +645,10 @@ def _invented(tool: Tool, name: str, variable: str, value: Any, store: ValueStor
     inside untrusted text and the tool writes; None when it was obtained. The values the
     state holds for ``variable`` are named in the refusal as the ones the call could take.
 
-    Not held to a source: a value the parameter's description lists among its choices
-    (:func:`~planfilter.core.schemas.documented_choices`: ``"scratch"|"dent"``), as one
-    its schema lists, or the tool's own description lists (``Codes must come from the
+    Not held to a source: a value the parameter's description names as the service's own
+    (:func:`~planfilter.core.schemas.named_in`: among its choices, ``"scratch"|"dent"``, or
+    alone against another way to fill it, ``"store_credit"`` or a card's id), as one its
+    schema lists, or the tool's own description lists (``Codes must come from the
     desk's list: vegetarian, vegan, ...``, a payment split's methods in bullets: the
     service publishes them, as it does its schema); and text of several words in a field
     of an object (an item's ``desc``, an incident's ``location``, a friend's ``name``):
@@ -649,17 +661,17 @@ def _invented(tool: Tool, name: str, variable: str, value: Any, store: ValueStor
     # a number is what a high-risk call acts on when it is the argument (or an item of a
     # list of them), not a field of a record beside the fields that say which thing it is
     acting = acted_on(tool, name) and not _holds_record(value)
-    choices = offered(tool.parameters.get("properties", {}).get(name)) \
-        | offered_in(tool.description)
+    choices = named_by(tool.parameters.get("properties", {}).get(name)) \
+        | named_in(tool.description)
     for item, schema, key in argument_fields(tool, name, value):
         if not identifies(item, schema, acting=acting, name=name if key is None else key) \
-                or isinstance(item, str) and normal(item) in choices | offered(schema):
+                or isinstance(item, str) and normal(item) in choices | named_by(schema):
             continue
         sources = store.seen(item)
         if any(obtained(s, variable) for s in sources):
             continue
-        if _number_written(item, flow.request):
-            continue  # "change my retirement age to 62": a number the user wrote
+        if _number_written(item, flow.request) or _capitals_written(item, flow.request):
+            continue  # "change my retirement age to 62", "I'm an M": what the user wrote
         if _glossed_as_said(item, tool, name, schema, flow.request):
             continue  # "electric hook-up", and the description's "EHU" (electric hook-up)
         outside = tuple(s for s in sources
@@ -754,6 +766,22 @@ def _number_written(value: Any, request: str) -> bool:
                      _words_of(request)) is not None
 
 
+#: A short code of capitals (a size, a grade, a row: ``M``, ``XL``, ``N``) written alone.
+_CAPITALS = re.compile(r"[A-Z]{1,3}")
+
+
+def _capitals_written(value: Any, request: str) -> bool:
+    """``value`` is a short code of capitals (:data:`_CAPITALS`) the request writes alone,
+    in capitals: a ring's size "N" of "she needs an N", a shirt's "XL". Not the pronoun
+    "I", nor the article "A" ("A friend of mine": a word follows it)."""
+    if not isinstance(value, str) or not _CAPITALS.fullmatch(value.strip()) or not request:
+        return False
+    code = value.strip()
+    return code != "I" and any(
+        code != "A" or not re.match(r" [a-z]", request[m.end():m.end() + 2])
+        for m in re.finditer(rf"(?<![\w'’-]){code}(?![\w'’-])", request))
+
+
 def in_users_words(value: str, request: str) -> bool:
     """Each word of ``value`` (a run of letters or digits) the request spells out as a whole
     word: the user's words put together ("my twins Noah and Ella", from Sarah Whitfield:
@@ -814,7 +842,9 @@ def identifies(value: Any, schema: Mapping[str, Any], *, acting: bool = False,
     - a date, a month, a quarter, an ISO week or a time (``2025-06-17``, ``2025-06``,
       ``2025-06-17 09:30``, ``09:30``, ``17/06/2025``, ``2025-Q4``, ``2025-W17``): the model
       writes them from the user's words ("June 17", "last month", "after the autumn", "the
-      week of 21 April").
+      week of 21 April");
+    - a measure with its unit (``8in``, ``128 GB``, ``500ml``,
+      :data:`~planfilter.core.text.MEASURE`): the model writes "an 8 inch" as the tool does.
     """
     if value is None or isinstance(value, bool) or isinstance(value, str) and (
             not value.strip() or value.strip(" .").lower() in COURTESY_TITLES):
@@ -832,7 +862,8 @@ def identifies(value: Any, schema: Mapping[str, Any], *, acting: bool = False,
     if isinstance(value, int | float):
         return schema.get("type") != "number" and \
             (acting or len(_number_text(abs(value))) >= MIN_MENTION_DIGITS)
-    return not (isinstance(value, str) and _MOMENT.fullmatch(value.strip()))
+    return not (isinstance(value, str) and (_MOMENT.fullmatch(value.strip())
+                                            or MEASURE.fullmatch(value.strip())))
 
 
 #: A name that says its number is a count: ``quantity``, ``qty``, ``count``, ``*_count``,
@@ -849,9 +880,12 @@ _COUNT_SAID = re.compile(
 
 def _counts(name: str | None, schema: Mapping[str, Any]) -> bool:
     """A number of ``name`` (a parameter or a field) typed by ``schema`` is a count (see
-    :func:`identifies`)."""
+    :func:`identifies`): by its name (:data:`_COUNT_NAME`, or a plural noun's: ``copies``,
+    ``nights``, ``adults``, no ``ids``) or its description (:data:`_COUNT_SAID`)."""
     said = schema.get("description")
+    last = words(name, numbers=False)[-1:] if name else []
     return bool(name and _COUNT_NAME.search(name)) or \
+        bool(last) and singular(last[0]) != last[0] and singular(last[0]) not in ID_WORDS or \
         isinstance(said, str) and bool(_COUNT_SAID.search(said))
 
 
@@ -1119,7 +1153,11 @@ def extends(value: Any, given: Iterable[Any], request: str) -> bool:
     the call takes ("Porto" of "Porto Airport"). Only text with letters is a part: digits
     of a date are no value of their own. Or ``value`` is a value the user gave with words
     around it, each a word the request spells out: the user's words put together ("It's
-    Aviva, policy number AV-99812" for ``Aviva AV-99812``)."""
+    Aviva, policy number AV-99812" for ``Aviva AV-99812``). A list does when each of its
+    items is a value the user gave or does."""
+    if isinstance(value, list | tuple) and value:
+        pool = tuple(given)
+        return all(within(item, pool) or extends(item, pool, request) for item in value)
     if not isinstance(value, str):
         return False
     texts = [g for g in given if isinstance(g, str) and g.strip()]
@@ -1130,14 +1168,34 @@ def extends(value: Any, given: Iterable[Any], request: str) -> bool:
 
 
 def _joined(value: str, given: str, request: str) -> bool:
-    """``value`` holds ``given`` as whole words, and each other word of it (of letters and
-    digits, at least :data:`MIN_TEXT_CHARS` long) the request spells out."""
+    """``value`` holds ``given`` as whole words, and each other part of it (the words between
+    its punctuation) the request spells out as one phrase, perhaps in the plural, with a
+    word of at least :data:`MIN_TEXT_CHARS` letters or digits: ``Row E, seat 7`` of "row
+    E, seats 7 and 8", where the rules read 7."""
     match = re.search(rf"(?<!\w){re.escape(given.strip())}(?!\w)", value, re.IGNORECASE)
     if match is None:
         return False
-    rest = re.findall(r"\w+", value[:match.start()] + " " + value[match.end():])
-    return bool(rest) and all(len(w) >= MIN_TEXT_CHARS and spelled_out(w, request)
-                              for w in rest)
+    rest = [p.strip() for p in re.split(r"[^\w\s]+", value[:match.start()] + " , "
+                                         + value[match.end():]) if p.strip()]
+    return bool(rest) and all(
+        any(len(w) >= MIN_TEXT_CHARS for w in re.findall(r"\w+", part))
+        and (spelled_out(part, request) or spelled_out(f"{part}s", request))
+        for part in rest)
+
+
+def worked_out(value: Any, given: Iterable[Any], names: Iterable[str]) -> bool:
+    """``value`` is an amount of money (one of ``names`` names money:
+    :func:`~planfilter.core.text.names_money`) that is the difference or the sum of two
+    amounts the user gave: "I was charged £95 but my excess is £60, refund the difference"
+    gives 95 and 60, and the call refunds 35. No one else can make it so."""
+    if not any(names_money(n) for n in names) or isinstance(value, bool):
+        return False
+    amount = _number(normal(value))
+    stated = [n for g in given if not isinstance(g, bool)
+              and (n := _number(normal(g))) is not None]
+    return amount is not None and any(
+        abs(abs(a - b) - amount) < 0.005 or abs(a + b - amount) < 0.005
+        for i, a in enumerate(stated) for b in stated[i + 1:])
 
 
 def at_given_time(value: Any, given: Iterable[Any]) -> bool:

@@ -311,6 +311,30 @@ def offered_in(description: str) -> frozenset[str | None]:
     return frozenset(normal(c) for c in documented_choices(description))
 
 
+#: A quoted value set against another way to fill the parameter: ``"store_credit"`` (quote
+#: + 10%) or the id of a card``, ``a payment method's id, or ``"store_credit"```.
+_ALTERNATIVE = re.compile(rf"\bor\s+({QUOTED})|({QUOTED})(?:\s*\([^()]{{0,240}}\))?\s+or\b")
+
+
+@lru_cache(maxsize=4096)
+def named_in(description: str) -> frozenset[str | None]:
+    """The values a description names as the service's own, as the value store keys them:
+    its choices (:func:`documented_choices`) and a value it quotes alone against another
+    way to fill the parameter (``"store_credit"`` (quote + 10%) or the id of a card``),
+    no example (after "e.g.") nor a field's name. Unlike the choices, one so named does not
+    keep other values out."""
+    examples = _example_runs(description)
+    alone = [_unquoted(m.group(1) or m.group(2)) for m in _ALTERNATIVE.finditer(description)
+             if not any(a <= m.start() < b for a, b in examples)
+             and not _KEY_AFTER.match(description, m.end(1) if m.group(1) else m.end(2))]
+    return offered_in(description) | frozenset(normal(v) for v in alone)
+
+
+def named_by(schema: Any) -> frozenset[str | None]:
+    """:func:`named_in` of a parameter's (or a field's) schema description."""
+    return named_in(description_of(schema))
+
+
 #: A value a description quotes and glosses in brackets: ``"EHU"`` (electric hook-up).
 _GLOSSED_VALUE = re.compile(r"""[`'"]+([\w-]{1,40})[`'"]+\s*\(([^()\n]{3,60})\)""")
 

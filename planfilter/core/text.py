@@ -15,7 +15,7 @@ not a second copy, so that each reader keeps its own reading.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
 _WORD = re.compile(r"[a-z0-9]+")
@@ -57,6 +57,29 @@ def has_digit(text: str) -> bool:
 COURTESY_TITLES = frozenset({"mr", "mrs", "ms", "miss", "mx", "dr", "prof", "master", "sir",
                              "madam", "lady", "lord", "rev", "sr", "sra", "srta",
                              "mme", "mlle", "herr", "frau"})
+
+#: Units of measure by kind: each unit's one name and the ways it is written ("gb",
+#: "gigabytes").
+UNIT_NAMES: Mapping[str, Mapping[str, tuple[str, ...]]] = {
+    "data": {"kb": ("kb", "kilobytes"), "mb": ("mb", "megabytes"), "gb": ("gb", "gigabytes"),
+             "tb": ("tb", "terabytes")},
+    "length": {"mm": ("mm", "millimetres", "millimeters"),
+               "cm": ("cm", "centimetres", "centimeters"), "m": ("metres", "meters"),
+               "km": ("km", "kilometres", "kilometers"), "mile": ("miles", "mile"),
+               "inch": ("inches", "inch"), "ft": ("ft", "feet")},
+    "mass": {"g": ("grams",), "kg": ("kg", "kilograms", "kilos"), "lb": ("lb", "lbs", "pounds")},
+    "time": {"s": ("seconds", "secs", "sec"), "min": ("minutes", "mins", "min"),
+             "h": ("hours", "hrs", "hr", "hour"), "day": ("days", "day"),
+             "week": ("weeks", "week"), "month": ("months", "month"), "year": ("years", "year")},
+}
+#: A measure written with its unit, as a value: ``8in``, ``16 in``, ``128 GB``, ``2.5kg``,
+#: ``500ml`` (the unit's ways of :data:`UNIT_NAMES`, and short ones no request reads after
+#: a number: "in", "ml").
+_MEASURE_UNITS = "|".join(sorted(
+    {w for units in UNIT_NAMES.values() for ways in units.values() for w in ways}
+    | {"in", "ml", "cl", "l", "oz", "g", "m", "mph", "kw", "w"}, key=len, reverse=True))
+MEASURE = re.compile(rf"\d+(?:[.,]\d+)?\s?(?:{_MEASURE_UNITS})\.?", re.IGNORECASE)
+
 
 #: Words of a parameter that takes money: a number written with a currency goes to one.
 MONEY_WORDS = frozenset({"amount", "price", "total", "cost", "fee", "fees", "sum", "balance",

@@ -28,7 +28,7 @@ from collections.abc import Mapping
 from datetime import date, timedelta
 
 from ..core.errors import PlanfilterError
-from .request_values import CLOCK, MONTHS, Span, clock
+from .request_values import CLOCK, MONTHS, Span, clock, replaced
 
 #: The OS environment variable that sets today (``YYYY-MM-DD``) for reading relative dates.
 TODAY_ENV = "PLANFILTER_TODAY"
@@ -82,4 +82,5 @@ def spans(text: str, today: date) -> tuple[Span, ...]:
         days = []
     found = [Span("date", _day(m, today).isoformat(), *m.span()) for m in days]
     found += [Span("time", clock(m), *m.span()) for m in CLOCK.finditer(text)]
-    return tuple(sorted(found, key=lambda s: s.start))
+    return tuple(sorted((s for s in found if not replaced(text, s.start)),
+                        key=lambda s: s.start))

@@ -67,8 +67,17 @@ from functools import lru_cache
 from typing import Any
 
 from ..core.contracts import Registry, Tool
-from ..core.schemas import QUOTED, accepts_list, examples, offered, value_errors
-from ..core.text import LIST_JOIN, PREPOSITIONS, VALUE_STOP_WORDS, names_money, numbering, singular
+from ..core.schemas import QUOTED, accepts_list, description_of, examples, offered, value_errors
+from ..core.text import (
+    LIST_JOIN,
+    PREPOSITIONS,
+    UNIT_NAMES,
+    VALUE_STOP_WORDS,
+    has_digit,
+    names_money,
+    numbering,
+    singular,
+)
 from ..core.text import words as split_words
 from ..core.values import PHONE, normal
 
@@ -130,6 +139,12 @@ _NOT_PLACES = frozenset({*_MONTH_NAMES, "Monday", "Tuesday", "Wednesday", "Thurs
                          "Friday", "Saturday", "Sunday",
                          # a home's unit ("moving to Flat 3"), no place
                          "Flat", "Apartment", "Apt", "Suite", "Unit", "Room", "Floor"})
+
+#: A season or a holiday, the whole of what reads as a place ("at Easter", "in Spring"): a
+#: time ("Spring Hill" may be a place).
+_SEASONS = frozenset({"Spring", "Summer", "Autumn", "Fall", "Winter", "Easter", "Christmas",
+                      "Xmas", "Halloween", "Thanksgiving", "Hanukkah", "Diwali", "Eid",
+                      "Ramadan", "Passover", "Whitsun", "Midsummer"})
 
 #: Nouns of a service's sites, which a place before them picks out ("your Edinburgh hotel").
 _SITES = ("hotel", "office", "branch", "store", "shop", "depot", "clinic", "centre", "center",
@@ -209,10 +224,26 @@ _CUES: Mapping[str, frozenset[str]] = {
 }
 
 
+#: Words before a value the request replaces ("until 5pm instead of 4pm", "rather than the
+#: 12th"): what the user leaves, no value of the call.
+_REPLACED = re.compile(r"\b(?:instead\s+of|rather\s+than)\s+(?:the\s+|an?\s+)?$",
+                       re.IGNORECASE)
+
+
+def replaced(text: str, start: int) -> bool:
+    """The value at ``start`` of ``text`` is one the request replaces (:data:`_REPLACED`)."""
+    return bool(_REPLACED.search(text, max(0, start - 40), start))
+
+
 @lru_cache(maxsize=512)
 def spans(text: str) -> tuple[Span, ...]:
     """The spans of ``text``, each character in one span at most (the specific kinds first:
-    the digits of a date are no number, the name inside quotes is the quoted text's)."""
+    the digits of a date are no number, the name inside quotes is the quoted text's), less
+    the values the request replaces (:func:`replaced`)."""
+    return tuple(s for s in _spans(text) if not replaced(text, s.start))
+
+
+def _spans(text: str) -> tuple[Span, ...]:
     taken: list[tuple[int, int]] = []
     found: list[Span] = []
     listed = numbering(text)  # "1. ... 2. ...": the request's layout, no value
@@ -239,7 +270,7 @@ def spans(text: str) -> tuple[Span, ...]:
                     continue  # "Tomás Herrera from Fernwood Dental": who they work for
                 base = match.start(1)
                 for place in re.finditer(_PLACE, match.group(1)):
-                    if place.group(0).split()[0] in _NOT_PLACES:
+                    if place.group(0).split()[0] in _NOT_PLACES or place.group(0) in _SEASONS:
                         continue
                     found.append(Span("place", place.group(0), base + place.start(),
                                       base + place.end()))
@@ -339,6 +370,18 @@ def _near(text: str, span: Span, cue: frozenset[str]) -> bool:
     return bool(cue_words(" ".join(before + after)) & cue)
 
 
+#: A description's or format's word for a time of day: ``HH:MM``, ``hh:mm``, ``"time"``.
+_CLOCK_FORM = re.compile(r"\bHH:MM\b", re.IGNORECASE)
+
+
+def _clock_form(tool: Tool, parameter: str) -> bool:
+    """``parameter`` takes a time of day, by its schema's ``format`` (``time``) or a form its
+    description shows (``local time HH:MM``)."""
+    schema = tool.parameters.get("properties", {}).get(parameter)
+    return isinstance(schema, Mapping) and (schema.get("format") == "time"
+                                            or bool(_CLOCK_FORM.search(description_of(schema))))
+
+
 def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
     """``span`` of ``text`` may be a value of the tool's ``parameter`` (see the module
     docstring)."""
@@ -353,6 +396,10 @@ def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
         # "Maya (9) and Zach (6), plus our spaniel": an aside on a name (an age), no value
         if _ASIDE_NUMBER.match(text, max(0, span.start - 1)):
             return False
+        # "after 12" for a time written ``HH:MM``: an hour, noon or midnight, the model's
+        # to write out
+        if _clock_form(tool, parameter):
+            return False
         # "£50 a month": no day; "from my current account: £450": no account
         if _money(text, span) and not (names_money(parameter)
                                        or names_money(tool.variable_of(parameter))):
@@ -360,8 +407,10 @@ def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
         # "refund 20% of the price": a share, no amount
         if _SHARE_AFTER.match(text, span.end) and not name_words(tool, parameter) & SHARES:
             return False
-        # "5 GB" for ``quota_mb``: the model converts it
-        if _other_unit(text, span, parameter):
+        # "5 GB" for ``quota_mb``: the model converts it; "512 GB" is no price ("50 pounds"
+        # may be one)
+        if _other_unit(text, span, parameter) or _unit(text, span) not in (None, _POUNDS) \
+                and (names_money(parameter) or names_money(tool.variable_of(parameter))):
             return False
         # "10 cm shorter", "raised by £15": by how much a value changes, not the value
         if (_CHANGE_AFTER.match(text, span.end) or _CHANGE_BEFORE.search(text[:span.start])) \
@@ -429,13 +478,25 @@ def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
 
 #: A value written as words are, one or a few ("Miami", "San Francisco", "Winston-Salem").
 _AS_WORDS = re.compile(rf"[{_UPPER}]?[{_LOWER}]+(?:[\s-][{_UPPER}]?[{_LOWER}]+)*")
+#: A word and a space in a value: written in words, however many numbers it holds.
+_WORDED = re.compile(r"[A-Za-z]{2,}\s|\s[A-Za-z]{2,}")
 #: A code as examples write one: capitals, digits and joining marks, no lower-case letter.
 _CODE_FORM = re.compile(r"[A-Z0-9][A-Z0-9_./#-]*")
 
 
 def _unlike_examples(tool: Tool, parameter: str, span: Span) -> bool:
-    """``span`` is written as words where the parameter takes codes (:func:`_coded`)."""
-    return _as_words(span.value) and _coded(tool, parameter)
+    """``span`` is written as words where the parameter takes codes (:func:`_coded`), or is
+    a number alone where it takes words around a number (:func:`_worded`)."""
+    return _as_words(span.value) and _coded(tool, parameter) \
+        or _bare_number(span.value) and _worded(tool, parameter)
+
+
+def _worded(tool: Tool, parameter: str) -> bool:
+    """Every example the parameter's description gives is words around a number: ``The seats
+    to book, e.g. ["Row F, seat 12"]`` takes no 12 alone ("row E, seats 7 and 8": the model
+    writes each seat out as the examples do)."""
+    shown = examples(tool.parameters.get("properties", {}).get(parameter))
+    return bool(shown) and all(_WORDED.search(e) and has_digit(e) for e in shown)
 
 
 def _coded(tool: Tool, parameter: str) -> bool:
@@ -444,6 +505,12 @@ def _coded(tool: Tool, parameter: str) -> bool:
     the user says it)."""
     shown = examples(tool.parameters.get("properties", {}).get(parameter))
     return bool(shown) and all(_CODE_FORM.fullmatch(e) for e in shown)
+
+
+def _bare_number(value: Any) -> bool:
+    """A number, or text of digits alone (``"12"``)."""
+    return isinstance(value, int | float) and not isinstance(value, bool) \
+        or isinstance(value, str) and value.strip().isdigit()
 
 
 def _as_words(value: Any) -> bool:
@@ -501,31 +568,25 @@ _CHANGE_AFTER = re.compile(r"\s?(?:[A-Za-z]{1,5}\s+)?(?:more|less|shorter|longer
 _CHANGE_BEFORE = re.compile(r"\bby\s+(?:[£$€]\s?)?$", re.IGNORECASE)
 CHANGES = frozenset({"by", "change", "delta", "increase", "decrease", "difference", "extra",
                      "more", "less", "reduction", "adjustment", "additional", "offset"})
-#: Units of measure by kind: each unit's one name and the ways it is written ("gb",
-#: "gigabytes").
-_UNIT_NAMES: Mapping[str, Mapping[str, tuple[str, ...]]] = {
-    "data": {"kb": ("kb", "kilobytes"), "mb": ("mb", "megabytes"), "gb": ("gb", "gigabytes"),
-             "tb": ("tb", "terabytes")},
-    "length": {"mm": ("mm", "millimetres", "millimeters"),
-               "cm": ("cm", "centimetres", "centimeters"), "m": ("metres", "meters"),
-               "km": ("km", "kilometres", "kilometers"), "mile": ("miles", "mile"),
-               "inch": ("inches", "inch"), "ft": ("ft", "feet")},
-    "mass": {"g": ("grams",), "kg": ("kg", "kilograms", "kilos"), "lb": ("lb", "lbs", "pounds")},
-    "time": {"s": ("seconds", "secs", "sec"), "min": ("minutes", "mins", "min"),
-             "h": ("hours", "hrs", "hr", "hour"), "day": ("days", "day"),
-             "week": ("weeks", "week"), "month": ("months", "month"), "year": ("years", "year")},
-}
 #: A way a unit is written -> (its kind, its one name).
-_UNITS = {written: (kind, unit) for kind, units in _UNIT_NAMES.items()
+_UNITS = {written: (kind, unit) for kind, units in UNIT_NAMES.items()
           for unit, ways in units.items() for written in ways}
 _UNIT_AFTER = re.compile(r"\s?([A-Za-z]+)\b")
+#: A unit whose words also name money ("50 pounds").
+_POUNDS = _UNITS["pounds"]
+
+
+def _unit(text: str, span: Span) -> tuple[str, str] | None:
+    """The unit the number of ``span`` is given in, as (its kind, its one name): ``5 GB``
+    gives ("data", "gb"); None when no unit's word follows it."""
+    after = _UNIT_AFTER.match(text, span.end)
+    return _UNITS.get(after.group(1).lower()) if after else None
 
 
 def _other_unit(text: str, span: Span, parameter: str) -> bool:
     """The number of ``span`` is given in a unit (``5 GB``) and ``parameter``'s name names
     another unit of that kind (``quota_mb``): the value the call takes is worked out."""
-    after = _UNIT_AFTER.match(text, span.end)
-    said = _UNITS.get(after.group(1).lower()) if after else None
+    said = _unit(text, span)
     if said is None:
         return False
     named = [_UNITS[w] for w in split_words(parameter, digits=False) if w in _UNITS]
@@ -658,14 +719,20 @@ def stated_values(registry: Registry, text: str) -> dict[str, Any]:
             if parameter in tool.authored:
                 continue
             carriers.setdefault(variable, []).append((tool, parameter))
+    stated: dict[str, list[Any]] = {}
     for variable, places in sorted(carriers.items()):
-        values: list[Any] = []
+        values = stated.setdefault(variable, [])
         kinds = SPECIFIC if variable in registry.produced else None
-        coded = any(_coded(t, p) for t, p in places)  # one tool's examples say for all
+        # one tool's examples say for all
+        coded, worded = (any(test(t, p) for t, p in places) for test in (_coded, _worded))
         for tool, parameter in places:
             for value in stated_for(tool, parameter, text, kinds):
-                if value not in values and not (coded and _as_words(value)):
+                if value not in values and not (coded and _as_words(value)) \
+                        and not (worded and _bare_number(value)):
                     values.append(value)
+    _by_name(stated, carriers, text)
+    for variable, places in sorted(carriers.items()):
+        values = stated[variable]
         if not values:
             continue
         if all(not accepts_list(t, p) for t, p in places):  # one value a call: any of them
@@ -675,6 +742,26 @@ def stated_values(registry: Registry, text: str) -> dict[str, Any]:
         elif all(not value_errors(t, p, values) for t, p in places):
             found[variable] = values
     return found
+
+
+def _by_name(stated: dict[str, list[Any]], carriers: Mapping[str, list[tuple[Tool, str]]],
+             text: str) -> None:
+    """A number or a code read for several variables goes to those a parameter's own name
+    names next to it, when some are so named and others only by their descriptions: "my
+    card ending 4471" is ``card_last4``'s, not ``job_number``'s, described "the job number
+    from the booking confirmation or engineer's card". Changes ``stated`` in place."""
+    for span in spans(text):
+        if span.kind not in ("number", "code"):
+            continue
+        said = (span.value, text[span.start:span.end])
+        holders = [v for v, values in stated.items() if any(x in values for x in said)]
+        if len(holders) < 2:
+            continue
+        named = [v for v in holders
+                 if any(_near(text, span, name_words(t, p)) for t, p in carriers[v])]
+        if named and len(named) < len(holders):
+            for variable in set(holders) - set(named):
+                stated[variable] = [x for x in stated[variable] if x not in said]
 
 
 #: A person's or a thing's name: one or two capitalised words.
