@@ -1000,6 +1000,27 @@ def test_a_whole_number_a_plural_noun_names_is_a_count(name, identifying):
     assert identifies(12, {"type": "integer"}, acting=True, name=name) is identifying
 
 
+@pytest.mark.parametrize("tags, kind", [
+    ("HT-00440-C,HT-00441-C", "allowed"), ("HT-00440-C, HT-00441-C", "allowed"),
+    ("HT-00440-C,HT-00999-C", "invented"), ("HT-00440-C", "allowed")])
+def test_codes_joined_by_commas_are_each_held_to_a_source(tags, kind):
+    """A tool that takes a list as one text (``"HT-00440-C,HT-00441-C"``): each code is
+    obtained where it was seen; one nothing showed is still invented, and named."""
+    registry = Registry(tools=(
+        Tool(name="list_assets", produces=["asset_tags"], action="read"),
+        Tool(name="hire", requires=["asset_tags"], produces=["hired"], action="create",
+             risk="high", parameters={"type": "object", "properties": {
+                 "asset_tags": {"type": "string"}}}),
+    ))
+    session = Session(registry, method="all", policy="always")
+    session.start("Hire two breakers", goal=["hired"])
+    session.record("list_assets", {}, [{"tag": "HT-00440-C"}, {"tag": "HT-00441-C"}])
+    decision = session.check("hire", {"asset_tags": tags})
+    assert (decision.kind if not decision.allowed else "allowed") == kind, decision.reason
+    if kind == "invented":
+        assert "HT-00999-C" in decision.reason
+
+
 _COUNTED = {"points": "how many to convert, in blocks",
             "bags": "The total number of baggage items"}
 

@@ -410,6 +410,8 @@ def test_a_time_is_no_date_and_quoted_words_are_no_id(text, found):
     # a number in a unit of measure is no amount of money; pounds may be money
     ("A monthly amount for the 512 GB plan", {}),
     ("Raise my monthly amount by 15 pounds", {"amount_increase": 15}),
+    # an amount of money for a parameter in a minor unit is the model's to convert
+    ("Pay the deposit amount of £2,000", {"monthly_amount": 2000, "amount_increase": 2000}),
     # an hour written as a number is the model's to write out as a time of day
     ("Any train after 12 please", {}),
     ("Any train after 12:30 please", {"departure_after": "12:30"}),
@@ -417,7 +419,8 @@ def test_a_time_is_no_date_and_quoted_words_are_no_id(text, found):
 def test_a_change_or_another_unit_is_no_value_of_the_parameter(text, found):
     params = {"ski_length_cm": {"type": "integer"}, "quota_mb": {"type": "integer"},
               "monthly_amount": {"type": "number"}, "amount_increase": {"type": "number"},
-              "departure_after": {"type": "string", "description": "local time HH:MM"}}
+              "departure_after": {"type": "string", "description": "local time HH:MM"},
+              "deposit_cents": {"type": "integer", "description": "The deposit amount"}}
     registry = Registry(tools=(Tool(name="change", produces={"changed"}, parameters={
         "type": "object", "properties": params}),))
     assert stated_values(registry, text) == found

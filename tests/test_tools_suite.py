@@ -89,7 +89,8 @@ DESKS = ("gadgetdesk", "staydesk", "carrierdesk", "clinicdesk", "rentdesk", "mea
          "bookdesk", "appliancedesk", "museumdesk", "streamdesk", "schooldesk", "cardesk",
          "petinsdesk", "hoteldesk", "subsdesk", "electronicsdesk", "trainticketdesk", "yogadesk",
          "courierdesk", "theatredesk", "jewellerydesk", "coworkdesk", "photodesk", "bakerydesk",
-         "boilerdesk", "tyredesk", "visadesk")
+         "boilerdesk", "tyredesk", "visadesk", "tailordesk", "drivingdesk", "weddingdesk",
+         "concertdesk", "travelinsdesk", "toolhiredesk", "gamingdesk", "evchargedesk")
 
 
 @pytest.fixture(scope="module")

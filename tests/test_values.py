@@ -375,6 +375,9 @@ def test_a_destination_present_only_in_untrusted_text_never_passes_without_appro
     ("with a kind\n (extended_time | captions | large_print), and notes.",
      ("extended_time", "captions", "large_print")),
     ("codes, e.g. A1 | B2", ()),
+    # "One of" as a sentence starts it
+    ("One of cancellation, medical,\nbaggage or travel_delay.",
+     ("cancellation", "medical", "baggage", "travel_delay")),
     # bullets that each start with a quoted value and say what it is
     ("Methods:\n\n* ``card`` - needs ``card_id``;\n* ``store_credit`` - up to the balance.",
      ("card", "store_credit")),

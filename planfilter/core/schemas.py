@@ -138,10 +138,16 @@ def argument_leaves(tool: Tool, parameter: str, value: Any
     return [(node, part) for node, part, _ in argument_fields(tool, parameter, value)]
 
 
+#: Codes joined by commas in one text: ``"HT-00440-C,HT-00441-C"``, ``"A12, B7"`` (each
+#: part one word with a digit).
+_JOINED_CODES = re.compile(r"[^\s,]*\d[^\s,]*(?:\s*,\s*[^\s,]*\d[^\s,]*)+")
+
+
 def argument_fields(tool: Tool, parameter: str, value: Any
                     ) -> list[tuple[Any, Mapping[str, Any], str | None]]:
     """:func:`argument_leaves`, each with the name of the object field it is the value of
-    (None for the argument itself and for an item of a list)."""
+    (None for the argument itself and for an item of a list). A text of codes joined by
+    commas (``"HT-00440-C,HT-00441-C"``, a list as some tools take one) gives each code."""
     root = tool.parameters
     schema = root.get("properties", {}).get(parameter)
     out: list[tuple[Any, Mapping[str, Any], str | None]] = []
@@ -157,6 +163,8 @@ def argument_fields(tool: Tool, parameter: str, value: Any
                          for key, item in reversed(list(node.items())))
         elif isinstance(node, list | tuple):
             stack.extend((item, part.get("items"), None) for item in reversed(node))
+        elif isinstance(node, str) and _JOINED_CODES.fullmatch(node.strip()):
+            out += [(code.strip(), part, field) for code in node.split(",")]
         else:
             out.append((node, part, field))
     return out
@@ -185,7 +193,7 @@ _GLOSSED = rf"{_BARE}(?:\s*\([^()]{{0,240}}\))?"
 #: of bank_transfer, cheque``, ``need codes, any of: pensionable_age, mobility``, ``may
 #: contain: wheelchair_space (...), hearing_loop, captions (...).``
 _BARE_CHOICES = re.compile(
-    rf"(?:^|(?<=[.;:])\s+|\b(?:one of|any of|either|one or more of)\s*:?\s*|:\s*)"
+    rf"(?:^|(?<=[.;:])\s+|\b(?i:one of|any of|either|one or more of)\s*:?\s*|:\s*)"
     rf"({_GLOSSED}(?:\s*,\s*{_GLOSSED})+(?:\s*,?\s*(?:or|and)\s+{_BARE})?|"
     rf"{_BARE}\s+or\s+{_BARE})"
     r"\s*(?=[.;()]|$)")

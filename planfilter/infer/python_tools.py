@@ -120,8 +120,8 @@ def _docstring(text: str, where: str) -> Any:
 def listed_parameters(doc: str, names: Iterable[str]) -> dict[str, str]:
     """Parameters a docstring describes in lines of their own with no section heading that
     ``docstring_parser`` knows (``subject: optional filter, one of data, design.``, also as
-    ``- subject:`` or ``subject (str):``), each with its text: to the next such line, a
-    blank line or a line less indented than the text goes on."""
+    ``- subject:``, ``subject (str):`` or ``* `subject` — ...``), each with its text: to
+    the next such line, a blank line or a line less indented than the text goes on."""
     wanted = set(names)
     found: dict[str, str] = {}
     current: str | None = None
@@ -139,9 +139,10 @@ def listed_parameters(doc: str, names: Iterable[str]) -> dict[str, str]:
 
 
 #: A line that describes a parameter: its name first (perhaps after a dash, in backticks,
-#: with a type in brackets), then a colon and the text.
+#: with a type in brackets), then a colon or a dash and the text (``* `asset_tags` —
+#: comma-separated asset tags``, as Markdown lists write it).
 _LISTED = re.compile(r"(?P<lead>\s*(?:[-*]\s+)?)`{0,2}(?P<name>[A-Za-z_]\w*)`{0,2}"
-                     r"(?:\s*\([^()]*\))?\s*:\s+(?P<text>.*)")
+                     r"(?:\s*\([^()]*\))?(?:\s*:|\s+[-–—])\s+(?P<text>.*)")
 
 
 def output_schema(return_type: Any, where: str) -> Mapping[str, Any] | None:

@@ -407,6 +407,9 @@ def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
         # "refund 20% of the price": a share, no amount
         if _SHARE_AFTER.match(text, span.end) and not name_words(tool, parameter) & SHARES:
             return False
+        # "£2,000" for ``amount_cents``: the model converts it to the minor unit
+        if _money(text, span) and _minor_units(tool, parameter):
+            return False
         # "5 GB" for ``quota_mb``: the model converts it; "512 GB" is no price ("50 pounds"
         # may be one)
         if _other_unit(text, span, parameter) or _unit(text, span) not in (None, _POUNDS) \
@@ -596,6 +599,18 @@ def _other_unit(text: str, span: Span, parameter: str) -> bool:
 _CURRENCY_BEFORE = re.compile(r"[£$€¥]\s?$|\b(?:EUR|USD|GBP|CHF)\s?$")
 _CURRENCY_AFTER = re.compile(r"^\s?(?:EUR|USD|GBP|CHF|euros?|dollars?|pounds?|pence|cents?)\b",
                              re.IGNORECASE)
+
+
+#: Words that say an amount is in a currency's minor unit: ``amount_cents``, "in pence".
+_MINOR = re.compile(r"(?:^|_|\b)(?:cents?|pence|pennies|minor)(?:$|_|\b)", re.IGNORECASE)
+
+
+def _minor_units(tool: Tool, parameter: str) -> bool:
+    """``parameter`` takes money in a minor unit, by its name or the variable's
+    (``amount_cents``, ``price_minor``) or its description ("Amount in pence")."""
+    schema = tool.parameters.get("properties", {}).get(parameter)
+    return any(_MINOR.search(said) for said in (parameter, tool.variable_of(parameter),
+                                                description_of(schema)))
 
 
 def _money(text: str, span: Span) -> bool:
