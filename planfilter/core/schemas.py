@@ -139,8 +139,10 @@ def argument_leaves(tool: Tool, parameter: str, value: Any
 
 
 #: Codes joined by commas in one text: ``"HT-00440-C,HT-00441-C"``, ``"A12, B7"`` (each
-#: part one word with a digit).
+#: part one word with a digit), and no number written with commas (``"479,000.50"``,
+#: ``"12,5"``: :data:`_COMMA_NUMBER`).
 _JOINED_CODES = re.compile(r"[^\s,]*\d[^\s,]*(?:\s*,\s*[^\s,]*\d[^\s,]*)+")
+_COMMA_NUMBER = re.compile(r"[-+]?[£$€]?\d{1,3}(?:,\d{3})+(?:\.\d+)?|[-+]?\d+,\d+")
 
 
 def argument_fields(tool: Tool, parameter: str, value: Any
@@ -163,7 +165,8 @@ def argument_fields(tool: Tool, parameter: str, value: Any
                          for key, item in reversed(list(node.items())))
         elif isinstance(node, list | tuple):
             stack.extend((item, part.get("items"), None) for item in reversed(node))
-        elif isinstance(node, str) and _JOINED_CODES.fullmatch(node.strip()):
+        elif isinstance(node, str) and _JOINED_CODES.fullmatch(node.strip()) \
+                and not _COMMA_NUMBER.fullmatch(node.strip()):
             out += [(code.strip(), part, field) for code in node.split(",")]
         else:
             out.append((node, part, field))
