@@ -370,7 +370,7 @@ def _near(text: str, span: Span, cue: frozenset[str]) -> bool:
     return bool(cue_words(" ".join(before + after)) & cue)
 
 
-#: A description's or format's word for a time of day: ``HH:MM``, ``hh:mm``, ``"time"``.
+#: A description's form for a time of day: ``HH:MM``, ``hh:mm``.
 _CLOCK_FORM = re.compile(r"\bHH:MM\b", re.IGNORECASE)
 
 
@@ -745,7 +745,7 @@ def stated_values(registry: Registry, text: str) -> dict[str, Any]:
                 if value not in values and not (coded and _as_words(value)) \
                         and not (worded and _bare_number(value)):
                     values.append(value)
-    _by_name(stated, carriers, text)
+    stated = _by_name(stated, carriers, text)
     for variable, places in sorted(carriers.items()):
         values = stated[variable]
         if not values:
@@ -759,12 +759,14 @@ def stated_values(registry: Registry, text: str) -> dict[str, Any]:
     return found
 
 
-def _by_name(stated: dict[str, list[Any]], carriers: Mapping[str, list[tuple[Tool, str]]],
-             text: str) -> None:
-    """A number or a code read for several variables goes to those a parameter's own name
-    names next to it, when some are so named and others only by their descriptions: "my
-    card ending 4471" is ``card_last4``'s, not ``job_number``'s, described "the job number
-    from the booking confirmation or engineer's card". Changes ``stated`` in place."""
+def _by_name(stated: Mapping[str, list[Any]], carriers: Mapping[str, list[tuple[Tool, str]]],
+             text: str) -> dict[str, list[Any]]:
+    """``stated`` (variable -> the values read for it), where a number or a code read for
+    several variables goes to those a parameter's own name names next to it, when some are
+    so named and others only by their descriptions: "my card ending 4471" is
+    ``card_last4``'s, not ``job_number``'s, described "the job number from the booking
+    confirmation or engineer's card"."""
+    stated = {variable: list(values) for variable, values in stated.items()}
     for span in spans(text):
         if span.kind not in ("number", "code"):
             continue
@@ -777,6 +779,7 @@ def _by_name(stated: dict[str, list[Any]], carriers: Mapping[str, list[tuple[Too
         if named and len(named) < len(holders):
             for variable in set(holders) - set(named):
                 stated[variable] = [x for x in stated[variable] if x not in said]
+    return stated
 
 
 #: A person's or a thing's name: one or two capitalised words.
