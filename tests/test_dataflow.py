@@ -162,6 +162,9 @@ def test_a_list_of_records_is_obtained_when_every_identifier_inside_it_was(argum
     ("u2", {}, True),  # short text is an id as often as a seat: the user "u2"
     # a measure with its unit
     ("8in", {}, False), ("128 GB", {}, False), ("2.5 kg", {}, False), ("8-in", {}, True),
+    # a part of a weekday, an iCalendar recurrence
+    ("Fri AM", {}, False), ("Wednesday full", {}, False), ("Fri 12", {}, True),
+    ("FREQ=WEEKLY;BYDAY=TH;BYHOUR=14", {}, False), ("FREQ", {}, True),
 ])
 def test_what_identifies_something(value, schema, identifying):
     assert identifies(value, schema) is identifying
@@ -993,10 +996,12 @@ def test_a_courtesy_title_names_no_one(title, kind):
 
 @pytest.mark.parametrize("name, identifying", [
     ("copies", False), ("nights", False), ("adults", False), ("copy", True), ("ids", True),
-    ("account_numbers", True), ("status", True)])
+    ("account_numbers", True), ("status", True),
+    ("hour", False), ("new_day", False), ("day_id", True)])
 def test_a_whole_number_a_plural_noun_names_is_a_count(name, identifying):
     """``copies: int``, ``nights: int``: a plural noun's number says how many, never which;
-    a singular noun's, or an identifier's plural, may say which thing a call acts on."""
+    a singular noun's, or an identifier's plural, may say which thing a call acts on. One a
+    name says is a moment (``hour``, ``new_day``) is none either."""
     assert identifies(12, {"type": "integer"}, acting=True, name=name) is identifying
 
 
@@ -1049,6 +1054,28 @@ def test_a_count_is_worked_out_not_held_to_a_source(number, name):
     session.record("get_account", {}, {"account": "A-1", "points": 1340})
     assert session.check("redeem", {"account": "A-1", name: number}).allowed
     assert session.check("pay", {"account": "A-1", "invoice": number}).kind == "invented"
+
+
+@pytest.mark.parametrize("resolution, kind", [
+    ("Apologised for the wait and issued two guest passes", "allowed"),  # prose
+    ("Apologised for the wait and issued guest pass GP-99999", "invented"),  # an unseen code
+    ("Meridian Club", "invented"),  # a name of something, held to a source
+])
+def test_prose_the_model_writes_is_its_own_unless_it_carries_an_unseen_datum(resolution, kind):
+    """A resolution, a reason: text of six words or more is what the model writes, for any
+    parameter, not only a record's field; a code inside it nothing showed, or a short name,
+    is still held to a source."""
+    registry = Registry(tools=(
+        Tool(name="get_complaint", produces=["complaint", "resolution"], action="read"),
+        Tool(name="resolve", requires=["complaint", "resolution"], produces=["resolved"],
+             action="update", risk="medium", parameters={"type": "object", "properties": {
+                 "complaint": {"type": "string"}, "resolution": {"type": "string"}}}),
+    ))
+    session = Session(registry, method="all", policy="always")
+    session.start("Sort out my complaint please", goal=["resolved"])
+    session.record("get_complaint", {}, {"complaint": "CMP-1", "resolution": None})
+    decision = session.check("resolve", {"complaint": "CMP-1", "resolution": resolution})
+    assert (decision.kind if not decision.allowed else "allowed") == kind, decision.reason
 
 
 @pytest.mark.parametrize("what, kind", [

@@ -98,7 +98,7 @@ def test_google_and_numpy_docstrings():
 
 
 def update_card(card_number: str, action: str, reason: str, limit: float | None = None,
-                tags: str = "", depot: str = ""):
+                tags: str = "", depot: str = "", holder: str = ""):
     """Change a fuel card.
 
     card_number: the card number as stored, e.g. "FC7077004412".
@@ -107,17 +107,19 @@ def update_card(card_number: str, action: str, reason: str, limit: float | None 
     - reason (str): why the change is made.
     * `tags` — comma-separated tags, e.g. "HT-1,HT-2".
     - depot - the depot that holds the card.
+    holder -- the driver the card is for.
     Returns the card.
     """
 
 
 def test_parameters_listed_in_lines_of_their_own():
     """A docstring with no section heading that lists each parameter on a line of its own
-    (``name: text``, ``- name (type): text``, Markdown's ``* `name` — text``, the text going
-    on in indented lines)."""
+    (``name: text``, ``- name (type): text``, Markdown's ``* `name` — text``, ``name --
+    text``, the text going on in indented lines)."""
     props = thaw(spec_from_function(update_card, "test").input_schema)["properties"]
     assert props["tags"]["description"] == 'comma-separated tags, e.g. "HT-1,HT-2".'
     assert props["depot"]["description"] == "the depot that holds the card."
+    assert props["holder"]["description"] == "the driver the card is for."
     assert props["card_number"]["description"] == 'the card number as stored, e.g. "FC7077004412".'
     assert props["action"]["description"] == 'one of "block", "unblock", "cancel",\n"set_limit".'
     assert props["reason"]["description"] == "why the change is made."

@@ -1297,3 +1297,18 @@ def test_a_number_goes_to_the_parameter_its_words_name_not_one_a_description_doe
     assert stated_values(registry, "I'll pay on my card ending 4471") == {"card_last4": "4471"}
     assert stated_values(registry, "Job 40917 is booked for Friday. I'll pay by card 4471") == {
         "job_number": 40917, "card_last4": "4471"}
+
+
+def test_a_holder_takes_a_name_and_digits_in_hyphenated_groups_are_one_code():
+    """"Name Sophie A Whitmore, account number 41592863, sort code 04-00-04": the account's
+    number is no ``account_holder`` (a holder is a person), and the sort code is one value,
+    not the numbers 04 and 00."""
+    params = {"account_holder": {"type": "string", "description": "name on the account"},
+              "account_number": {"type": "string"}, "sort_code": {"type": "string"}}
+    registry = Registry(tools=(Tool(name="update", produces={"updated"}, parameters={
+        "type": "object", "properties": params}),))
+    found = stated_values(registry, "My new account - name Sophie A Whitmore, account number "
+                                    "41592863, sort code 04-00-04.")
+    assert found == {"account_number": "41592863", "sort_code": "04-00-04"}
+    assert [(s.kind, s.value) for s in spans("code 04-00-04, on 2025-03-14, call 503-555-0270")
+            ] == [("code", "04-00-04"), ("date", "2025-03-14"), ("phone", "503-555-0270")]

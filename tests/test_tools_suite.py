@@ -90,7 +90,9 @@ DESKS = ("gadgetdesk", "staydesk", "carrierdesk", "clinicdesk", "rentdesk", "mea
          "petinsdesk", "hoteldesk", "subsdesk", "electronicsdesk", "trainticketdesk", "yogadesk",
          "courierdesk", "theatredesk", "jewellerydesk", "coworkdesk", "photodesk", "bakerydesk",
          "boilerdesk", "tyredesk", "visadesk", "tailordesk", "drivingdesk", "weddingdesk",
-         "concertdesk", "travelinsdesk", "toolhiredesk", "gamingdesk", "evchargedesk")
+         "concertdesk", "travelinsdesk", "toolhiredesk", "gamingdesk", "evchargedesk",
+         "physiodesk", "yachtdesk", "langschooldesk", "cleaningdesk", "loandesk", "loungedesk",
+         "kitchendesk", "nurserydesk")
 
 
 @pytest.fixture(scope="module")
@@ -177,12 +179,28 @@ REFUSED_FROM_THE_ORACLE = {
     # a postcode no read of the ground truth shows (the policy, which holds it, is not read)
     "boilerdesk": [("missed_visit_complaint_and_rebook", "find_slots", "invented"),
                    ("breakdown_with_same_engineer", "find_slots", "invented")],
+    # the letters that start a postcode a read shows ("HG" of "HG3 ..."), a part of a value,
+    # and the slot the refused read would have listed
+    "kitchendesk": [("first_survey_friday_morning", "list_survey_slots", "invented"),
+                    ("first_survey_friday_morning", "book_survey", "invented")],
+    # an office's name of five words, "de Valencia" added to what the request says
+    "langschooldesk": [("visa_attendance_certificate", "issue_attendance_certificate",
+                        "invented")],
 }
 REFUSED_FROM_THE_REQUEST = {
     "theatredesk": REFUSED_FROM_THE_ORACLE["theatredesk"],
     "jewellerydesk": REFUSED_FROM_THE_ORACLE["jewellerydesk"],
     "bakerydesk": REFUSED_FROM_THE_ORACLE["bakerydesk"],
     "boilerdesk": REFUSED_FROM_THE_ORACLE["boilerdesk"],
+    # as from the oracle, for another survey too; and the versioned quote ("Q-1047-v2") of
+    # the one the user names ("Q-1047"), read in a record the draft marks untrusted (it
+    # carries notes others write), and the lines the refused read would have shown
+    "kitchendesk": [*REFUSED_FROM_THE_ORACLE["kitchendesk"],
+                    ("move_survey_to_thursday_pm", "list_survey_slots", "invented"),
+                    ("move_survey_to_thursday_pm", "book_survey", "invented"),
+                    ("remove_appliances_email_total", "get_quote", "substituted"),
+                    ("remove_appliances_email_total", "revise_quote", "invented")],
+    "langschooldesk": REFUSED_FROM_THE_ORACLE["langschooldesk"],
     # a branch named by its district ("your Didsbury branch") where branches are listed by
     # town (Manchester, which the model knows), and what the refused read would have shown
     "tyredesk": [("puma_add_and_winter_tyres_didsbury", "list_branches", "substituted"),

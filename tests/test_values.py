@@ -375,6 +375,9 @@ def test_a_destination_present_only_in_untrusted_text_never_passes_without_appro
     ("with a kind\n (extended_time | captions | large_print), and notes.",
      ("extended_time", "captions", "large_print")),
     ("codes, e.g. A1 | B2", ()),
+    # quoted strings as reStructuredText writes them, each saying what it does
+    ('``"reduce_term"`` keeps the payment and ends sooner; ``"reduce_payment"`` lowers it.',
+     ("reduce_term", "reduce_payment")),
     # "One of" as a sentence starts it
     ("One of cancellation, medical,\nbaggage or travel_delay.",
      ("cancellation", "medical", "baggage", "travel_delay")),
@@ -412,6 +415,12 @@ def test_the_choices_a_description_lists(description, choices):
     ('The airport, e.g. "DEN" or any other.', set()),
     ('each {"what": or the part number}', set()),
     ('The model, ``"iPhone 13"``.', set()),
+    # examples in words alone, two or more: kinds of a thing; a code's or an id's are none
+    ('relationship to the child, e.g. "Grandmother", "Aunt", "Childminder"',
+     {"grandmother", "aunt", "childminder"}),
+    ('The letters at the start of the postcode, e.g. "HG" or "LS".', set()),
+    ('household id, e.g. ``"HH-30217"``, ``"HH-30218"``.', set()),
+    ('the body it is addressed to, e.g. "To whom it may concern".', set()),
 ])
 def test_the_values_a_description_names_as_the_services_own(description, named):
     assert named_in(description) == named

@@ -130,7 +130,13 @@ _MOMENT = re.compile(r"\d{4}-\d{2}-\d{2}(?:[ T]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)
                      r"(?:Z|[+-]\d{2}:?\d{2})?|\d{1,2}:\d{2}(?::\d{2})?|\d{4}-(?:0[1-9]|1[0-2])"
                      r"|\d{1,2}([/.])\d{1,2}\1\d{4}(?:[ T]\d{1,2}:\d{2})?|\d{4}/\d{1,2}/\d{1,2}"
                      r"|\d{4}[- ]?Q[1-4]|Q[1-4][- ]?\d{4}"
-                     r"|\d{4}-?W(?:0[1-9]|[1-4]\d|5[0-3])(?:-?[1-7])?", re.IGNORECASE)
+                     r"|\d{4}-?W(?:0[1-9]|[1-4]\d|5[0-3])(?:-?[1-7])?"
+                     # a part of a weekday ("Fri AM", "Wed full"), an iCalendar recurrence
+                     r"|(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?\s+(?:am|pm|full|morning|"
+                     r"afternoon|evening|day)|FREQ=[A-Z]+(?:;[A-Z]+=[\w,+-]+)*", re.IGNORECASE)
+#: Words of a name that say its whole number is a moment, not a count nor an id: ``hour``
+#: (a clock's), ``new_day`` (a day of the month), ``start_minute``.
+_MOMENT_WORDS = frozenset({"hour", "minute", "day", "weekday", "month", "year"})
 #: Sources named in a refusal (the rest are counted).
 SHOWN_SOURCES = 2
 
@@ -651,8 +657,9 @@ def _invented(tool: Tool, name: str, variable: str, value: Any, store: ValueStor
     schema lists, or the tool's own description lists (``Codes must come from the
     desk's list: vegetarian, vegan, ...``, a payment split's methods in bullets: the
     service publishes them, as it does its schema); and text of several words in a field
-    of an object (an item's ``desc``, an incident's ``location``, a friend's ``name``):
-    what a record the call writes says, in the model's words, unless it carries a datum
+    of an object (an item's ``desc``, an incident's ``location``, a friend's ``name``), or
+    prose anywhere (:func:`_prose`: a complaint's resolution, a refund's reason): what a
+    record the call writes says, in the model's words, unless it carries a datum
     (a code, an address: :func:`unseen_datum`) nothing showed, or a line of untrusted
     content. Nor is text of several words each of which the request spells out
     (:func:`in_users_words`: a child's name, their first name and the family's surname)."""
@@ -682,7 +689,7 @@ def _invented(tool: Tool, name: str, variable: str, value: Any, store: ValueStor
         if _words(item) and in_users_words(item, flow.request):
             continue
         what = _show(value) if item is value else f"{_show(value)}: its item {_show(item)}"
-        if key is not None and _words(item):
+        if (key is not None or _prose(item)) and _words(item):
             carried = carried_text(item, _untrusted_texts(store), flow.request) \
                 if writes(tool) else None
             datum = unseen_datum(item, store) if flow.read_all else None
@@ -803,6 +810,16 @@ def _words(value: Any) -> bool:
         and any(sum(c.isalpha() for c in p) > 1 for p in parts)
 
 
+#: Words a text needs to be prose the model writes, wherever it goes (fewer may be a name).
+PROSE_WORDS = 6
+
+
+def _prose(value: Any) -> bool:
+    """Text of at least :data:`PROSE_WORDS` words: what the model writes (a resolution, a
+    reason), no name of one thing."""
+    return isinstance(value, str) and len(value.split()) >= PROSE_WORDS
+
+
 def _holds_record(value: Any) -> bool:
     """``value`` is an object, or a list holding one (the items of an order, its payments)."""
     return isinstance(value, Mapping) or isinstance(value, list | tuple) and \
@@ -844,7 +861,10 @@ def identifies(value: Any, schema: Mapping[str, Any], *, acting: bool = False,
       writes them from the user's words ("June 17", "last month", "after the autumn", "the
       week of 21 April");
     - a measure with its unit (``8in``, ``128 GB``, ``500ml``,
-      :data:`~planfilter.core.text.MEASURE`): the model writes "an 8 inch" as the tool does.
+      :data:`~planfilter.core.text.MEASURE`): the model writes "an 8 inch" as the tool does;
+    - a part of a weekday (``Fri AM``) or an iCalendar recurrence
+      (``FREQ=WEEKLY;BYDAY=TH;BYHOUR=14``): the model writes "Thursdays at two" so; and a
+      whole number a name says is a moment (``hour``, ``new_day``: :data:`_MOMENT_WORDS`).
     """
     if value is None or isinstance(value, bool) or isinstance(value, str) and (
             not value.strip() or value.strip(" .").lower() in COURTESY_TITLES):
@@ -857,13 +877,19 @@ def identifies(value: Any, schema: Mapping[str, Any], *, acting: bool = False,
         return False
     if name is not None and names_money(name) and _number(normal(value)) is not None:
         return False
-    if isinstance(value, int) and _counts(name, schema):
+    if isinstance(value, int) and (_counts(name, schema) or _moment_named(name)):
         return False
     if isinstance(value, int | float):
         return schema.get("type") != "number" and \
             (acting or len(_number_text(abs(value))) >= MIN_MENTION_DIGITS)
     return not (isinstance(value, str) and (_MOMENT.fullmatch(value.strip())
                                             or MEASURE.fullmatch(value.strip())))
+
+
+def _moment_named(name: str | None) -> bool:
+    """The last word of ``name`` says its number is a moment (:data:`_MOMENT_WORDS`)."""
+    last = words(name, numbers=False)[-1:] if name else []
+    return bool(last) and last[0] in _MOMENT_WORDS
 
 
 #: A name that says its number is a count: ``quantity``, ``qty``, ``count``, ``*_count``,

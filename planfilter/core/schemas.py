@@ -200,11 +200,13 @@ _BARE_CHOICES = re.compile(
     rf"({_GLOSSED}(?:\s*,\s*{_GLOSSED})+(?:\s*,?\s*(?:or|and)\s+{_BARE})?|"
     rf"{_BARE}\s+or\s+{_BARE})"
     r"\s*(?=[.;()]|$)")
-#: A word quoted on its own in quotation marks (``"services"``, ``'hearing_loop'``; not in
-#: backticks, which mark code: a field, a function, ``null``): two or more of them in a
+#: A word quoted on its own in quotation marks (``"services"``, ``'hearing_loop'``, or a
+#: quoted string as reStructuredText writes it, ````"reduce_term"````; not in backticks
+#: alone, which mark code: a field, a function, ``null``): two or more of them in a
 #: description, none an example, are its choices however the text joins them.
 _QUOTED_WORD = re.compile(r"""(?<![\w`])"([A-Za-z][\w-]{0,39})"(?!`)|"""
-                          r"""(?<![\w`])'([A-Za-z][\w-]{0,39})'(?![\w`])""")
+                          r"""(?<![\w`])'([A-Za-z][\w-]{0,39})'(?![\w`])|"""
+                          r"""``"([A-Za-z][\w-]{0,39})"``""")
 #: Words of a programming language, no value of a service: ``"null"``, ``"None"``.
 _LITERALS = frozenset({"null", "none", "nil", "true", "false", "undefined"})
 #: Where the examples after "e.g." (:data:`_EXAMPLES`) end: a sentence's or a bracket's end.
@@ -327,17 +329,27 @@ def offered_in(description: str) -> frozenset[str | None]:
 _ALTERNATIVE = re.compile(rf"\bor\s+({QUOTED})|({QUOTED})(?:\s*\([^()]{{0,240}}\))?\s+or\b")
 
 
+#: An example written in words alone: a lower-case letter, no digit, no mark of an address
+#: or a code (``"Grandmother"``; not ``"HG"``, a code's letters).
+_WORD_EXAMPLE = re.compile(r"(?=.*[a-z])[A-Za-z][A-Za-z' -]*")
+
+
 @lru_cache(maxsize=4096)
 def named_in(description: str) -> frozenset[str | None]:
     """The values a description names as the service's own, as the value store keys them:
-    its choices (:func:`documented_choices`) and a value it quotes alone against another
-    way to fill the parameter (``"store_credit"`` (quote + 10%) or the id of a card``),
-    no example (after "e.g.") nor a field's name. Unlike the choices, one so named does not
-    keep other values out."""
+    its choices (:func:`documented_choices`); a value it quotes alone against another way
+    to fill the parameter (``"store_credit"`` (quote + 10%) or the id of a card``), no
+    example (after "e.g.") nor a field's name; and examples written in words alone when it
+    gives two or more (``e.g. "Grandmother", "Aunt", "Childminder"``: kinds of a thing, where
+    an id's example, ``e.g. "HH-30217"``, stays one). Unlike the choices, one so named does
+    not keep other values out."""
     examples = _example_runs(description)
     alone = [_unquoted(m.group(1) or m.group(2)) for m in _ALTERNATIVE.finditer(description)
              if not any(a <= m.start() < b for a, b in examples)
              and not _KEY_AFTER.match(description, m.end(1) if m.group(1) else m.end(2))]
+    kinds = [e for e in examples_in(description) if _WORD_EXAMPLE.fullmatch(e)]
+    if len(set(kinds)) > 1:
+        alone += kinds
     return offered_in(description) | frozenset(normal(v) for v in alone)
 
 

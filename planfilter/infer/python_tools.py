@@ -140,9 +140,10 @@ def listed_parameters(doc: str, names: Iterable[str]) -> dict[str, str]:
 
 #: A line that describes a parameter: its name first (perhaps after a dash, in backticks,
 #: with a type in brackets), then a colon or a dash and the text (``* `asset_tags` —
-#: comma-separated asset tags``, as Markdown lists write it).
+#: comma-separated asset tags``, as Markdown lists write it; ``relationship -- to the
+#: child``).
 _LISTED = re.compile(r"(?P<lead>\s*(?:[-*]\s+)?)`{0,2}(?P<name>[A-Za-z_]\w*)`{0,2}"
-                     r"(?:\s*\([^()]*\))?(?:\s*:|\s+[-–—])\s+(?P<text>.*)")
+                     r"(?:\s*\([^()]*\))?(?:\s*:|\s+(?:--|[-–—]))\s+(?P<text>.*)")
 
 
 def output_schema(return_type: Any, where: str) -> Mapping[str, Any] | None:

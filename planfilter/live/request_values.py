@@ -190,6 +190,9 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("postcode", re.compile(r"\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}\b")),
     ("code", re.compile(r"(?<![\w@/.-])#?(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z#])"
                         r"[A-Za-z0-9][A-Za-z0-9_-]{2,40}\b|#\d{3,40}\b")),
+    # groups of digits joined by hyphens, no date and no telephone number: a sort code
+    # ("04-00-04"), a reference ("123-456-789")
+    ("code", re.compile(r"(?<![\w./-])\d{2,6}(?:-\d{2,6}){2,}(?![\w/-]|\.\d)")),
     # thousands separated by commas ("4,000") are one number
     ("number", re.compile(r"(?<![\w.])-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
                           r"(?![\w]|\.\d|,\d{3}\b)")),
@@ -538,6 +541,8 @@ _HEAD_KINDS: Mapping[str, frozenset[str]] = {
     "town": frozenset({"place", "address:city", "quoted"}),
     "country": frozenset({"place", "address:country", "quoted"}),
     "street": frozenset({"address:address1", "quoted"}),
+    # a holder is a person: ``account_holder`` takes a name, no account's number
+    "holder": frozenset({"first_name", "last_name", "quoted"}),
 }
 
 
