@@ -140,12 +140,6 @@ REFUSED_FROM_THE_ORACLE = {
     # a branch's id the ground truth knows without the read that lists branches; seats
     # worked out from a seat map (a row's letter and a place in its string)
     "dealerdesk": [("dd-05-recall-letter-plus-mot", "create_booking", "invented")],
-    # a place the member describes in other words ("Outside a cafe on Dorsey Ave near
-    # 11th St"); a label the model gives a new address ("Home"), and the pick-up from the
-    # address the refused call would have made
-    "bikedesk": [("stolen_bike_police_report", "report_lost_bike", "invented")],
-    "laundrydesk": [("new_address_and_first_pickup_there", "add_address", "invented"),
-                    ("new_address_and_first_pickup_there", "schedule_pickup", "invented")],
     # an airport's code the model knows ("Heathrow" is LHR), and what the refused read
     # would have shown (a car park, a product)
     "parkingdesk": [("lost_ticket_short_stay", "get_vehicle_entries", "invented"),
@@ -246,10 +240,8 @@ REFUSED_FROM_THE_REQUEST = {
     "innsdesk": [("macleod_minibar_parking_credit", "credit_folio_charge", "substituted"),
                  ("raman_early_late_free", "request_early_checkin_late_checkout",
                   "substituted")],
-    # and a price the user states beside the difference refunded
-    "bikedesk": [*REFUSED_FROM_THE_ORACLE["bikedesk"],
-                 ("partial_refund_as_credit", "refund_trip_charge", "substituted")],
-    "laundrydesk": REFUSED_FROM_THE_ORACLE["laundrydesk"],
+    # a price the user states beside the difference refunded
+    "bikedesk": [("partial_refund_as_credit", "refund_trip_charge", "substituted")],
     "floristdesk": REFUSED_FROM_THE_ORACLE["floristdesk"],
     # and "take any difference from my card today" read as the day of arrival
     "campdesk": [*REFUSED_FROM_THE_ORACLE["campdesk"],
