@@ -165,6 +165,9 @@ def test_a_list_of_records_is_obtained_when_every_identifier_inside_it_was(argum
     # a part of a weekday, an iCalendar recurrence
     ("Fri AM", {}, False), ("Wednesday full", {}, False), ("Fri 12", {}, True),
     ("FREQ=WEEKLY;BYDAY=TH;BYHOUR=14", {}, False), ("FREQ", {}, True),
+    # a term or a season of a year, not an id that holds one
+    ("2025-SUM", {}, False), ("2024/25-AUT", {}, False), ("2025-T2", {}, False),
+    ("INV-25SPR-1010", {}, True), ("2025-SUMMIT", {}, True),
 ])
 def test_what_identifies_something(value, schema, identifying):
     assert identifies(value, schema) is identifying
@@ -1397,6 +1400,48 @@ def test_a_short_code_the_request_writes_in_capitals_is_the_users(size, kind):
     flow = Flow(held={"order_id": ("O-100",)}, scope="all", request=request)
     found = check_flow(registry, tool, {"order_id": "O-100", "size": size}, flow)
     assert (found[0].kind if found else "allowed") == kind
+
+
+@pytest.mark.parametrize("codes, kind", [(["FULL_GROOM", "NAIL_GRIND"], "allowed"),
+                                         (["PUPPY_INTRO"], "allowed"),
+                                         (["FULL_GROOM", "DESHED"], "invented"),
+                                         (["GROOM_FULL"], "invented")])
+def test_a_code_of_the_words_the_user_says_is_theirs(codes, kind):
+    """"A full groom with a nail grind": ``FULL_GROOM`` and ``NAIL_GRIND`` are the user's
+    words in the service's spelling, in order; a code they did not say is still held to a
+    source."""
+    registry = Registry(tools=(
+        Tool(name="get_dog", produces=["dog"], action="read"),
+        Tool(name="book", requires=["dog", "services"], produces=["booked"],
+             action="create", risk="medium", parameters={"type": "object", "properties": {
+                 "dog": {"type": "string"},
+                 "services": {"type": "array", "items": {"type": "string"}}}}),
+    ))
+    session = Session(registry, method="all", policy="always")
+    session.start("Book Waffles a full groom with a nail grind, or her puppy intro",
+                  goal=["booked"])
+    session.record("get_dog", {}, {"dog": "D-1"})
+    decision = session.check("book", {"dog": "D-1", "services": codes})
+    assert (decision.kind if not decision.allowed else "allowed") == kind, decision.reason
+
+
+@pytest.mark.parametrize("finish, kind", [("3:10:00", "allowed"), ("3:10", "allowed"),
+                                          ("03:10", "allowed"), ("3:11:00", "substituted")])
+def test_a_time_the_user_gave_is_theirs_with_or_without_its_seconds(finish, kind):
+    """"I'm aiming for about 3:10": the call writes ``3:10:00``, the same time; another is
+    not the user's."""
+    registry = Registry(tools=(
+        Tool(name="get_entry", produces=["entry"], action="read"),
+        Tool(name="change_wave", requires=["entry", "finish"], produces=["moved"],
+             action="update", risk="medium", parameters={"type": "object", "properties": {
+                 "entry": {"type": "string"}, "finish": {"type": "string"}}}),
+    ))
+    session = Session(registry, method="all", policy="always")
+    session.start("Move me: I'm aiming for about 3:10", goal=["moved"],
+                  known={"finish": "3:10"})
+    session.record("get_entry", {}, {"entry": "E-1"})
+    decision = session.check("change_wave", {"entry": "E-1", "finish": finish})
+    assert (decision.kind if not decision.allowed else "allowed") == kind, decision.reason
 
 
 @pytest.mark.parametrize("amount, kind", [(35.0, "allowed"), (155, "allowed"), (95, "allowed"),

@@ -1312,3 +1312,21 @@ def test_a_holder_takes_a_name_and_digits_in_hyphenated_groups_are_one_code():
     assert found == {"account_number": "41592863", "sort_code": "04-00-04"}
     assert [(s.kind, s.value) for s in spans("code 04-00-04, on 2025-03-14, call 503-555-0270")
             ] == [("code", "04-00-04"), ("date", "2025-03-14"), ("phone", "503-555-0270")]
+
+
+def test_a_time_form_takes_times_a_year_in_a_name_and_a_list_of_days_are_no_numbers():
+    """A parameter written ``H:MM:SS`` takes no e-mail address, whatever its description
+    says of whose time it is; "the Autumn Tour 2025 tee" gives no quantity of 2025; "the
+    nights of 25 and 26 October" is a list of days, no number 25."""
+    params = {"predicted_finish": {"type": "string", "description":
+                                   "predicted finish time for the recipient, H:MM:SS"},
+              "quantity": {"type": "integer", "description": "units wanted"},
+              "year": {"type": "integer"}}
+    registry = Registry(tools=(Tool(name="enter", produces={"entered"}, parameters={
+        "type": "object", "properties": params}),))
+    assert stated_values(registry, "Transfer it to tom@example.com, finish 1:45") == {
+        "predicted_finish": "1:45"}
+    assert stated_values(registry, "Pre-order the Autumn Tour 2025 tee, quantity 2") == {
+        "quantity": 2}
+    assert stated_values(registry, "Your 2025 year edition") == {"year": 2025}
+    assert spans("the nights of 25 and 26 October, or 3, 4 and 5 May") == ()

@@ -92,7 +92,8 @@ DESKS = ("gadgetdesk", "staydesk", "carrierdesk", "clinicdesk", "rentdesk", "mea
          "boilerdesk", "tyredesk", "visadesk", "tailordesk", "drivingdesk", "weddingdesk",
          "concertdesk", "travelinsdesk", "toolhiredesk", "gamingdesk", "evchargedesk",
          "physiodesk", "yachtdesk", "langschooldesk", "cleaningdesk", "loandesk", "loungedesk",
-         "kitchendesk", "nurserydesk")
+         "kitchendesk", "nurserydesk", "hosteldesk", "musicdesk", "merchdesk", "groomingdesk",
+         "windowdesk", "racedesk", "escapedesk", "hearingdesk")
 
 
 @pytest.fixture(scope="module")
@@ -180,6 +181,10 @@ REFUSED_FROM_THE_ORACLE = {
     # an office's name of five words, "de Valencia" added to what the request says
     "langschooldesk": [("visa_attendance_certificate", "issue_attendance_certificate",
                         "invented")],
+    # a service's code the request names in other words ("de-shed"), with no read of the
+    # services
+    "groomingdesk": [("upgrade_services_text_total", "change_appointment_services",
+                      "invented")],
 }
 REFUSED_FROM_THE_REQUEST = {
     "theatredesk": REFUSED_FROM_THE_ORACLE["theatredesk"],
@@ -195,6 +200,25 @@ REFUSED_FROM_THE_REQUEST = {
                     ("remove_appliances_email_total", "get_quote", "substituted"),
                     ("remove_appliances_email_total", "revise_quote", "invented")],
     "langschooldesk": REFUSED_FROM_THE_ORACLE["langschooldesk"],
+    # as from the oracle, and a salon named by its district ("your Wash Park salon") where
+    # branches are listed by city (the owner's, which a trusted read shows), and what the
+    # refused read would have shown
+    "groomingdesk": [*REFUSED_FROM_THE_ORACLE["groomingdesk"],
+                     ("book_cheaper_of_two_options", "list_branches", "substituted"),
+                     ("buy_package_and_redeem", "list_branches", "substituted"),
+                     ("buy_package_and_redeem", "find_open_slots", "invented"),
+                     ("buy_package_and_redeem", "book_appointment", "invented")],
+    # "the last start wave", a wave no read of the ground truth shows
+    "racedesk": [("new_phone_contact_and_later_wave", "change_wave", "invented")],
+    # clinics named by their districts ("Cribbs Causeway", "Clifton") where clinics are
+    # listed by city (Bristol, which the model knows), and what the refused read would
+    # have shown
+    "hearingdesk": [("left_aid_repair_at_cribbs_with_loaner", "list_clinics", "substituted"),
+                    ("left_aid_repair_at_cribbs_with_loaner", "open_repair", "invented"),
+                    ("left_aid_repair_at_cribbs_with_loaner", "list_loan_devices",
+                     "invented"),
+                    ("left_aid_repair_at_cribbs_with_loaner", "assign_loan_device",
+                     "invented")],
     # a branch named by its district ("your Didsbury branch") where branches are listed by
     # town (Manchester, which the model knows), and what the refused read would have shown
     "tyredesk": [("puma_add_and_winter_tyres_didsbury", "list_branches", "substituted"),

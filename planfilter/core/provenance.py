@@ -133,7 +133,11 @@ _MOMENT = re.compile(r"\d{4}-\d{2}-\d{2}(?:[ T]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)
                      r"|\d{4}-?W(?:0[1-9]|[1-4]\d|5[0-3])(?:-?[1-7])?"
                      # a part of a weekday ("Fri AM", "Wed full"), an iCalendar recurrence
                      r"|(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?\s+(?:am|pm|full|morning|"
-                     r"afternoon|evening|day)|FREQ=[A-Z]+(?:;[A-Z]+=[\w,+-]+)*", re.IGNORECASE)
+                     r"afternoon|evening|day)|FREQ=[A-Z]+(?:;[A-Z]+=[\w,+-]+)*"
+                     # a term or a season of a year ("2025-SUM", "2024/25-AUT", "2025-T2")
+                     r"|\d{4}(?:/\d{2})?[-/ ]?(?:spr|sum|aut|win|fall|spring|summer|autumn|"
+                     r"winter|[tsh][1-3])|(?:spr|sum|aut|win)[-/ ]?\d{2}(?:\d{2})?",
+                     re.IGNORECASE)
 #: Words of a name that say its whole number is a moment, not a count nor an id: ``hour``
 #: (a clock's), ``new_day`` (a day of the month), ``start_minute``.
 _MOMENT_WORDS = frozenset({"hour", "minute", "day", "weekday", "month", "year"})
@@ -539,7 +543,8 @@ def _origin_problems(tool: Tool, arg: _Argument, flow: Flow, store: ValueStore,
             and not named_record(value, given, store, flow.request) \
             and not at_given_time(value, given) \
             and not listed_with_given(value, given, flow.request) \
-            and not worked_out(value, given, (name, variable)):
+            and not worked_out(value, given, (name, variable)) \
+            and not same_clock(value, given):
         return [FlowProblem("substituted", name, (
             f"argument '{name}' = {_show(value)} is not the value the user gave for "
             f"{variable} ({', '.join(_show(g) for g in _plain_values(given))}); it was "
@@ -677,8 +682,9 @@ def _invented(tool: Tool, name: str, variable: str, value: Any, store: ValueStor
         sources = store.seen(item)
         if any(obtained(s, variable) for s in sources):
             continue
-        if _number_written(item, flow.request) or _capitals_written(item, flow.request):
-            continue  # "change my retirement age to 62", "I'm an M": what the user wrote
+        if _number_written(item, flow.request) or _capitals_written(item, flow.request) \
+                or _phrase_code(item, flow.request):
+            continue  # "my retirement age to 62", "I'm an M", "a full groom": the user's
         if _glossed_as_said(item, tool, name, schema, flow.request):
             continue  # "electric hook-up", and the description's "EHU" (electric hook-up)
         outside = tuple(s for s in sources
@@ -787,6 +793,20 @@ def _capitals_written(value: Any, request: str) -> bool:
     return code != "I" and any(
         code != "A" or not re.match(r" [a-z]", request[m.end():m.end() + 2])
         for m in re.finditer(rf"(?<![\w'’-]){code}(?![\w'’-])", request))
+
+
+#: A code of words joined by underscores or hyphens, in capitals: ``FULL_GROOM``.
+_PHRASE_CODE = re.compile(r"[A-Z][A-Z0-9]*(?:[_-][A-Z][A-Z0-9]*)+")
+
+
+def _phrase_code(value: Any, request: str) -> bool:
+    """``value`` is a code of words (:data:`_PHRASE_CODE`) the request says as a phrase, in
+    order: ``FULL_GROOM`` of "a full groom with a nail grind", ``PUPPY_INTRO`` of "her puppy
+    intro groom". What the user asked for, in the service's spelling."""
+    if not isinstance(value, str) or not _PHRASE_CODE.fullmatch(value.strip()) or not request:
+        return False
+    phrase = r"[\s-]+".join(map(re.escape, re.split(r"[_-]", value.strip().lower())))
+    return re.search(rf"(?<![\w-]){phrase}(?![\w-])", request.lower()) is not None
 
 
 def in_users_words(value: str, request: str) -> bool:
@@ -1222,6 +1242,14 @@ def worked_out(value: Any, given: Iterable[Any], names: Iterable[str]) -> bool:
     return amount is not None and any(
         abs(abs(a - b) - amount) < 0.005 or abs(a + b - amount) < 0.005
         for i, a in enumerate(stated) for b in stated[i + 1:])
+
+
+def same_clock(value: Any, given: Iterable[Any]) -> bool:
+    """``value`` is a time the user gave written with its seconds, or without them: "3:10"
+    is ``3:10:00``, a finish time or a time of day alike."""
+    clock = _clock_of(value) if isinstance(value, str) else None
+    return clock is not None and any(isinstance(g, str) and _clock_of(g) == clock
+                                     for g in given)
 
 
 def at_given_time(value: Any, given: Iterable[Any]) -> bool:

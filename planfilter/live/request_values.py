@@ -130,7 +130,9 @@ CLOCK = re.compile(r"\b(?:(1[0-2]|0?[1-9])(?:[:.]([0-5]\d))?\s*(?:([ap])\.?\s?m\
                    r"in\s+the\s+(morning|afternoon|evening))|(noon|midday|midnight))",
                    re.IGNORECASE)
 #: The rest of a range of days ("16 to 19", "3-5").
-_DAY_RANGE = r"(?:\s*(?:-|–|to|until|till|through)\s*(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?)?"
+_DAY_RANGE = (r"(?:\s*(?:-|–|to|until|till|through)\s*(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?|"
+              # or a list of days ("25 and 26 October", "3, 4 and 5 May")
+              r"(?:\s*(?:,|and|&|or)\s*(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?)+)?")
 #: A person's name (two capitalised words) right before a place's lead: "Tomás Herrera from
 #: Fernwood Dental" says whom the person is with, not where the request goes.
 _AFFILIATION = re.compile(rf"\b[{_UPPER}][{_LOWER}]+\s[{_UPPER}][{_LOWER}]+"
@@ -373,8 +375,14 @@ def _near(text: str, span: Span, cue: frozenset[str]) -> bool:
     return bool(cue_words(" ".join(before + after)) & cue)
 
 
-#: A description's form for a time of day: ``HH:MM``, ``hh:mm``.
-_CLOCK_FORM = re.compile(r"\bHH:MM\b", re.IGNORECASE)
+#: A description's form for a time of day or a duration: ``HH:MM``, ``hh:mm``, ``H:MM:SS``.
+_CLOCK_FORM = re.compile(r"\bH{1,2}:MM(?::SS)?\b", re.IGNORECASE)
+#: Spans that are a time: what a parameter written ``HH:MM`` takes.
+_TIMES = frozenset({"time", "clock", "quoted"})
+#: A capitalised word right before a number: the number is a year of a name ("Tour 2025").
+_NAMED_YEAR = re.compile(r"\b[A-Z][a-z]+\s+$")
+#: Words of a parameter that takes a year.
+_YEAR_WORDS = frozenset({"year", "years", "season", "edition", "vintage"})
 
 
 def _clock_form(tool: Tool, parameter: str) -> bool:
@@ -391,6 +399,10 @@ def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
     if not _offered(tool, parameter, span.value) or not _of_named_kind(parameter, span) \
             or _unlike_examples(tool, parameter, span):
         return False
+    # a time written ``H:MM:SS`` takes no e-mail address, whatever its description says of
+    # whose it is ("predicted finish for the recipient")
+    if _clock_form(tool, parameter) and span.kind not in _TIMES | {"number"}:
+        return False
     cue = parameter_words(tool, parameter)
     types = _types(tool, parameter)
     if span.kind == "number":
@@ -402,6 +414,10 @@ def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
         # "after 12" for a time written ``HH:MM``: an hour, noon or midnight, the model's
         # to write out
         if _clock_form(tool, parameter):
+            return False
+        # "the Autumn Tour 2025 tee": a year in a name, no count nor amount
+        if _NAMED_YEAR.search(text, 0, span.start) and 1900 <= span.value < 2100 \
+                and not name_words(tool, parameter) & _YEAR_WORDS:
             return False
         # "£50 a month": no day; "from my current account: £450": no account
         if _money(text, span) and not (names_money(parameter)
