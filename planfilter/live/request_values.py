@@ -193,7 +193,7 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("code", re.compile(r"(?<![\w@/.-])#?(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z#])"
                         r"[A-Za-z0-9][A-Za-z0-9_-]{2,40}\b|#\d{3,40}\b")),
     # groups of digits joined by hyphens, no date and no telephone number: a sort code
-    # ("04-00-04"), a reference ("123-456-789")
+    # ("04-00-04"), a reference ("12-3456-78")
     ("code", re.compile(r"(?<![\w./-])\d{2,6}(?:-\d{2,6}){2,}(?![\w/-]|\.\d)")),
     # thousands separated by commas ("4,000") are one number
     ("number", re.compile(r"(?<![\w.])-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
@@ -399,9 +399,10 @@ def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
     if not _offered(tool, parameter, span.value) or not _of_named_kind(parameter, span) \
             or _unlike_examples(tool, parameter, span):
         return False
-    # a time written ``H:MM:SS`` takes no e-mail address, whatever its description says of
-    # whose it is ("predicted finish for the recipient")
-    if _clock_form(tool, parameter) and span.kind not in _TIMES | {"number"}:
+    # a time written ``H:MM:SS`` takes a time alone: no e-mail address, whatever its
+    # description says of whose it is ("predicted finish for the recipient"); no hour alone
+    # ("after 12": noon or midnight, the model's to write out)
+    if _clock_form(tool, parameter) and span.kind not in _TIMES:
         return False
     cue = parameter_words(tool, parameter)
     types = _types(tool, parameter)
@@ -410,10 +411,6 @@ def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
             return False
         # "Maya (9) and Zach (6), plus our spaniel": an aside on a name (an age), no value
         if _ASIDE_NUMBER.match(text, max(0, span.start - 1)):
-            return False
-        # "after 12" for a time written ``HH:MM``: an hour, noon or midnight, the model's
-        # to write out
-        if _clock_form(tool, parameter):
             return False
         # "the Autumn Tour 2025 tee": a year in a name, no count nor amount
         if _NAMED_YEAR.search(text, 0, span.start) and 1900 <= span.value < 2100 \
