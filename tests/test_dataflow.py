@@ -162,6 +162,7 @@ def test_a_list_of_records_is_obtained_when_every_identifier_inside_it_was(argum
     ("u2", {}, True),  # short text is an id as often as a seat: the user "u2"
     # a measure with its unit
     ("8in", {}, False), ("128 GB", {}, False), ("2.5 kg", {}, False), ("8-in", {}, True),
+    ("000G", {}, True), ("12M", {}, True),  # a unit of one letter: as often a code
     # a part of a weekday, an iCalendar recurrence
     ("Fri AM", {}, False), ("Wednesday full", {}, False), ("Fri 12", {}, True),
     ("FREQ=WEEKLY;BYDAY=TH;BYHOUR=14", {}, False), ("FREQ", {}, True),
@@ -171,6 +172,9 @@ def test_a_list_of_records_is_obtained_when_every_identifier_inside_it_was(argum
 ])
 def test_what_identifies_something(value, schema, identifying):
     assert identifies(value, schema) is identifying
+    # a measure where a name says an identifier may be one ("12KG" of a ``code``)
+    if isinstance(value, str) and value in ("8in", "128 GB"):
+        assert identifies(value, schema, name="product_code")
     # what a high-risk call acts on: a small number is the item's id
     acting = identifying or isinstance(value, int) and not isinstance(value, bool) \
         and schema.get("type") != "number"

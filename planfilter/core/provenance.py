@@ -881,7 +881,8 @@ def identifies(value: Any, schema: Mapping[str, Any], *, acting: bool = False,
       writes them from the user's words ("June 17", "last month", "after the autumn", "the
       week of 21 April");
     - a measure with its unit (``8in``, ``128 GB``, ``500ml``,
-      :data:`~planfilter.core.text.MEASURE`): the model writes "an 8 inch" as the tool does;
+      :data:`~planfilter.core.text.MEASURE`), but where a name says an identifier
+      (``code``: ``12KG`` may be one): the model writes "an 8 inch" as the tool does;
     - a part of a weekday (``Fri AM``) or an iCalendar recurrence
       (``FREQ=WEEKLY;BYDAY=TH;BYHOUR=14``): the model writes "Thursdays at two" so; and a
       whole number a name says is a moment (``hour``, ``new_day``: :data:`_MOMENT_WORDS`).
@@ -902,14 +903,20 @@ def identifies(value: Any, schema: Mapping[str, Any], *, acting: bool = False,
     if isinstance(value, int | float):
         return schema.get("type") != "number" and \
             (acting or len(_number_text(abs(value))) >= MIN_MENTION_DIGITS)
-    return not (isinstance(value, str) and (_MOMENT.fullmatch(value.strip())
-                                            or MEASURE.fullmatch(value.strip())))
+    return not (isinstance(value, str) and (
+        _MOMENT.fullmatch(value.strip())
+        or MEASURE.fullmatch(value.strip()) and not set(words(name or "")) & ID_WORDS))
+
+
+def _head(name: str | None) -> str | None:
+    """The last word of a parameter's or a field's name (``new_day``: ``day``), if any."""
+    last = words(name, numbers=False)[-1:] if name else []
+    return last[0] if last else None
 
 
 def _moment_named(name: str | None) -> bool:
     """The last word of ``name`` says its number is a moment (:data:`_MOMENT_WORDS`)."""
-    last = words(name, numbers=False)[-1:] if name else []
-    return bool(last) and last[0] in _MOMENT_WORDS
+    return _head(name) in _MOMENT_WORDS
 
 
 #: A name that says its number is a count: ``quantity``, ``qty``, ``count``, ``*_count``,
@@ -929,9 +936,9 @@ def _counts(name: str | None, schema: Mapping[str, Any]) -> bool:
     :func:`identifies`): by its name (:data:`_COUNT_NAME`, or a plural noun's: ``copies``,
     ``nights``, ``adults``, no ``ids``) or its description (:data:`_COUNT_SAID`)."""
     said = schema.get("description")
-    last = words(name, numbers=False)[-1:] if name else []
+    head = _head(name)
     return bool(name and _COUNT_NAME.search(name)) or \
-        bool(last) and singular(last[0]) != last[0] and singular(last[0]) not in ID_WORDS or \
+        head is not None and singular(head) != head and singular(head) not in ID_WORDS or \
         isinstance(said, str) and bool(_COUNT_SAID.search(said))
 
 

@@ -74,10 +74,10 @@ UNIT_NAMES: Mapping[str, Mapping[str, tuple[str, ...]]] = {
 }
 #: A measure written with its unit, as a value: ``8in``, ``16 in``, ``128 GB``, ``2.5kg``,
 #: ``500ml`` (the unit's ways of :data:`UNIT_NAMES`, and short ones no request reads after
-#: a number: "in", "ml").
+#: a number: "in", "ml"). No unit of one letter: ``000G`` or ``12M`` is a code as often.
 _MEASURE_UNITS = "|".join(sorted(
-    {w for units in UNIT_NAMES.values() for ways in units.values() for w in ways}
-    | {"in", "ml", "cl", "l", "oz", "g", "m", "mph", "kw", "w"}, key=len, reverse=True))
+    {w for units in UNIT_NAMES.values() for ways in units.values() for w in ways
+     if len(w) > 1} | {"in", "ml", "cl", "oz", "mph", "kw"}, key=len, reverse=True))
 MEASURE = re.compile(rf"\d+(?:[.,]\d+)?\s?(?:{_MEASURE_UNITS})\.?", re.IGNORECASE)
 
 
