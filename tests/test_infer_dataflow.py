@@ -188,6 +188,14 @@ def test_authored_free_text_and_dates_leave_requires_with_evidence():
     assert "a date" in hotel.inferred["authored"] and "format date" in hotel.inferred["authored"]
 
 
+def test_free_text_named_as_a_hurried_team_shortens_it_is_authored():
+    reg = infer_contracts([tool("send_msg", {"uid": "string", "subj": "string",
+                                             "msg": "string"}, ("uid", "subj", "msg"))]
+                          ).registry
+    assert reg.tool("send_msg").authored == {"subj", "msg"}
+    assert reg.tool("send_msg").requires == {"uid"}
+
+
 def test_names_a_read_lists_only_in_text_are_authored_with_evidence():
     text = {"type": "string"}
     names = {"type": "array", "items": {"type": "string"}}

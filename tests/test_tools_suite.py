@@ -93,7 +93,9 @@ DESKS = ("gadgetdesk", "staydesk", "carrierdesk", "clinicdesk", "rentdesk", "mea
          "concertdesk", "travelinsdesk", "toolhiredesk", "gamingdesk", "evchargedesk",
          "physiodesk", "yachtdesk", "langschooldesk", "cleaningdesk", "loandesk", "loungedesk",
          "kitchendesk", "nurserydesk", "hosteldesk", "musicdesk", "merchdesk", "groomingdesk",
-         "windowdesk", "racedesk", "escapedesk", "hearingdesk")
+         "windowdesk", "racedesk", "escapedesk", "hearingdesk", "coffeedesk", "tattoodesk",
+         "gardendesk", "carwashdesk", "instrumentdesk", "bikesharedesk", "cateringdesk",
+         "divedesk")
 
 
 @pytest.fixture(scope="module")
@@ -185,8 +187,12 @@ REFUSED_FROM_THE_ORACLE = {
     # services
     "groomingdesk": [("upgrade_services_text_total", "change_appointment_services",
                       "invented")],
+    # a valet service's code no read of the ground truth shows (the site's services, which
+    # list it, are not read)
+    "carwashdesk": [("swap_car_and_book_mini_valet", "book_valet", "invented")],
 }
 REFUSED_FROM_THE_REQUEST = {
+    "carwashdesk": REFUSED_FROM_THE_ORACLE["carwashdesk"],
     "theatredesk": REFUSED_FROM_THE_ORACLE["theatredesk"],
     "jewellerydesk": REFUSED_FROM_THE_ORACLE["jewellerydesk"],
     "bakerydesk": REFUSED_FROM_THE_ORACLE["bakerydesk"],
@@ -492,3 +498,39 @@ def test_an_async_tool_is_awaited_on_the_runs_database(tmp_path, monkeypatch):
     env = suite.environment(case)  # the ground truth, run async, gives the database to reach
     assert not env.verdict(None).success
     assert env.execute("ping", {"times": 2}).ok and env.verdict(None).success
+
+
+METHODS = USING + '''
+
+
+class Line:
+    """The service, whose tools are its methods."""
+
+    def ping(self, times: int) -> dict:
+        """Ping the line.
+
+        Args:
+            times: how many pings.
+        """
+        _DATA["db"]["pings"] += times
+        return {"pings": _DATA["db"]["pings"]}
+
+
+line = Line()
+TOOLS = [line.ping]
+'''
+
+
+def test_tools_that_are_methods_of_a_service_object_run(tmp_path, monkeypatch):
+    """``TOOLS`` may list bound methods of one object: ``contracts infer`` drafts them and a
+    run calls them, though the module has no function of their names."""
+    folder = _tool_set(tmp_path / "desk_methods", METHODS, "tasks: [{id: t1, prompt: hi, "
+                       "calls: [{tool: ping, arguments: {times: 2}}]}]")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    [spec] = read_python_source(f"python:{folder.name}.tools")
+    assert spec.name == "ping" and list(spec.input_schema["properties"]) == ["times"]
+    (folder / "contracts.yaml").write_text("tools:\n- name: ping\n  produces: [pinged]\n")
+    suite = load_bench_suite(f"tools:{folder}")
+    data = {"pings": 0}
+    done = run_tool(suite.toolset, data, "ping", {"times": "2"})
+    assert done.ok and done.result == {"pings": 2} and data == {"pings": 2}

@@ -421,6 +421,15 @@ def test_the_choices_a_description_lists(description, choices):
     ('The letters at the start of the postcode, e.g. "HG" or "LS".', set()),
     ('household id, e.g. ``"HH-30217"``, ``"HH-30218"``.', set()),
     ('the body it is addressed to, e.g. "To whom it may concern".', set()),
+    # a value quoted with the case it is for; "for example" gives an example, no case
+    ("Each piece's size (``OS`` for one-size items such as regulators).", {"os"}),
+    ('The room, "R-100" for example.', set()),
+    # examples in words joined by underscores: terms of the service, one or several, alone
+    # or in a JSON list; an id's example has digits
+    ('Codes from the price list, e.g. ``["missing_bow"]``; an empty list if none.',
+     {"missing_bow"}),
+    ("The reason, e.g. 'late_delivery'.", {"late_delivery"}),
+    ('The orders, e.g. ``["ord_10021"]``.', set()),
 ])
 def test_the_values_a_description_names_as_the_services_own(description, named):
     assert named_in(description) == named

@@ -329,27 +329,54 @@ def offered_in(description: str) -> frozenset[str | None]:
 _ALTERNATIVE = re.compile(rf"\bor\s+({QUOTED})|({QUOTED})(?:\s*\([^()]{{0,240}}\))?\s+or\b")
 
 
+#: An example that is words joined by underscores, in lower case (``["missing_bow"]``,
+#: ``"late_delivery"``): a term of the service's vocabulary, one as much as several; an id's
+#: example has digits or capitals.
+_SNAKE_EXAMPLE = re.compile(r"[a-z]{2,}(?:_[a-z]{2,})+")
+
+
+#: A quoted value and the case the service uses it for: ``(``OS`` for one-size items)``,
+#: ``"N/A" for no preference`` (not "for example", nor "for instance").
+_FOR_CASE = re.compile(rf"({QUOTED})\s+for\s+(?!example\b|instance\b)(?:an?\s+|the\s+)?"
+                       r"[a-z][a-z-]+\b")
+
+
 #: An example written in words alone: a lower-case letter, no digit, no mark of an address
 #: or a code (``"Grandmother"``; not ``"HG"``, a code's letters).
 _WORD_EXAMPLE = re.compile(r"(?=.*[a-z])[A-Za-z][A-Za-z' -]*")
+
+
+#: A string of a JSON list written as an example: ``["missing_bow", "dent"]``.
+_LIST_STRING = re.compile(r"""["']([^"'\n]*)["']""")
+
+
+def _listed(example: str) -> list[str]:
+    """The strings of an example written as a JSON list, else the example."""
+    return _LIST_STRING.findall(example) if example.startswith("[") else [example]
 
 
 @lru_cache(maxsize=4096)
 def named_in(description: str) -> frozenset[str | None]:
     """The values a description names as the service's own, as the value store keys them:
     its choices (:func:`documented_choices`); a value it quotes alone against another way
-    to fill the parameter (``"store_credit"`` (quote + 10%) or the id of a card``), no
-    example (after "e.g.") nor a field's name; and examples written in words alone when it
+    to fill the parameter (``"store_credit"`` (quote + 10%) or the id of a card``), or
+    quotes with the case it is for (````OS`` for one-size items``), no example (after
+    "e.g.") nor a field's name; and examples written in words alone when it
     gives two or more (``e.g. "Grandmother", "Aunt", "Childminder"``: kinds of a thing, where
-    an id's example, ``e.g. "HH-30217"``, stays one). Unlike the choices, one so named does
+    an id's example, ``e.g. "HH-30217"``, stays one), or in words joined by underscores
+    (``e.g. ``["missing_bow"]````), however few. Unlike the choices, one so named does
     not keep other values out."""
     examples = _example_runs(description)
     alone = [_unquoted(m.group(1) or m.group(2)) for m in _ALTERNATIVE.finditer(description)
              if not any(a <= m.start() < b for a, b in examples)
              and not _KEY_AFTER.match(description, m.end(1) if m.group(1) else m.end(2))]
+    alone += [_unquoted(m.group(1)) for m in _FOR_CASE.finditer(description)
+              if not any(a <= m.start() < b for a, b in examples)]
     kinds = [e for e in examples_in(description) if _WORD_EXAMPLE.fullmatch(e)]
     if len(set(kinds)) > 1:
         alone += kinds
+    alone += [e for example in examples_in(description) for e in _listed(example)
+              if _SNAKE_EXAMPLE.fullmatch(e)]
     return offered_in(description) | frozenset(normal(v) for v in alone)
 
 

@@ -49,7 +49,9 @@ AUTHORED_KEYS = frozenset({"content", "contents", "body", "subject", "message", 
                            "expression", "formula", "equation", "thought", "statement",
                            "declaration", "explanation", "justification", "circumstances",
                            "complaint", "feedback", "details", "focus", "symptoms",
-                           "preferences", "requirements"})
+                           "preferences", "requirements",
+                           # and as a hurried team shortens them
+                           "subj", "msg", "desc", "descr", "txt", "expr"})
 #: Nouns a parameter's description opens with when the model composes its value ("The
 #: arithmetic expression to work out", "A search query"), whatever the parameter is called.
 COMPOSED_NOUNS = ("expression", "formula", "equation", "query", "message", "body", "text")

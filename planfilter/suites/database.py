@@ -279,12 +279,18 @@ def _import_tools(folder: Path) -> ModuleType:
 
 
 def _toolset(module: ModuleType, registry: Registry) -> ToolSet:
-    """The module's function for each tool the contracts name."""
-    missing = [n for n in registry.names if not callable(getattr(module, n, None))]
+    """The module's function for each tool the contracts name: the callable of that name in
+    its ``TOOLS`` list (a bound method of a service object is listed there, as ``contracts
+    infer`` reads it), else the module's attribute of that name."""
+    listed = getattr(module, "TOOLS", None)
+    named = {str(getattr(f, "__name__", "")): f for f in listed if callable(f)} \
+        if isinstance(listed, list | tuple) else {}
+    found = {n: named.get(n, getattr(module, n, None)) for n in registry.names}
+    missing = [n for n, function in found.items() if not callable(function)]
     if missing:
         raise ContractError(f"contracts {registry.source}: {module.__file__} has no function "
                             f"for the tools {missing}")
-    return validated_tools(module, {n: getattr(module, n) for n in registry.names})
+    return validated_tools(module, {n: f for n, f in found.items() if callable(f)})
 
 
 def load_tools_suite(argument: str, options: SuiteOptions) -> DatabaseSuite:
