@@ -1491,3 +1491,112 @@ def test_a_code_the_description_glosses_with_the_users_words_is_theirs(said, ask
     session.record("find_booking", {}, {"booking_ref": "CMP-1"})
     decision = session.check("add_extra", {"booking_ref": "CMP-1", "extra_code": asked})
     assert ("allowed" if decision.allowed else decision.kind) == kind
+
+
+@pytest.mark.parametrize("limit, kind", [(2500.0, "allowed"), (800, "allowed"),
+                                         (1500, "allowed"), (2600, "substituted")])
+def test_a_value_a_read_shows_changed_by_what_the_user_says_is_theirs(limit, kind):
+    """"Put Sam's limit up by £500, and bring Lee's down to £800": 800 binds the limit, and
+    the 2,000 a trusted read shows, changed by 500 either way, is the user's too; another
+    amount is not."""
+    registry = Registry(tools=(
+        Tool(name="get_card", produces=["card"], action="read"),
+        Tool(name="set_limit", requires=["card", "monthly_limit"], produces=["set"],
+             action="update", risk="high", parameters={"type": "object", "properties": {
+                 "card": {"type": "string"}, "monthly_limit": {"type": "number"}}}),
+    ))
+    session = Session(registry, method="all", policy="always")
+    session.start("Put Sam's monthly limit up by £500, and bring Lee's down to £800",
+                  goal=["set"], known={"monthly_limit": 800})
+    session.record("get_card", {}, {"card": "C-1", "monthly_limit": 2000})
+    decision = session.check("set_limit", {"card": "C-1", "monthly_limit": limit})
+    assert (decision.kind if not decision.allowed else "allowed") == kind, decision.reason
+
+
+@pytest.mark.parametrize("parameter, code, kind", [
+    ("target_languages", ["it"], "allowed"), ("target_languages", ["it", "de"], "invented"),
+    ("locale", ["it-IT"], "allowed"), ("room_codes", ["it"], "invented")])
+def test_the_code_of_a_language_the_user_names_is_theirs(parameter, code, kind):
+    """"We now also need an Italian version": ``it`` is the user's language in the service's
+    spelling, for a parameter that says language; ``de``, which nothing said, and a code for
+    another kind of parameter are still held to a source."""
+    registry = Registry(tools=(
+        Tool(name="get_project", produces=["project", parameter], action="read"),
+        Tool(name="add", requires=["project", parameter], produces=["added"],
+             action="update", risk="medium", parameters={"type": "object", "properties": {
+                 "project": {"type": "string"},
+                 parameter: {"type": "array", "items": {"type": "string"}}}}),
+    ))
+    session = Session(registry, method="all", policy="always")
+    session.start("On my project we now also need an Italian version", goal=["added"])
+    session.record("get_project", {}, {"project": "P-1", "languages": ["fr"]})
+    decision = session.check("add", {"project": "P-1", parameter: code})
+    assert (decision.kind if not decision.allowed else "allowed") == kind, decision.reason
+
+
+def test_a_value_another_tool_names_for_the_same_variable_is_the_services():
+    """The search lists the trades (``e.g. ``plumbing``, ``electrical``, ``carpentry````);
+    the form that posts a job takes one, its description pointing at the search: a trade the
+    search names is the service's for both; another word is still held to a source."""
+    listed = {"type": "string", "description": "Trade needed, e.g. ``plumbing``, "
+                                               "``electrical``, ``carpentry``."}
+    registry = Registry(tools=(
+        Tool(name="search_trades", requires=["skill"], produces=["trades"], action="read",
+             parameters={"type": "object", "properties": {"skill": listed}}),
+        Tool(name="get_home", produces=["home", "skill"], action="read"),
+        Tool(name="post_job", requires=["home", "skill"], produces=["posted"],
+             action="create", risk="medium", parameters={"type": "object", "properties": {
+                 "home": {"type": "string"},
+                 "skill": {"type": "string", "description": "Trade needed (see "
+                                                            "search_trades for the list)."}}}),
+    ))
+    session = Session(registry, method="all", policy="always")
+    session.start("I'd like an electrician to fit a socket", goal=["posted"])
+    session.record("get_home", {}, {"home": "H-1"})
+    assert session.check("post_job", {"home": "H-1", "skill": "electrical"}).allowed
+    assert session.check("post_job", {"home": "H-1", "skill": "masonry"}).kind == "invented"
+
+
+@pytest.mark.parametrize("dropoff, kind", [("LGW", "allowed"), ("LHR", "allowed"),
+                                           ("XYZ", "invented")])
+def test_a_code_a_parameter_of_the_same_kind_lists_is_the_services(dropoff, kind):
+    """``pickup`` lists the airport codes in brackets ("Airport code (LHR, LGW, STN) or a
+    saved address's id"); ``dropoff``, of the same kind ("Airport code or ..."), takes any of
+    them; another code is still held to a source."""
+    params = {"type": "object", "properties": {
+        "pickup": {"type": "string", "description": "Airport code (LHR, LGW, STN) or a saved "
+                                                    "address's id."},
+        "dropoff": {"type": "string", "description": "Airport code or a saved address's id."}}}
+    registry = Registry(tools=(
+        Tool(name="list_addresses", produces=["pickup", "dropoff"], action="read"),
+        Tool(name="book", requires=["pickup", "dropoff"], produces=["booked"],
+             action="create", risk="medium", parameters=params),
+    ))
+    session = Session(registry, method="all", policy="always")
+    session.start("Book me a car from home to the airport", goal=["booked"])
+    session.record("list_addresses", {}, {"addresses": [{"id": "ADR-1"}]})
+    decision = session.check("book", {"pickup": "ADR-1", "dropoff": dropoff})
+    assert (decision.kind if not decision.allowed else "allowed") == kind, decision.reason
+
+
+@pytest.mark.parametrize("said, kind", [
+    ("add the little travel size dewy fix setting spray to my box", "allowed"),
+    ("add the dewy fix setting spray to my box", "substituted")])
+def test_the_item_of_a_search_the_request_names_in_its_words_is_the_users(said, kind):
+    """A search for "dewy fix setting spray" finds it and its "Travel Size": the second is
+    what the user asked for when the request says its name's every word; else the one named
+    as searched is."""
+    registry = Registry(tools=(
+        Tool(name="search_products", requires=["query"], produces=["sku"], action="read",
+             parameters={"type": "object", "properties": {"query": {"type": "string"}}}),
+        Tool(name="add_addon", requires=["sku"], produces=["added"], action="update",
+             risk="medium", parameters={"type": "object", "properties": {
+                 "sku": {"type": "string"}}}),
+    ))
+    session = Session(registry, method="all", policy="always")
+    session.start(said, goal=["added"])
+    session.record("search_products", {"query": "dewy fix setting spray"}, {"results": [
+        {"sku": "SPR-100", "name": "Dewy Fix Setting Spray"},
+        {"sku": "SPR-30", "name": "Dewy Fix Setting Spray Travel Size"}]})
+    decision = session.check("add_addon", {"sku": "SPR-30"})
+    assert (decision.kind if not decision.allowed else "allowed") == kind, decision.reason

@@ -308,6 +308,49 @@ def test_a_code_goes_to_the_parameter_of_its_kind(text, found):
     assert stated_values(registry, text) == found
 
 
+@pytest.mark.parametrize("text, found", [
+    ("date of birth 23/11/1979. Thanks", [("date", "1979-11-23")]),
+    ("born 30.08.1967", [("date", "1967-08-30")]),
+    ("from 2025/03/14 on", [("date", "2025-03-14")]),
+    ("born 11/03/1979", []),  # the 11th of March or the 3rd of November: no value
+    ("born 31/02/1979", []),  # no such day
+    ("a ratio of 1/2", [("number", 1), ("number", 2)]),
+])
+def test_a_date_in_figures_is_read_where_its_order_shows(text, found):
+    """A date written in figures is read as ISO when its year is written whole and the order
+    of its day and month shows; else it gives no value, and its digits are no numbers."""
+    assert [(s.kind, s.value) for s in spans(text)] == found
+
+
+def test_a_british_address_gives_its_parts():
+    """"Flat 3, 14 Elm Grove, Kingston upon Thames, KT2 6PX": a flat, a street, a town with
+    its small words and a postcode, each to the parameters of its part."""
+    text = "The new address is Flat 3, 14 Elm Grove, Kingston upon Thames, KT2 6PX. Thanks"
+    assert [(s.kind, s.value) for s in spans(text)] == [
+        ("address:address2", "Flat 3"), ("address:address1", "14 Elm Grove"),
+        ("address:city", "Kingston upon Thames"), ("address:zip", "KT2 6PX")]
+    params = {name: {"type": "string"} for name in ("address_id", "city", "postcode")}
+    registry = Registry(tools=(Tool(name="add_address", produces={"address_id"},
+                                    parameters={"type": "object", "properties": params}),))
+    assert stated_values(registry, text + " and book me a car to Heathrow") == {
+        "city": ["Kingston upon Thames", "Heathrow"], "postcode": "KT2 6PX"}
+
+
+@pytest.mark.parametrize("text, found", [
+    ("USPS, tracking 9405 5112 0620 4471 2283 19, and UPS, 1Z 8A9 47E 03 1184 2207.",
+     [("code", "9405 5112 0620 4471 2283 19"), ("code", "1Z 8A9 47E 03 1184 2207")]),
+    ("card 4111 1111 1111 1111 please", [("code", "4111 1111 1111 1111")]),
+    # seats, and telephone numbers, stay what they are
+    ("seats 12A 12B 12C 12D", [("code", "12A"), ("code", "12B"), ("code", "12C"),
+                               ("code", "12D")]),
+    ("call +44 20 7946 0958", [("phone", "+44 20 7946 0958")]),
+])
+def test_a_long_code_printed_in_groups_is_one_value(text, found):
+    """Four groups or more, each with a digit, one of three digits or more, holding letters
+    or more digits than a telephone number: a tracking number or a card's, one value."""
+    assert [(s.kind, s.value) for s in spans(text)] == found
+
+
 def _desk() -> Registry:
     params = {
         "collection_day": {"type": "integer", "description": "Day of the month, 1 to 28."},
@@ -444,10 +487,10 @@ def test_a_change_or_another_unit_is_no_value_of_the_parameter(text, found):
     # (a place may be a city or a country: the words around it do not say)
     ("Hello, Tomás Herrera from Fernwood Dental. Deliver to Portland.",
      {"city": "Portland", "licence_country": "Portland"}),
-    # a British postcode is one value; a home's unit is no place; an age in brackets no
-    # value of anything
+    # a British postcode is one value; a home's unit is no place, its address gives its
+    # street and town; an age in brackets no value of anything
     ("Postcode BS7 8PL for now: I'm moving to Flat 3, 27 Cotham Hill, Bristol BS6 6LA",
-     {"zip_code": ["BS7 8PL", "BS6 6LA"]}),
+     {"zip_code": ["BS7 8PL", "BS6 6LA"], "city": "Bristol", "street": "27 Cotham Hill"}),
     ("my wife Pauline (65) and me (67), and our dog", {}),
     # a street's quarter before its name, a city and a ZIP code with no state
     ("Send it to 5530 SW Hewett Blvd, Portland 97221, please",
@@ -698,6 +741,8 @@ def test_places_after_the_word_that_leads_to_them_go_to_a_city_parameter_only():
     # place the user is going to
     assert stated_values(registry, "A match at Murrayfield. Book your Edinburgh hotel") == {
         "city": ["Murrayfield", "Edinburgh"]}
+    # alone, it may name the site's district as well as its city: no value
+    assert stated_values(registry, "Book me in at your Didsbury branch") == {}
     assert stated_values(registry, "Your hotel in Paris was lovely") == {"city": "Paris"}
 
 

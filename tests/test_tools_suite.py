@@ -95,7 +95,8 @@ DESKS = ("gadgetdesk", "staydesk", "carrierdesk", "clinicdesk", "rentdesk", "mea
          "kitchendesk", "nurserydesk", "hosteldesk", "musicdesk", "merchdesk", "groomingdesk",
          "windowdesk", "racedesk", "escapedesk", "hearingdesk", "coffeedesk", "tattoodesk",
          "gardendesk", "carwashdesk", "instrumentdesk", "bikesharedesk", "cateringdesk",
-         "divedesk")
+         "divedesk", "taxidesk", "fuelcarddesk", "translatedesk", "handydesk", "beautydesk",
+         "labdesk", "sellerdesk", "vanhiredesk")
 
 
 @pytest.fixture(scope="module")
@@ -143,13 +144,6 @@ REFUSED_FROM_THE_ORACLE = {
     # a branch's id the ground truth knows without the read that lists branches; seats
     # worked out from a seat map (a row's letter and a place in its string)
     "dealerdesk": [("dd-05-recall-letter-plus-mot", "create_booking", "invented")],
-    # an airport's code the model knows ("Heathrow" is LHR), and what the refused read
-    # would have shown (a car park, a product)
-    "parkingdesk": [("lost_ticket_short_stay", "get_vehicle_entries", "invented"),
-                    ("lost_ticket_short_stay", "process_lost_ticket", "invented"),
-                    ("meet_and_greet_for_wifes_car_with_valet", "search_products", "invented"),
-                    ("meet_and_greet_for_wifes_car_with_valet", "list_addons", "invented"),
-                    ("meet_and_greet_for_wifes_car_with_valet", "create_booking", "invented")],
     # a product's id the model works out from its item's id ("410901" of BQ-109), with
     # no read of the catalogue, and the larger size of it that read would have shown
     "floristdesk": [("bigger_office_flowers_on_wednesdays", "get_product", "invented"),
@@ -193,6 +187,9 @@ REFUSED_FROM_THE_ORACLE = {
 }
 REFUSED_FROM_THE_REQUEST = {
     "carwashdesk": REFUSED_FROM_THE_ORACLE["carwashdesk"],
+    # two tracking numbers, the word "tracking" before the first only: the second is read
+    # as no value of it
+    "sellerdesk": [("add_tracking_two_boxes", "update_package_tracking", "substituted")],
     "theatredesk": REFUSED_FROM_THE_ORACLE["theatredesk"],
     "jewellerydesk": REFUSED_FROM_THE_ORACLE["jewellerydesk"],
     "bakerydesk": REFUSED_FROM_THE_ORACLE["bakerydesk"],
@@ -206,14 +203,10 @@ REFUSED_FROM_THE_REQUEST = {
                     ("remove_appliances_email_total", "get_quote", "substituted"),
                     ("remove_appliances_email_total", "revise_quote", "invented")],
     "langschooldesk": REFUSED_FROM_THE_ORACLE["langschooldesk"],
-    # as from the oracle, and a salon named by its district ("your Wash Park salon") where
-    # branches are listed by city (the owner's, which a trusted read shows), and what the
-    # refused read would have shown
+    # as from the oracle, and a salon named by its district ("in Wash Park") where branches
+    # are listed by city (the owner's, which a trusted read shows)
     "groomingdesk": [*REFUSED_FROM_THE_ORACLE["groomingdesk"],
-                     ("book_cheaper_of_two_options", "list_branches", "substituted"),
-                     ("buy_package_and_redeem", "list_branches", "substituted"),
-                     ("buy_package_and_redeem", "find_open_slots", "invented"),
-                     ("buy_package_and_redeem", "book_appointment", "invented")],
+                     ("book_cheaper_of_two_options", "list_branches", "substituted")],
     # "the last start wave", a wave no read of the ground truth shows
     "racedesk": [("new_phone_contact_and_later_wave", "change_wave", "invented")],
     # clinics named by their districts ("Cribbs Causeway", "Clifton") where clinics are
@@ -225,12 +218,6 @@ REFUSED_FROM_THE_REQUEST = {
                      "invented"),
                     ("left_aid_repair_at_cribbs_with_loaner", "assign_loan_device",
                      "invented")],
-    # a branch named by its district ("your Didsbury branch") where branches are listed by
-    # town (Manchester, which the model knows), and what the refused read would have shown
-    "tyredesk": [("puma_add_and_winter_tyres_didsbury", "list_branches", "substituted"),
-                 ("puma_add_and_winter_tyres_didsbury", "search_tyres", "invented"),
-                 ("puma_add_and_winter_tyres_didsbury", "find_slots", "invented"),
-                 ("puma_add_and_winter_tyres_didsbury", "book_tyre_fitting", "invented")],
     "carrierdesk": [("hotspot_plan_upgrade", "change_plan", "substituted"),
                     ("port_in_wife", "port_in_number", "substituted"),
                     ("data_topup_and_cancel_pass", "get_line_details", "substituted")],
@@ -279,14 +266,18 @@ REFUSED_FROM_THE_REQUEST = {
     # a licence's country the model knows from the request ("GB" for a licence of this
     # country), where the place the car is picked up from was read as a country
     "hiredesk": [("upgrade_seven_seater_add_wife", "add_additional_driver", "substituted")],
-    # and "Terminal 1" read as the terminal `1` where the call takes `T1`; the car's
-    # registration written in two words ("wp19 ozt") read as the car park's id
-    "parkingdesk": [("lost_ticket_short_stay", "get_vehicle_entries", "invented"),
-                    ("lost_ticket_short_stay", "process_lost_ticket", "substituted"),
+    # "Terminal 1" read as the terminal `1` where the call takes `T1`; the car's
+    # registration written in two words ("wp19 ozt") read as the car park's id; an
+    # airport's code the model knows ("Manchester" is MAN, which only an example shows),
+    # and what the refused reads would have shown
+    "parkingdesk": [("lost_ticket_short_stay", "process_lost_ticket", "substituted"),
                     ("book_cheapest_manchester_t1", "search_products", "invented"),
                     ("book_cheapest_manchester_t1", "get_quote", "invented"),
                     ("book_cheapest_manchester_t1", "create_booking", "invented"),
-                    *REFUSED_FROM_THE_ORACLE["parkingdesk"][2:]],
+                    ("meet_and_greet_for_wifes_car_with_valet", "search_products",
+                     "substituted"),
+                    ("meet_and_greet_for_wifes_car_with_valet", "list_addons", "invented"),
+                    ("meet_and_greet_for_wifes_car_with_valet", "create_booking", "invented")],
 }
 
 

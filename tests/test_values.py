@@ -429,6 +429,10 @@ def test_the_choices_a_description_lists(description, choices):
     ('Codes from the price list, e.g. ``["missing_bow"]``; an empty list if none.',
      {"missing_bow"}),
     ("The reason, e.g. 'late_delivery'.", {"late_delivery"}),
+    # codes in capitals listed bare in brackets, three or more; not as examples
+    ('Airport code (LHR, LGW, STN, LTN) or a saved address id ("ADR-...").',
+     {"lhr", "lgw", "stn", "ltn"}),
+    ("Sizes (e.g. XS, SM, MD)", set()),
     ('The orders, e.g. ``["ord_10021"]``.', set()),
 ])
 def test_the_values_a_description_names_as_the_services_own(description, named):

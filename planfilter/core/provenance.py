@@ -89,6 +89,7 @@ compared without its whitespace (see :func:`same_value`).
 from __future__ import annotations
 
 import json
+import locale
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
@@ -102,6 +103,7 @@ from .text import (
     ID_WORDS,
     LIST_JOIN,
     MEASURE,
+    changes_stated,
     has_digit,
     names_money,
     singular,
@@ -476,7 +478,7 @@ def argument_problems(registry: Registry, tool: Tool, name: str, arguments: Mapp
                                                        arg.given):
         arg = replace(arg, given=())  # the user named what they leave, not what they take
     # an argument's checks stop at the first that finds a problem
-    return (_origin_problems(tool, arg, flow, store, checked)
+    return (_origin_problems(tool, arg, flow, store, checked, registry)
             or _unseen_problems(tool, arg, flow, store)
             or _outbound_problems(tool, arg, arguments, flow, store, checked))
 
@@ -532,7 +534,8 @@ class _Argument:
 
 
 def _origin_problems(tool: Tool, arg: _Argument, flow: Flow, store: ValueStore,
-                     checked: frozenset[str]) -> list[FlowProblem]:
+                     checked: frozenset[str], registry: Registry | None = None
+                     ) -> list[FlowProblem]:
     """Where a value the model does not write came from: not the value the user gave
     (``substituted``), obtained nowhere (``invented``), seen only inside untrusted text
     (``tainted``), or the wrong item of a search (``substituted``)."""
@@ -544,6 +547,7 @@ def _origin_problems(tool: Tool, arg: _Argument, flow: Flow, store: ValueStore,
             and not at_given_time(value, given) \
             and not listed_with_given(value, given, flow.request) \
             and not worked_out(value, given, (name, variable)) \
+            and not changed_by(value, (name, variable), store, flow.request) \
             and not same_clock(value, given):
         return [FlowProblem("substituted", name, (
             f"argument '{name}' = {_show(value)} is not the value the user gave for "
@@ -551,13 +555,16 @@ def _origin_problems(tool: Tool, arg: _Argument, flow: Flow, store: ValueStore,
             f"{_seen_at(value, store)}"))]
     if variable not in checked or given:
         return []
-    problem = _invented(tool, name, variable, value, store, flow)
+    problem = _invented(tool, name, variable, value, store, flow,
+                        service_named(registry, variable) if registry is not None
+                        else frozenset())
     found = [problem] if problem is not None else []
     if problem is not None and problem.kind == "invented":
         return found
     searched = tuple(searched_lists(value, flow.answers))  # one walk for both rules below
     asked = unasked_item(searched, trusted=bool(searched) and all(
-        s.trusted for s in store.seen(value) if s.kind is SourceKind.RESULT))
+        s.trusted for s in store.seen(value) if s.kind is SourceKind.RESULT),
+        request=flow.request)
     if asked is not None:
         found.append(FlowProblem("substituted", name, (
             f"argument '{name}' = {_show(value)} is not the item searched for: the "
@@ -647,8 +654,40 @@ def _outbound_problems(tool: Tool, arg: _Argument, arguments: Mapping[str, Any],
     return []
 
 
+def service_named(registry: Registry, variable: str) -> frozenset[str | None]:
+    """The values the description of any parameter that carries ``variable`` names as the
+    service's own (:func:`~planfilter.core.schemas.named_by`): a trade a search lists
+    (``e.g. ``plumbing``, ``electrical``, ``carpentry````) is one the form that posts a job
+    takes, whose own description says only "see search_tradespeople for the list"."""
+    return frozenset().union(*(
+        named_by(schema) for tool in registry
+        for param, schema in tool.parameters.get("properties", {}).items()
+        if tool.variable_of(param) == variable))
+
+
+def _kin_named(tool: Tool, name: str) -> frozenset[str | None]:
+    """What the descriptions of the tool's other parameters of the same kind name as the
+    service's own (:func:`~planfilter.core.schemas.named_by`): those whose descriptions open
+    with the same two words as this one's ("Airport code (LHR, LGW, STN) or a saved
+    address's id" for ``pickup``, "Airport code or a saved address's id" for ``dropoff``)."""
+    properties = tool.parameters.get("properties", {})
+    opening = _opening(properties.get(name))
+    if not opening:
+        return frozenset()
+    return frozenset().union(*(named_by(schema) for other, schema in properties.items()
+                               if other != name and _opening(schema) == opening))
+
+
+def _opening(schema: Any) -> tuple[str, ...]:
+    """The first two words of a parameter's description, lower-cased; () when it has fewer."""
+    said = schema.get("description") if isinstance(schema, Mapping) else None
+    found = tuple(words(said, digits=False)[:2]) if isinstance(said, str) else ()
+    return found if len(found) == 2 else ()
+
+
 def _invented(tool: Tool, name: str, variable: str, value: Any, store: ValueStore,
-              flow: Flow) -> FlowProblem | None:
+              flow: Flow, vocabulary: frozenset[str | None] = frozenset()
+              ) -> FlowProblem | None:
     """The problem of an argument that carries ``variable`` and no value the user gave for
     it: ``invented`` when some value of it that :func:`identifies` something (the argument,
     or a scalar inside it: an item of a list, a field of an object, at any depth) was seen
@@ -658,8 +697,9 @@ def _invented(tool: Tool, name: str, variable: str, value: Any, store: ValueStor
 
     Not held to a source: a value the parameter's description names as the service's own
     (:func:`~planfilter.core.schemas.named_in`: among its choices, ``"scratch"|"dent"``, or
-    alone against another way to fill it, ``"store_credit"`` or a card's id), as one its
-    schema lists, or the tool's own description lists (``Codes must come from the
+    alone against another way to fill it, ``"store_credit"`` or a card's id), or that of
+    another parameter of the same variable (``vocabulary``: :func:`service_named`), as one
+    its schema lists, or the tool's own description lists (``Codes must come from the
     desk's list: vegetarian, vegan, ...``, a payment split's methods in bullets: the
     service publishes them, as it does its schema); and text of several words in a field
     of an object (an item's ``desc``, an incident's ``location``, a friend's ``name``), or
@@ -674,7 +714,7 @@ def _invented(tool: Tool, name: str, variable: str, value: Any, store: ValueStor
     # list of them), not a field of a record beside the fields that say which thing it is
     acting = acted_on(tool, name) and not _holds_record(value)
     choices = named_by(tool.parameters.get("properties", {}).get(name)) \
-        | named_in(tool.description)
+        | named_in(tool.description) | vocabulary | _kin_named(tool, name)
     for item, schema, key in argument_fields(tool, name, value):
         if not identifies(item, schema, acting=acting, name=name if key is None else key) \
                 or isinstance(item, str) and normal(item) in choices | named_by(schema):
@@ -683,8 +723,9 @@ def _invented(tool: Tool, name: str, variable: str, value: Any, store: ValueStor
         if any(obtained(s, variable) for s in sources):
             continue
         if _number_written(item, flow.request) or _capitals_written(item, flow.request) \
-                or _phrase_code(item, flow.request):
-            continue  # "my retirement age to 62", "I'm an M", "a full groom": the user's
+                or _phrase_code(item, flow.request) \
+                or _language_named(item, flow.request, name, variable, key or ""):
+            continue  # "my retirement age to 62", "I'm an M", "a full groom", "Italian"
         if _glossed_as_said(item, tool, name, schema, flow.request):
             continue  # "electric hook-up", and the description's "EHU" (electric hook-up)
         outside = tuple(s for s in sources
@@ -807,6 +848,30 @@ def _phrase_code(value: Any, request: str) -> bool:
         return False
     phrase = r"[\s-]+".join(map(re.escape, re.split(r"[_-]", value.strip().lower())))
     return re.search(rf"(?<![\w-]){phrase}(?![\w-])", request.lower()) is not None
+
+
+#: A language's name -> its ISO 639 code, from the standard library's table of locale
+#: aliases ("italian" -> "it", "portuguese" -> "pt"): a name of letters alone, longer than
+#: a code.
+LANGUAGE_CODES: Mapping[str, str] = {
+    name: alias.split("_")[0].split(".")[0].lower()
+    for name, alias in locale.locale_alias.items()
+    if name.isalpha() and len(name) > 4 and re.fullmatch(r"[a-z]{2,3}(?:_\w+)?(?:\..*)?",
+                                                          alias)}
+#: A language's code, perhaps with its region: ``it``, ``pt-BR``, ``zh_CN``.
+_LANGUAGE_CODE = re.compile(r"([a-z]{2,3})(?:[-_][A-Za-z]{2,4})?", re.IGNORECASE)
+
+
+def _language_named(value: Any, request: str, *names: str) -> bool:
+    """``value`` is the code of a language the request names in words, for a parameter one
+    of whose ``names`` (its own, its variable's) says language: ``it`` of "we now also need
+    an Italian version". The user named it; the code is the service's spelling."""
+    code = _LANGUAGE_CODE.fullmatch(value.strip()) if isinstance(value, str) else None
+    if code is None or not any({"language", "languages", "lang", "langs", "locale"}
+                               & _name_words(n) for n in names):
+        return False
+    said = {LANGUAGE_CODES.get(word) for word in words(request, digits=False)}
+    return code.group(1).lower() in said
 
 
 def in_users_words(value: str, request: str) -> bool:
@@ -948,7 +1013,8 @@ def _counts(name: str | None, schema: Mapping[str, Any]) -> bool:
 Searched = tuple[dict[str, str], list[Mapping[str, Any]], set[int], dict[str, frozenset[str]]]
 
 
-def unasked_item(searched: Iterable[Searched], trusted: bool = False) -> str | None:
+def unasked_item(searched: Iterable[Searched], trusted: bool = False,
+                 request: str = "") -> str | None:
     """When the value of ``searched`` (:func:`searched_lists`) is a field of an item of a
     list of several items (objects) a call returned, and some items of that list, not this
     one, have a field equal to one of the call's own text arguments (case and whitespace
@@ -958,10 +1024,17 @@ def unasked_item(searched: Iterable[Searched], trusted: bool = False) -> str | N
     word of the argument's name: a trusted service listed the items by criteria of its own
     (the records of a domain, one of which points at the domain; the sitters who serve an
     area, beside the one who lives there), and the argument was what they belong to, not
-    the name of one. Outside content can list anything beside what was searched for."""
+    the name of one. Nor when only trusted results hold it and this item's text that holds
+    the argument is the user's words (:func:`in_users_words`): a search for "dewy fix
+    setting spray" that found it and its "Travel Size", which the request asks for in those
+    words. Outside content can list anything beside what was searched for."""
     for asked, items, mine, named in searched:
         exact = {i: (key, field) for i, item in enumerate(items) for field, f in item.items()
                  if isinstance(f, str) and (key := _squeezed(f).lower()) in asked}
+        if exact and trusted and any(
+                isinstance(f, str) and any(_in_part(key, _squeezed(f).lower()) for key in asked)
+                and in_users_words(f, request) for i in mine for f in items[i].values()):
+            continue  # the item the request names, beside the one named as searched
         if exact and len(exact) < len(items) and not mine & set(exact):
             for key, field in dict.fromkeys(exact.values()):
                 if not (trusted and not named.get(key, frozenset()) & _name_words(field)
@@ -1249,6 +1322,22 @@ def worked_out(value: Any, given: Iterable[Any], names: Iterable[str]) -> bool:
     return amount is not None and any(
         abs(abs(a - b) - amount) < 0.005 or abs(a + b - amount) < 0.005
         for i, a in enumerate(stated) for b in stated[i + 1:])
+
+
+def changed_by(value: Any, names: Iterable[str], store: ValueStore, request: str) -> bool:
+    """``value`` is an amount of money (one of ``names`` names money) that a trusted result
+    shows changed by an amount the request gives as a change: "put Sam's limit up by £500"
+    makes a limit of 2000 one of 2500, beside "bring Lee's down to £800", which binds 800
+    (a change binds nothing: planfilter.live.request_values)."""
+    if not any(names_money(n) for n in names) or isinstance(value, bool):
+        return False
+    amount = _number(normal(value))
+    if amount is None:
+        return False
+    return any(s.kind is SourceKind.RESULT and s.trusted
+               for change in changes_stated(request)
+               for before in (amount - change, amount + change) if before > 0
+               for s in store.seen(round(before, 2)))
 
 
 def same_clock(value: Any, given: Iterable[Any]) -> bool:

@@ -335,6 +335,11 @@ _ALTERNATIVE = re.compile(rf"\bor\s+({QUOTED})|({QUOTED})(?:\s*\([^()]{{0,240}}\
 _SNAKE_EXAMPLE = re.compile(r"[a-z]{2,}(?:_[a-z]{2,})+")
 
 
+#: Codes in capitals listed bare in brackets, three or more: ``Airport code (LHR, LGW, STN,
+#: LTN, LCY)``.
+_BRACKETED_CODES = re.compile(r"\(\s*([A-Z][A-Z0-9]{1,9}(?:\s*,\s*[A-Z][A-Z0-9]{1,9}){2,})\s*\)")
+
+
 #: A quoted value and the case the service uses it for: ``(``OS`` for one-size items)``,
 #: ``"N/A" for no preference`` (not "for example", nor "for instance").
 _FOR_CASE = re.compile(rf"({QUOTED})\s+for\s+(?!example\b|instance\b)(?:an?\s+|the\s+)?"
@@ -360,7 +365,8 @@ def named_in(description: str) -> frozenset[str | None]:
     """The values a description names as the service's own, as the value store keys them:
     its choices (:func:`documented_choices`); a value it quotes alone against another way
     to fill the parameter (``"store_credit"`` (quote + 10%) or the id of a card``), or
-    quotes with the case it is for (````OS`` for one-size items``), no example (after
+    quotes with the case it is for (````OS`` for one-size items``), or lists as codes in
+    brackets (``Airport code (LHR, LGW, STN)``), no example (after
     "e.g.") nor a field's name; and examples written in words alone when it
     gives two or more (``e.g. "Grandmother", "Aunt", "Childminder"``: kinds of a thing, where
     an id's example, ``e.g. "HH-30217"``, stays one), or in words joined by underscores
@@ -372,6 +378,9 @@ def named_in(description: str) -> frozenset[str | None]:
              and not _KEY_AFTER.match(description, m.end(1) if m.group(1) else m.end(2))]
     alone += [_unquoted(m.group(1)) for m in _FOR_CASE.finditer(description)
               if not any(a <= m.start() < b for a, b in examples)]
+    alone += [code.strip() for m in _BRACKETED_CODES.finditer(description)
+              if not any(a <= m.start() < b for a, b in examples)
+              for code in m.group(1).split(",")]
     kinds = [e for e in examples_in(description) if _WORD_EXAMPLE.fullmatch(e)]
     if len(set(kinds)) > 1:
         alone += kinds

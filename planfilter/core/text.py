@@ -93,6 +93,22 @@ ID_WORDS = frozenset({"id", "ids", "ref", "reference", "number", "no", "code", "
                       "handle", "account", "iban"})
 
 
+#: After a number, words that make it a change ("10 cm shorter", "£15 more"); before it, "by"
+#: ("raised by £15").
+CHANGE_AFTER = re.compile(r"\s?(?:[A-Za-z]{1,5}\s+)?(?:more|less|shorter|longer|higher|lower|"
+                          r"fewer|bigger|smaller|cheaper|dearer|extra)\b", re.IGNORECASE)
+CHANGE_BEFORE = re.compile(r"\bby\s+(?:[£$€]\s?)?$", re.IGNORECASE)
+_AMOUNT = re.compile(r"(?<![\w.,])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?!\d|[.,]\d)")
+
+
+def changes_stated(text: str) -> tuple[float, ...]:
+    """The numbers ``text`` gives as changes of a value: "up by £500", "£15 more", "10 cm
+    shorter"."""
+    return tuple(float(m.group(0).replace(",", "")) for m in _AMOUNT.finditer(text)
+                 if CHANGE_AFTER.match(text, m.end())
+                 or CHANGE_BEFORE.search(text, 0, m.start()))
+
+
 @lru_cache(maxsize=4096)
 def names_money(name: str) -> bool:
     """``name`` (a parameter's or a field's) is of an amount of money: it has a word of

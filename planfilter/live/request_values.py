@@ -4,9 +4,11 @@ A user has only the request: "Forward the invoice email from billing@acme.exampl
 accounts@northwind.example", "Summarize the PDF at www.example.com/q3-deck.pdf", "Rename
 the spreadsheet to 'Vendor comparison'". This module reads such values by rule, with no
 model: it finds spans of a few kinds in the text (e-mail addresses, web addresses, IBANs,
-file names, dates (ISO, or in words with their year, read as ISO) and 24-hour times,
+file names, dates (ISO, in words with their year, or in figures whose order of day and
+month shows, "23/11/1979", read as ISO) and 24-hour times,
 telephone numbers, quoted text, numbers, "4,000" being one) and gives each to the parameters
-whose schema and words fit it. A day of a month without its year ("16 to 19 June") and a
+whose schema and words fit it. A day of a month without its year ("16 to 19 June"), a date
+in figures that may be either order ("11/03/1979") and a
 clock time in words ("1 pm": planfilter.live.dates reads it) give no value here, and their
 digits are no number:
 
@@ -63,12 +65,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from datetime import date
 from functools import lru_cache
 from typing import Any
 
 from ..core.contracts import Registry, Tool
 from ..core.schemas import QUOTED, accepts_list, description_of, examples, offered, value_errors
 from ..core.text import (
+    CHANGE_AFTER,
+    CHANGE_BEFORE,
     LIST_JOIN,
     PREPOSITIONS,
     UNIT_NAMES,
@@ -96,11 +101,21 @@ class Span:
 #: A postal address written on one line: "12 Ocean Drive, Apt 7, Miami, FL 33139, USA", "5530
 #: SW Hewett Blvd, Portland 97221" (a street's quarter before its name, no state).
 _ADDRESS = re.compile(
-    r"\b(\d+(?: (?:[NSEW]|NE|NW|SE|SW)\.?)?(?: [A-Z][a-z]+)+ (?:Street|St|Road|Rd|Drive|Dr|"
-    r"Lane|Ln|Way|Avenue|Ave|Court|Ct|Boulevard|Blvd|Place|Pl|Square|Sq|Terrace|Parkway))"
-    r"(?:, ((?:Apt|Apartment|Suite|Unit|Floor|Fl|Room)\.? ?\w+))?, "
-    r"([A-Z][a-z]+(?: [A-Z][a-z]+)*),? (?:([A-Z]{2}) )?(\d{5}(?:-\d{4})?)"
-    r"(?:, ([A-Z][A-Za-z]+(?: [A-Z][a-z]+)*))?")
+    r"\b(?P<address1>\d+(?: (?:[NSEW]|NE|NW|SE|SW)\.?)?(?: [A-Z][a-z]+)+ (?:Street|St|Road|"
+    r"Rd|Drive|Dr|Lane|Ln|Way|Avenue|Ave|Court|Ct|Boulevard|Blvd|Place|Pl|Square|Sq|Terrace|"
+    r"Parkway))"
+    r"(?:, (?P<address2>(?:Apt|Apartment|Suite|Unit|Floor|Fl|Room)\.? ?\w+))?, "
+    r"(?P<city>[A-Z][a-z]+(?: [A-Z][a-z]+)*),? (?:(?P<state>[A-Z]{2}) )?"
+    r"(?P<zip>\d{5}(?:-\d{4})?)(?:, (?P<country>[A-Z][A-Za-z]+(?: [A-Z][a-z]+)*))?")
+#: A British address on one line: "Flat 3, 14 Elm Grove, Kingston upon Thames, KT2 6PX" (a
+#: flat before the street, the town's small words, the postcode last).
+_UK_ADDRESS = re.compile(
+    r"\b(?:(?P<address2>(?:Flat|Apartment|Apt|Unit|Suite)\.? ?\w+),? )?"
+    r"(?P<address1>\d+[A-Z]?(?: [A-Z][a-z]+)+ (?:Street|St|Road|Rd|Lane|Way|Avenue|Ave|"
+    r"Close|Crescent|Drive|Gardens|Grove|Hill|Mews|Park|Place|Rise|Row|Square|Terrace|View|"
+    r"Walk|Court)),? "
+    r"(?P<city>[A-Z][a-z]+(?:[ -](?:upon|on|under|in|by|le|next|the|[A-Z][a-z]+))*),? "
+    r"(?P<zip>[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2})\b")
 #: The parts of an address, and the parameter names each goes to.
 ADDRESS_PARTS: Mapping[str, frozenset[str]] = {
     "address1": frozenset({"address1", "address_1", "address_line1", "address_line_1", "line1",
@@ -151,9 +166,15 @@ _SEASONS = frozenset({"Spring", "Summer", "Autumn", "Fall", "Winter", "Easter", 
 #: Nouns of a service's sites, which a place before them picks out ("your Edinburgh hotel").
 _SITES = ("hotel", "office", "branch", "store", "shop", "depot", "clinic", "centre", "center",
           "venue", "warehouse", "site", "location")
+_SITE_PLACE = re.compile(r"\b(?:the|your|our|my|their)\s+(" + _PLACE + r")(?=\s+(?:"
+                         + "|".join(_SITES) + r")s?\b)")
 
+#: Four groups or more of capitals and digits, each with a digit, printed with spaces: a
+#: long code when :func:`_one_code` says so.
+_GROUPED_CODE = re.compile(r"(?<![\w+.,-])[A-Z0-9]{1,6}(?: [A-Z0-9]{1,6}){3,}(?![\w-]|[.,]\d)")
 _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("address", _ADDRESS),
+    ("address", _UK_ADDRESS),
     ("email", re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")),
     # a web address's labels start with no capitalised word: "www.example.com.They sent"
     # ends the address at "com", a sentence's stop without its space
@@ -167,6 +188,11 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("written date", re.compile(rf"\b(?:({MONTHS})\s+(\d{{1,2}})(?:st|nd|rd|th)?,?|"
                                 rf"(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({MONTHS}),?)"
                                 r"\s+(\d{4})\b")),
+    # a date in figures ("23/11/1979", "30.08.1967", "2025/03/14"): as ISO where the order of
+    # day and month shows (a part above 12, or the year first); else no value to read, and
+    # its digits are no number
+    ("numeric date", re.compile(r"\b(?:(\d{1,2})([/.])(\d{1,2})\2(\d{4}|\d{2})|"
+                                r"(\d{4})/(\d{1,2})/(\d{1,2}))\b")),
     # a day of a month without its year ("16 to 19 June", "on June 12"): no value to read
     # (which year is not said), and its digits are no number
     ("day", re.compile(rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)?{_DAY_RANGE}\s+(?:of\s+)?(?:{MONTHS})|"
@@ -185,8 +211,10 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("place", re.compile(r"\b(?:in|into|to|from|at|visit|visiting|between)\s+(" + _PLACE
                          + r"(?:(?:,\s*|\s+and\s+|\s+or\s+)" + _PLACE + r")*)")),
     # a place that says which of a service's sites: "your Edinburgh hotel", "the Leeds branch"
-    ("place", re.compile(r"\b(?:the|your|our|my|their)\s+(" + _PLACE + r")(?=\s+(?:"
-                         + "|".join(_SITES) + r")s?\b)")),
+    ("place", _SITE_PLACE),
+    # a long code printed in groups ("9405 5112 0620 4471 2283 19", "1Z 8A9 47E 03 1184
+    # 2207"), no telephone number (:func:`_one_code`)
+    ("grouped code", _GROUPED_CODE),
     ("phone", re.compile(rf"(?<![\w+.-])(?:{PHONE.pattern})(?![\w-]|\.\d)")),
     # a British postcode, its two halves one value ("BS6 6LA")
     ("postcode", re.compile(r"\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}\b")),
@@ -263,10 +291,9 @@ def _spans(text: str) -> tuple[Span, ...]:
                 if not value:
                     continue
             elif kind == "address":  # each part a span of its own
-                for part, role in enumerate(ADDRESS_PARTS, start=1):
-                    if match.group(part) is not None:
-                        found.append(Span(f"address:{role}", match.group(part),
-                                          *match.span(part)))
+                for role, part in match.groupdict().items():
+                    if part is not None:
+                        found.append(Span(f"address:{role}", part, *match.span(role)))
                 taken.append((start, end))
                 continue
             elif kind == "place":  # each place named a span of its own
@@ -294,6 +321,15 @@ def _spans(text: str) -> tuple[Span, ...]:
                 found.append(Span("date", f"{match.group(5)}-{month:02d}-{day:02d}", start,
                                   end))
                 continue
+            elif kind == "grouped code":
+                if not _one_code(value):
+                    continue
+                kind = "code"
+            elif kind == "numeric date":
+                taken.append((start, end))
+                if iso := _numeric_date(match):
+                    found.append(Span("date", iso, start, end))
+                continue
             elif kind == "day":
                 taken.append((start, end))
                 continue
@@ -312,6 +348,36 @@ def _spans(text: str) -> tuple[Span, ...]:
             taken.append((start, end))
             found.append(Span(kind, value, start, end))
     return tuple(sorted(found, key=lambda s: s.start))
+
+
+def _one_code(text: str) -> bool:
+    """Groups printed with spaces are one code when each has a digit, one has three digits
+    or more, and they hold letters or more digits than a telephone number has (fifteen):
+    a parcel's tracking number, a card's number; not seats ("12A 12B 12C 12D") nor a
+    telephone number ("020 7946 0958")."""
+    groups = text.split()
+    digits = sum(c.isdigit() for c in text)
+    return all(any(c.isdigit() for c in g) for g in groups) and \
+        any(re.search(r"\d{3}", g) for g in groups) and \
+        (digits > 15 or any(c.isalpha() for c in text))
+
+
+def _numeric_date(match: re.Match[str]) -> str | None:
+    """A date in figures as ISO, when it has its four-digit year and the order of its day and
+    month shows: the year first (``2025/03/14``), or one of the two above 12 (``23/11/1979``
+    is the 23rd of November; ``11/03/1979`` may be either, and gives None)."""
+    if match.group(5):
+        year, month, day = int(match.group(5)), int(match.group(6)), int(match.group(7))
+    else:
+        first, second, year_text = int(match.group(1)), int(match.group(3)), match.group(4)
+        if len(year_text) != 4 or (first > 12) == (second > 12):
+            return None
+        year = int(year_text)
+        day, month = (first, second) if first > 12 else (second, first)
+    try:
+        return date(year, month, day).isoformat()
+    except ValueError:
+        return None
 
 
 def clock(match: re.Match[str]) -> str:
@@ -432,7 +498,7 @@ def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
                 and (names_money(parameter) or names_money(tool.variable_of(parameter))):
             return False
         # "10 cm shorter", "raised by £15": by how much a value changes, not the value
-        if (_CHANGE_AFTER.match(text, span.end) or _CHANGE_BEFORE.search(text[:span.start])) \
+        if (CHANGE_AFTER.match(text, span.end) or CHANGE_BEFORE.search(text[:span.start])) \
                 and not name_words(tool, parameter) & CHANGES:
             return False
         # "her passport number is 561992031": a passport's, no ``party_size``
@@ -582,11 +648,7 @@ _SHARE_AFTER = re.compile(r"\s?(?:%|per\s?cent\b)", re.IGNORECASE)
 SHARES = frozenset({"percent", "percentage", "pct", "rate", "share", "discount", "proportion",
                     "ratio"})
 
-#: After a number, words that make it a change ("10 cm shorter", "£15 more"); before it, "by"
-#: ("raised by £15"); and the words of a parameter that takes a change (``increase_by``).
-_CHANGE_AFTER = re.compile(r"\s?(?:[A-Za-z]{1,5}\s+)?(?:more|less|shorter|longer|higher|lower|"
-                           r"fewer|bigger|smaller|cheaper|dearer|extra)\b", re.IGNORECASE)
-_CHANGE_BEFORE = re.compile(r"\bby\s+(?:[£$€]\s?)?$", re.IGNORECASE)
+#: The words of a parameter that takes a change (``increase_by``).
 CHANGES = frozenset({"by", "change", "delta", "increase", "decrease", "difference", "extra",
                      "more", "less", "reduction", "adjustment", "additional", "offset"})
 #: A way a unit is written -> (its kind, its one name).
@@ -743,7 +805,10 @@ def stated_values(registry: Registry, text: str) -> dict[str, Any]:
     """Values ``text`` states for the user's inputs: every variable a parameter carries that
     no tool produces and the model does not write (authored parameters aside), and, from the
     :data:`SPECIFIC` spans alone, the variables tools produce too. A variable with several
-    values gets them as a list when every tool that takes it takes one value."""
+    values gets them as a list when every tool that takes it takes one value. A place before
+    a site's noun ("your Edinburgh hotel", "your Didsbury branch") is a value only beside
+    another the request gives the variable ("a concert at Murrayfield"): alone, it may name
+    the site's city or its district, which no rule tells apart."""
     found: dict[str, Any] = {}
     carriers: dict[str, list[tuple[Tool, str]]] = {}
     for tool in registry:
@@ -764,10 +829,11 @@ def stated_values(registry: Registry, text: str) -> dict[str, Any]:
                         and not (worded and _bare_number(value)):
                     values.append(value)
     stated = _by_name(stated, carriers, text)
+    sites = {m.group(1) for m in _SITE_PLACE.finditer(text)}
     for variable, places in sorted(carriers.items()):
         values = stated[variable]
-        if not values:
-            continue
+        if not values or all(v in sites for v in values):
+            continue  # "your Didsbury branch" alone: a site's district, or its city
         if all(not accepts_list(t, p) for t, p in places):  # one value a call: any of them
             kept = [v for v in values if all(not value_errors(t, p, v) for t, p in places)]
             if kept:
