@@ -1600,3 +1600,50 @@ def test_the_item_of_a_search_the_request_names_in_its_words_is_the_users(said, 
         {"sku": "SPR-30", "name": "Dewy Fix Setting Spray Travel Size"}]})
     decision = session.check("add_addon", {"sku": "SPR-30"})
     assert (decision.kind if not decision.allowed else "allowed") == kind, decision.reason
+
+
+@pytest.mark.parametrize("ref, kind", [
+    ("acct:3308/asset:SN-C02FK3ABQ6L4", "allowed"),  # the account read, the serial given
+    ("acct:3308/asset:C02FK3ABQ6L4", "allowed"),
+    ("acct:9999/asset:SN-C02FK3ABQ6L4", "invented"),  # an account nothing showed
+    ("acct:3308/asset:SN-C02FK3ABQ6L5", "invented"),  # a serial nobody gave
+    ("acct:3308/device:SN-C02FK3ABQ6L4", "invented"),  # a form nothing shows
+])
+def test_a_reference_put_together_from_parts_given_in_the_services_form_is_obtained(ref,
+                                                                                      kind):
+    """The service addresses a device as ``acct:<account>/asset:SN-<serial>`` (its
+    description's example shows the form); the account a trusted read showed and the serial
+    the user gave make one, each part held to its source."""
+    params = {"type": "object", "properties": {"asset_ref": {
+        "type": "string", "description": 'The device, e.g. ``"acct:4411/asset:SN-C02FN1Q0"``.'}}}
+    registry = Registry(tools=(
+        Tool(name="find_account", produces=["account_ref"], action="read"),
+        Tool(name="get_asset", requires=["asset_ref"], produces=["asset"], action="read",
+             parameters=params),
+        Tool(name="list_assets", produces=["asset_ref"], action="read"),
+    ))
+    session = Session(registry, method="all", policy="always")
+    session.start("Lena's MacBook is cracked; the serial is C02FK3ABQ6L4", goal=["asset"])
+    session.record("find_account", {}, {"account_ref": "acct:3308",
+                                        "contact": {"user_ref": "acct:3308/user:cj"}})
+    decision = session.check("get_asset", {"asset_ref": ref})
+    assert (decision.kind if not decision.allowed else "allowed") == kind, decision.reason
+
+
+@pytest.mark.parametrize("reading, kind", [(8812, "allowed"), ("08812", "allowed"),
+                                           ("8812", "invented"), (8813, "invented")])
+def test_a_number_the_user_writes_with_zeros_before_it_is_theirs(reading, kind):
+    """"The gas is 08812": the call's number 8812 is the user's; text of digits keeps its
+    zeros (``"8812"`` is no "08812"), and another number is nobody's."""
+    registry = Registry(tools=(
+        Tool(name="get_meter", produces=["meter"], action="read"),
+        Tool(name="submit", requires=["meter", "reads"], produces=["submitted"],
+             action="update", risk="medium", parameters={"type": "object", "properties": {
+                 "meter": {"type": "string"}, "reads": {"type": "object"}}}),
+        Tool(name="last_reads", produces=["reads"], action="read"),
+    ))
+    session = Session(registry, method="all", policy="always")
+    session.start("I read the meters this morning: the gas is 08812", goal=["submitted"])
+    session.record("get_meter", {}, {"meter": "M-1"})
+    decision = session.check("submit", {"meter": "M-1", "reads": {"1": reading}})
+    assert (decision.kind if not decision.allowed else "allowed") == kind, decision.reason

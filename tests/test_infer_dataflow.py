@@ -190,10 +190,12 @@ def test_authored_free_text_and_dates_leave_requires_with_evidence():
 
 def test_free_text_named_as_a_hurried_team_shortens_it_is_authored():
     reg = infer_contracts([tool("send_msg", {"uid": "string", "subj": "string",
-                                             "msg": "string"}, ("uid", "subj", "msg"))]
-                          ).registry
+                                             "msg": "string"}, ("uid", "subj", "msg")),
+                           tool("book", {"vehicle_id": "string", "concern": "string"},
+                                ("vehicle_id", "concern"))]).registry
     assert reg.tool("send_msg").authored == {"subj", "msg"}
     assert reg.tool("send_msg").requires == {"uid"}
+    assert reg.tool("book").authored == {"concern"}  # what the customer says is wrong
 
 
 def test_names_a_read_lists_only_in_text_are_authored_with_evidence():

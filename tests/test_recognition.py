@@ -308,6 +308,15 @@ def test_a_code_goes_to_the_parameter_of_its_kind(text, found):
     assert stated_values(registry, text) == found
 
 
+def test_a_state_takes_no_number():
+    """"Oregon plate 713 KPJ": the plate's state is a place, never the plate's number."""
+    params = {name: {"type": "string"} for name in ("plate", "plate_state")}
+    registry = Registry(tools=(Tool(name="find_vehicle", produces={"vehicle_id"},
+                                    parameters={"type": "object", "properties": params}),))
+    assert "plate_state" not in stated_values(
+        registry, "One of our vans, Oregon plate 713 KPJ, is at your shop")
+
+
 @pytest.mark.parametrize("text, found", [
     ("date of birth 23/11/1979. Thanks", [("date", "1979-11-23")]),
     ("born 30.08.1967", [("date", "1967-08-30")]),

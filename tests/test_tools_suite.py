@@ -96,7 +96,9 @@ DESKS = ("gadgetdesk", "staydesk", "carrierdesk", "clinicdesk", "rentdesk", "mea
          "windowdesk", "racedesk", "escapedesk", "hearingdesk", "coffeedesk", "tattoodesk",
          "gardendesk", "carwashdesk", "instrumentdesk", "bikesharedesk", "cateringdesk",
          "divedesk", "taxidesk", "fuelcarddesk", "translatedesk", "handydesk", "beautydesk",
-         "labdesk", "sellerdesk", "vanhiredesk")
+         "labdesk", "sellerdesk", "vanhiredesk", "carsharedesk", "cycletourdesk",
+         "smartmeterdesk", "petfooddesk", "autoshopdesk", "laptopleasedesk", "festivaldesk",
+         "boatrentaldesk")
 
 
 @pytest.fixture(scope="module")
@@ -184,12 +186,25 @@ REFUSED_FROM_THE_ORACLE = {
     # a valet service's code no read of the ground truth shows (the site's services, which
     # list it, are not read)
     "carwashdesk": [("swap_car_and_book_mini_valet", "book_valet", "invented")],
+    # an event's id the model takes from the description's example ("BRK25", "shown on
+    # every order": no order is read), and the products the refused read would have listed;
+    # a parking pass's code no read of the ground truth shows
+    "festivaldesk": [("glamping_cheapest_for_two", "list_products", "invented"),
+                     ("glamping_cheapest_for_two", "add_upgrade", "invented"),
+                     ("campervan_hookup_and_sister_parking", "list_products", "invented"),
+                     ("campervan_hookup_and_sister_parking", "add_upgrade", "invented"),
+                     ("campervan_hookup_and_sister_parking", "add_parking_pass", "invented"),
+                     ("cancel_campervan_switch_to_car", "add_parking_pass", "invented")],
 }
 REFUSED_FROM_THE_REQUEST = {
     "carwashdesk": REFUSED_FROM_THE_ORACLE["carwashdesk"],
     # two tracking numbers, the word "tracking" before the first only: the second is read
     # as no value of it
     "sellerdesk": [("add_tracking_two_boxes", "update_package_tracking", "substituted")],
+    "festivaldesk": REFUSED_FROM_THE_ORACLE["festivaldesk"],
+    # "yesterday", read against this machine's today, where the tool set's world keeps a
+    # date of its own
+    "laptopleasedesk": [("stolen_iphone_on_tram", "report_loss", "substituted")],
     "theatredesk": REFUSED_FROM_THE_ORACLE["theatredesk"],
     "jewellerydesk": REFUSED_FROM_THE_ORACLE["jewellerydesk"],
     "bakerydesk": REFUSED_FROM_THE_ORACLE["bakerydesk"],

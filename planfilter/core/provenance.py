@@ -97,7 +97,7 @@ from functools import lru_cache
 from typing import Any
 
 from .contracts import Registry, Tool
-from .schemas import argument_fields, glossed, glossed_in, named_by, named_in
+from .schemas import argument_fields, description_of, glossed, glossed_in, named_by, named_in
 from .text import (
     COURTESY_TITLES,
     ID_WORDS,
@@ -724,7 +724,9 @@ def _invented(tool: Tool, name: str, variable: str, value: Any, store: ValueStor
             continue
         if _number_written(item, flow.request) or _capitals_written(item, flow.request) \
                 or _phrase_code(item, flow.request) \
-                or _language_named(item, flow.request, name, variable, key or ""):
+                or _language_named(item, flow.request, name, variable, key or "") \
+                or _composed(item, store, f"{description_of(schema)} "
+                             f"{description_of(tool.parameters.get('properties', {}).get(name))}"):
             continue  # "my retirement age to 62", "I'm an M", "a full groom", "Italian"
         if _glossed_as_said(item, tool, name, schema, flow.request):
             continue  # "electric hook-up", and the description's "EHU" (electric hook-up)
@@ -810,13 +812,16 @@ def _glossed_as_said(value: Any, tool: Tool, name: str, schema: Mapping[str, Any
 
 def _number_written(value: Any, request: str) -> bool:
     """``value`` is a number (or text of digits) the request writes on its own: not as part
-    of a date, a telephone number or a code ("2025-06-17" writes no 17)."""
+    of a date, a telephone number or a code ("2025-06-17" writes no 17). A number the call
+    passes as a number is written with any zeros before it too (a meter's "08812" is the
+    reading 8812); text of digits keeps its zeros (``"0042"`` is no ``"42"``)."""
+    zeros = "0*" if isinstance(value, int | float) else ""
     if isinstance(value, str) and _DIGITS.fullmatch(value.strip()):
         value = int(value.strip())
     if not isinstance(value, int | float) or isinstance(value, bool) or not request:
         return False
     text = _number_text(value)
-    return re.search(rf"(?<![\w.\-/:]){re.escape(text)}(?![\w]|[.\-/:]\d)",
+    return re.search(rf"(?<![\w.\-/:]){zeros}{re.escape(text)}(?![\w]|[.\-/:]\d)",
                      _words_of(request)) is not None
 
 
@@ -872,6 +877,38 @@ def _language_named(value: Any, request: str, *names: str) -> bool:
         return False
     said = {LANGUAGE_CODES.get(word) for word in words(request, digits=False)}
     return code.group(1).lower() in said
+
+
+#: One part of a reference made of parts: ``kind:value`` (``acct:4411``, ``asset:SN-C02XK8``).
+_KIND_PART = re.compile(r"([A-Za-z][A-Za-z_-]*):([^/\s]+)")
+#: A short prefix of capitals a service puts before a value (``SN-`` before a serial).
+_PREFIXED = re.compile(r"[A-Z]{1,4}-(.+)")
+
+
+def _composed(value: Any, store: ValueStore, described: str) -> bool:
+    """``value`` is a reference of parts joined by "/", each ``kind:value``, in a form the
+    parameter's description shows (``described``: its examples, ``"acct:4411/asset:SN-..."``)
+    or a trusted result's references take (the same kinds in the same order), each part's
+    value shown by the user or a trusted result, whole or after a short prefix of capitals
+    (``acct:3308/asset:SN-C02FK3ABQ6L4`` of the account ``acct:3308`` a read showed and the
+    serial C02FK3ABQ6L4 the user gave): the model wrote the service's reference from parts it
+    was given."""
+    parts = [_KIND_PART.fullmatch(p) for p in value.split("/")] \
+        if isinstance(value, str) else []
+    if len(parts) < 2 or not all(parts):
+        return False
+    form = "/".join(f"{re.escape(m.group(1).lower())}:[^/\\s\"'`]+" for m in parts if m)
+    if not re.search(rf"(?<![\w:/]){form}(?![\w/])", described.lower()) and not any(
+            re.fullmatch(form, key) and any(s.kind is SourceKind.RESULT and s.trusted
+                                            for s in sources)
+            for key, sources in store.index.items() if key):
+        return False
+
+    def given(text: str) -> bool:
+        return any(s.kind is not SourceKind.MODEL and (s.kind is not SourceKind.RESULT
+                                                       or s.trusted) for s in store.seen(text))
+    return all(m is not None and (given(m.group(0)) or given(m.group(2)) or bool(
+        (bare := _PREFIXED.fullmatch(m.group(2))) and given(bare.group(1)))) for m in parts)
 
 
 def in_users_words(value: str, request: str) -> bool:

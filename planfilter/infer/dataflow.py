@@ -49,7 +49,7 @@ AUTHORED_KEYS = frozenset({"content", "contents", "body", "subject", "message", 
                            "expression", "formula", "equation", "thought", "statement",
                            "declaration", "explanation", "justification", "circumstances",
                            "complaint", "feedback", "details", "focus", "symptoms",
-                           "preferences", "requirements",
+                           "preferences", "requirements", "concern", "concerns",
                            # and as a hurried team shortens them
                            "subj", "msg", "desc", "descr", "txt", "expr"})
 #: Nouns a parameter's description opens with when the model composes its value ("The

@@ -619,6 +619,8 @@ _HEAD_KINDS: Mapping[str, frozenset[str]] = {
     "city": frozenset({"place", "address:city", "quoted"}),
     "town": frozenset({"place", "address:city", "quoted"}),
     "country": frozenset({"place", "address:country", "quoted"}),
+    # a plate's or an address's state is a place's name or code, no number ("plate 713 KPJ")
+    "state": frozenset({"place", "address:state", "quoted"}),
     "street": frozenset({"address:address1", "quoted"}),
     # a holder is a person: ``account_holder`` takes a name, no account's number
     "holder": frozenset({"first_name", "last_name", "quoted"}),
