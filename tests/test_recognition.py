@@ -750,8 +750,11 @@ def test_places_after_the_word_that_leads_to_them_go_to_a_city_parameter_only():
     # place the user is going to
     assert stated_values(registry, "A match at Murrayfield. Book your Edinburgh hotel") == {
         "city": ["Murrayfield", "Edinburgh"]}
-    # alone, it may name the site's district as well as its city: no value
+    # alone, it may name the site's district as well as its city: no value; said after
+    # "in" too, it is a place the user names
     assert stated_values(registry, "Book me in at your Didsbury branch") == {}
+    assert stated_values(registry, "Book your Leeds hotel, the one in Leeds") == {
+        "city": "Leeds"}
     assert stated_values(registry, "Your hotel in Paris was lovely") == {"city": "Paris"}
 
 

@@ -166,6 +166,9 @@ _SEASONS = frozenset({"Spring", "Summer", "Autumn", "Fall", "Winter", "Easter", 
 #: Nouns of a service's sites, which a place before them picks out ("your Edinburgh hotel").
 _SITES = ("hotel", "office", "branch", "store", "shop", "depot", "clinic", "centre", "center",
           "venue", "warehouse", "site", "location")
+#: Places after the word that leads to them: "in Lisbon", "from Lyon to Turin".
+_PLACE_AFTER = re.compile(r"\b(?:in|into|to|from|at|visit|visiting|between)\s+(" + _PLACE
+                          + r"(?:(?:,\s*|\s+and\s+|\s+or\s+)" + _PLACE + r")*)")
 _SITE_PLACE = re.compile(r"\b(?:the|your|our|my|their)\s+(" + _PLACE + r")(?=\s+(?:"
                          + "|".join(_SITES) + r")s?\b)")
 
@@ -208,8 +211,7 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
                           r"([A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?)\s+([A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?)")),
     # a place after the word that leads to it: "in Lisbon", "from Lyon to Turin", "visit
     # Buenos Aires and Cape Town", "between Reading and Paddington"
-    ("place", re.compile(r"\b(?:in|into|to|from|at|visit|visiting|between)\s+(" + _PLACE
-                         + r"(?:(?:,\s*|\s+and\s+|\s+or\s+)" + _PLACE + r")*)")),
+    ("place", _PLACE_AFTER),
     # a place that says which of a service's sites: "your Edinburgh hotel", "the Leeds branch"
     ("place", _SITE_PLACE),
     # a long code printed in groups ("9405 5112 0620 4471 2283 19", "1Z 8A9 47E 03 1184
@@ -831,7 +833,9 @@ def stated_values(registry: Registry, text: str) -> dict[str, Any]:
                         and not (worded and _bare_number(value)):
                     values.append(value)
     stated = _by_name(stated, carriers, text)
-    sites = {m.group(1) for m in _SITE_PLACE.finditer(text)}
+    sites = {m.group(1) for m in _SITE_PLACE.finditer(text)} - {
+        place.group(0) for m in _PLACE_AFTER.finditer(text)
+        for place in re.finditer(_PLACE, m.group(1))}  # "your Leeds branch, in Leeds"
     for variable, places in sorted(carriers.items()):
         values = stated[variable]
         if not values or all(v in sites for v in values):
