@@ -521,6 +521,15 @@ class Registry(BaseModel):
         """The names that are facts without a value (some tool needs or establishes them)."""
         return frozenset().union(*(t.needs | t.establishes for t in self.tools))
 
+    @cached_property
+    def carriers(self) -> Mapping[str, tuple[tuple[Tool, str], ...]]:
+        """Variable -> every (tool, parameter) that carries it, in registry order."""
+        out: dict[str, list[tuple[Tool, str]]] = {}
+        for t in self.tools:
+            for parameter in t.parameters.get("properties", {}):
+                out.setdefault(t.variable_of(parameter), []).append((t, parameter))
+        return {variable: tuple(found) for variable, found in out.items()}
+
     def producers(self, variables: Iterable[str]) -> tuple[Tool, ...]:
         """The tools that produce any of ``variables`` (or establish it), in registry order."""
         wanted = frozenset(variables)

@@ -659,10 +659,8 @@ def service_named(registry: Registry, variable: str) -> frozenset[str | None]:
     service's own (:func:`~planfilter.core.schemas.named_by`): a trade a search lists
     (``e.g. ``plumbing``, ``electrical``, ``carpentry````) is one the form that posts a job
     takes, whose own description says only "see search_tradespeople for the list"."""
-    return frozenset().union(*(
-        named_by(schema) for tool in registry
-        for param, schema in tool.parameters.get("properties", {}).items()
-        if tool.variable_of(param) == variable))
+    return frozenset().union(*(named_by(tool.parameters["properties"][param])
+                               for tool, param in registry.carriers.get(variable, ())))
 
 
 def _kin_named(tool: Tool, name: str) -> frozenset[str | None]:

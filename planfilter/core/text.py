@@ -98,13 +98,15 @@ ID_WORDS = frozenset({"id", "ids", "ref", "reference", "number", "no", "code", "
 CHANGE_AFTER = re.compile(r"\s?(?:[A-Za-z]{1,5}\s+)?(?:more|less|shorter|longer|higher|lower|"
                           r"fewer|bigger|smaller|cheaper|dearer|extra)\b", re.IGNORECASE)
 CHANGE_BEFORE = re.compile(r"\bby\s+(?:[£$€]\s?)?$", re.IGNORECASE)
-_AMOUNT = re.compile(r"(?<![\w.,])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?!\d|[.,]\d)")
+#: A number as a request writes it, thousands separated by commas ("4,000") or not.
+NUMBER = re.compile(r"(?<![\w.])-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
+                    r"(?![\w]|\.\d|,\d{3}\b)")
 
 
 def changes_stated(text: str) -> tuple[float, ...]:
     """The numbers ``text`` gives as changes of a value: "up by £500", "£15 more", "10 cm
     shorter"."""
-    return tuple(float(m.group(0).replace(",", "")) for m in _AMOUNT.finditer(text)
+    return tuple(float(m.group(0).replace(",", "")) for m in NUMBER.finditer(text)
                  if CHANGE_AFTER.match(text, m.end())
                  or CHANGE_BEFORE.search(text, 0, m.start()))
 

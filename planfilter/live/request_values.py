@@ -75,6 +75,7 @@ from ..core.text import (
     CHANGE_AFTER,
     CHANGE_BEFORE,
     LIST_JOIN,
+    NUMBER,
     PREPOSITIONS,
     UNIT_NAMES,
     VALUE_STOP_WORDS,
@@ -226,8 +227,7 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     # ("04-00-04"), a reference ("12-3456-78")
     ("code", re.compile(r"(?<![\w./-])\d{2,6}(?:-\d{2,6}){2,}(?![\w/-]|\.\d)")),
     # thousands separated by commas ("4,000") are one number
-    ("number", re.compile(r"(?<![\w.])-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
-                          r"(?![\w]|\.\d|,\d{3}\b)")),
+    ("number", NUMBER),
 )
 #: Further groups of digits a code is printed in, two or more ("SN4K 881 0273").
 _GROUPS_AFTER = re.compile(r"(?: \d{3,4}){2,}(?![\w-]|[.,]\d)")

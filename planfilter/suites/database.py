@@ -285,12 +285,12 @@ def _toolset(module: ModuleType, registry: Registry) -> ToolSet:
     listed = getattr(module, "TOOLS", None)
     named = {str(getattr(f, "__name__", "")): f for f in listed if callable(f)} \
         if isinstance(listed, list | tuple) else {}
-    found = {n: named.get(n, getattr(module, n, None)) for n in registry.names}
-    missing = [n for n, function in found.items() if not callable(function)]
+    found = {n: f for n in registry.names if callable(f := named.get(n, getattr(module, n, None)))}
+    missing = [n for n in registry.names if n not in found]
     if missing:
         raise ContractError(f"contracts {registry.source}: {module.__file__} has no function "
                             f"for the tools {missing}")
-    return validated_tools(module, {n: f for n, f in found.items() if callable(f)})
+    return validated_tools(module, found)
 
 
 def load_tools_suite(argument: str, options: SuiteOptions) -> DatabaseSuite:
