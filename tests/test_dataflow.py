@@ -1647,3 +1647,89 @@ def test_a_number_the_user_writes_with_zeros_before_it_is_theirs(reading, kind):
     session.record("get_meter", {}, {"meter": "M-1"})
     decision = session.check("submit", {"meter": "M-1", "reads": {"1": reading}})
     assert (decision.kind if not decision.allowed else "allowed") == kind, decision.reason
+
+
+@pytest.mark.parametrize("code, kind", [("grand_cru", "allowed"), ("GRAND_CRU", "allowed"),
+                                        ("grand_reserve", "invented")])
+def test_a_code_in_small_letters_of_the_words_the_user_says_is_theirs(code, kind):
+    """"Upgrade me to the Grand Cru box": ``grand_cru`` is the user's words in the service's
+    spelling, as ``GRAND_CRU`` is; a plan they did not name is still held to a source."""
+    registry = Registry(tools=(
+        Tool(name="find_member", produces=["member"], action="read"),
+        Tool(name="change_plan", requires=["member", "plan_code"], produces=["changed"],
+             action="update", risk="medium", parameters={"type": "object", "properties": {
+                 "member": {"type": "string"}, "plan_code": {"type": "string"}}}),
+        Tool(name="list_plans", produces=["plan_code"], action="read"),
+    ))
+    session = Session(registry, method="all", policy="always")
+    session.start("I'd like to upgrade to the Grand Cru box", goal=["changed"])
+    session.record("find_member", {}, {"member": "M-1", "plan_code": "affineur"})
+    decision = session.check("change_plan", {"member": "M-1", "plan_code": code})
+    assert (decision.kind if not decision.allowed else "allowed") == kind, decision.reason
+
+
+@pytest.mark.parametrize("name, kind", [("Gérard Marchand", "allowed"),
+                                        ("Gerard Marchand", "allowed"),
+                                        ("Gérald Marchand", "invented")])
+def test_a_name_of_the_users_words_is_theirs_with_the_accents_they_left_out(name, kind):
+    """"I'm Celine Marchand ... my dad Gerard": ``Gérard Marchand`` is the user's words as
+    the record spells them; a name they did not write is not."""
+    registry = Registry(tools=(
+        Tool(name="find_member", produces=["member"], action="read"),
+        Tool(name="gift", requires=["member", "recipient_name"], produces=["gifted"],
+             action="create", risk="medium", parameters={"type": "object", "properties": {
+                 "member": {"type": "string"}, "recipient_name": {"type": "string"}}}),
+        Tool(name="list_people", produces=["recipient_name"], action="read"),
+    ))
+    session = Session(registry, method="all", policy="always")
+    session.start("Hello, I'm Celine Marchand. I'd like to offer my dad Gerard six months "
+                  "of boxes", goal=["gifted"])
+    session.record("find_member", {}, {"member": "M-1"})
+    decision = session.check("gift", {"member": "M-1", "recipient_name": name})
+    assert (decision.kind if not decision.allowed else "allowed") == kind, decision.reason
+
+
+@pytest.mark.parametrize("reason, kind", [
+    ("14-day price guarantee: refunding the difference of 4 boxes", "allowed"),
+    ("price guarantee, voucher PG-14DAY7 applied", "invented")])
+def test_a_number_joined_to_what_it_counts_is_no_code_the_model_made_up(reason, kind):
+    """A refund's reason the model writes says "14-day", a phrase of its sentence; a code in
+    it that nothing showed is still made up."""
+    registry = Registry(tools=(
+        Tool(name="get_order", produces=["order"], action="read"),
+        Tool(name="refund", requires=["req"], produces=["refunded"], action="create",
+             risk="high", parameters={"type": "object", "properties": {"req": {
+                 "type": "object", "properties": {"order_id": {"type": "string"},
+                                                  "reason": {"type": "string"}}}}}),
+    ))
+    session = Session(registry, method="all", policy="always")
+    session.start("Your price guarantee says you'll refund the difference within 14 days, "
+                  "order CL48122", goal=["refunded"])
+    session.record("get_order", {"order_id": "CL48122"}, {"order": "CL48122", "paid": 52.99})
+    decision = session.check("refund", {"req": {"order_id": "CL48122", "reason": reason}})
+    assert (decision.kind if not decision.allowed else "allowed") == kind, decision.reason
+
+
+def test_a_booking_and_an_address_a_transcript_spells_are_the_users():
+    """A telephone request read by speech-to-text: "booking four seven two nine", "t reilly
+    eight eight at outlook dot com" are ``4729`` and ``treilly88@outlook.com``; another
+    booking is nobody's."""
+    registry = Registry(tools=(
+        Tool(name="find_client", requires=["email"], produces=["client"], action="read",
+             sensitive=["email"], parameters={"type": "object", "properties": {
+                 "email": {"type": "string"}}}),
+        Tool(name="cancel", requires=["client", "booking_ref"], produces=["cancelled"],
+             action="delete", risk="high", parameters={"type": "object", "properties": {
+                 "client": {"type": "string"}, "booking_ref": {"type": "string"}}}),
+        Tool(name="list_bookings", produces=["booking_ref"], action="read"),
+    ))
+    session = Session(registry, method="all", policy="always")
+    session.start("hiya that's t reilly eight eight at outlook dot com, can you cancel "
+                  "booking four seven two nine", goal=["cancelled"])
+    found = session.check("find_client", {"email": "treilly88@outlook.com"})
+    assert found.allowed, found.reason
+    assert not session.check("find_client", {"email": "treilly89@outlook.com"}).allowed
+    session.record("find_client", {"email": "treilly88@outlook.com"}, {"client": "CL-1"})
+    for ref, allowed in (("4729", True), ("4730", False)):
+        decision = session.check("cancel", {"client": "CL-1", "booking_ref": ref})
+        assert decision.allowed is allowed, decision.reason

@@ -98,7 +98,8 @@ DESKS = ("gadgetdesk", "staydesk", "carrierdesk", "clinicdesk", "rentdesk", "mea
          "divedesk", "taxidesk", "fuelcarddesk", "translatedesk", "handydesk", "beautydesk",
          "labdesk", "sellerdesk", "vanhiredesk", "carsharedesk", "cycletourdesk",
          "smartmeterdesk", "petfooddesk", "autoshopdesk", "laptopleasedesk", "festivaldesk",
-         "boatrentaldesk")
+         "boatrentaldesk", "contactlensdesk", "simdesk", "salondesk", "mattressdesk",
+         "recorddesk", "shuttledesk", "cheesedesk", "gadgetcoverdesk")
 
 
 @pytest.fixture(scope="module")
@@ -197,6 +198,10 @@ REFUSED_FROM_THE_ORACLE = {
                      ("cancel_campervan_switch_to_car", "add_parking_pass", "invented")],
 }
 REFUSED_FROM_THE_REQUEST = {
+    # a city the user names ("in New York") for a parameter that takes a country, which the
+    # model knows and no read shows, and the pass the refused read would have listed
+    "simdesk": [("new_york_ten_days_pass", "list_roaming_passes", "substituted"),
+                ("new_york_ten_days_pass", "buy_roaming_pass", "invented")],
     "carwashdesk": REFUSED_FROM_THE_ORACLE["carwashdesk"],
     # two tracking numbers, the word "tracking" before the first only: the second is read
     # as no value of it

@@ -104,6 +104,7 @@ from .text import (
     LIST_JOIN,
     MEASURE,
     changes_stated,
+    fold,
     has_digit,
     names_money,
     singular,
@@ -388,7 +389,7 @@ def flow_store(flow: Flow) -> ValueStore:
             store = store.with_value(value, Source(SourceKind.USER, variable=variable))
     for value in flow.outside:
         store = store.with_value(value, Source(SourceKind.RESULT, trusted=False))
-    return store.with_text(flow.request, Source(SourceKind.USER))
+    return store.with_request(flow.request)
 
 
 def writes(tool: Tool) -> bool:
@@ -839,14 +840,17 @@ def _capitals_written(value: Any, request: str) -> bool:
         for m in re.finditer(rf"(?<![\w'’-]){code}(?![\w'’-])", request))
 
 
-#: A code of words joined by underscores or hyphens, in capitals: ``FULL_GROOM``.
-_PHRASE_CODE = re.compile(r"[A-Z][A-Z0-9]*(?:[_-][A-Z][A-Z0-9]*)+")
+#: A code of words joined by underscores or hyphens, in capitals (``FULL_GROOM``), or by
+#: underscores in small letters (``grand_cru``).
+_PHRASE_CODE = re.compile(r"[A-Z][A-Z0-9]*(?:[_-][A-Z][A-Z0-9]*)+"
+                          r"|[a-z][a-z0-9]*(?:_[a-z][a-z0-9]*)+")
 
 
 def _phrase_code(value: Any, request: str) -> bool:
     """``value`` is a code of words (:data:`_PHRASE_CODE`) the request says as a phrase, in
     order: ``FULL_GROOM`` of "a full groom with a nail grind", ``PUPPY_INTRO`` of "her puppy
-    intro groom". What the user asked for, in the service's spelling."""
+    intro groom", ``grand_cru`` of "the Grand Cru box". What the user asked for, in the
+    service's spelling."""
     if not isinstance(value, str) or not _PHRASE_CODE.fullmatch(value.strip()) or not request:
         return False
     phrase = r"[\s-]+".join(map(re.escape, re.split(r"[_-]", value.strip().lower())))
@@ -1186,8 +1190,14 @@ _DATUM = re.compile(r"[\w.@+-]{4,}")
 _DIGITS = re.compile(r"0|[1-9]\d*")
 
 
+#: A number joined to the word of what it counts: ``14-day``, ``90-pack``, ``6-month``: a
+#: phrase of the model's sentence, not a code it copied.
+_COUNTED = re.compile(r"\d+(?:[.,]\d+)?(?:-[a-z]+)+")
+
+
 def _is_datum(word: str) -> bool:
-    return "@" in word or (any(c.isdigit() for c in word) and any(c.isalpha() for c in word))
+    return "@" in word or (any(c.isdigit() for c in word) and any(c.isalpha() for c in word)
+                           and not _COUNTED.fullmatch(word))
 
 
 def texts_in(value: Any, *, keys: bool = True) -> Iterable[str]:
@@ -1429,7 +1439,7 @@ def spelled_out(value: Any, text: str) -> bool:
         if isinstance(item, int | float):
             pattern = _whole_number(item) + r"(?!\.\d)"  # 50 is not spelled in 50.5
         else:
-            needle = " ".join(str(item).split()).lower()
+            needle = " ".join(fold(str(item)).split())
             if len(needle) < MIN_TEXT_CHARS:
                 return False
             pattern = rf"(?<!\w){re.escape(needle)}(?!\w)"
@@ -1443,7 +1453,7 @@ def _words_of(text: str) -> str:
     """``text`` as :func:`spelled_out` reads it: its list's numbering left out, runs of
     whitespace made one space, lower-cased (once per text: a check asks it of the same
     request for every argument)."""
-    return " ".join(without_numbering(text).split()).lower()
+    return " ".join(fold(without_numbering(text)).split())
 
 
 def invented_arguments(registry: Registry, arguments: Mapping[str, Any],

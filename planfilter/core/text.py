@@ -15,6 +15,7 @@ not a second copy, so that each reader keeps its own reading.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
@@ -46,6 +47,16 @@ PREPOSITIONS = frozenset({"by", "for", "in", "of", "from", "to", "with", "on", "
 #: What joins the items of a list written in a sentence: a comma (perhaps with "and" or
 #: "or"), "and", "or" ("Priya and Marco", "PHOTOBOOK20 and AUTUMN15", "Maria, Kenji or Hannah").
 LIST_JOIN = r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+"
+
+
+@lru_cache(maxsize=8192)
+def fold(text: str) -> str:
+    """``text`` as two spellings of one value are compared: case-folded and without accents
+    (``Gérard`` is ``gerard``, ``Comté`` is ``comte``), as people type a name they read."""
+    if text.isascii():
+        return text.casefold()
+    return "".join(c for c in unicodedata.normalize("NFKD", text.casefold())
+                   if not unicodedata.combining(c))
 
 
 def has_digit(text: str) -> bool:

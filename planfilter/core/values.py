@@ -5,7 +5,8 @@ a value that entered the session anywhere was obtained, and a value that entered
 outside content is the attacker's until the user approves. So every value that enters is
 indexed here under one key, its :func:`normal` form, with its :class:`Source`:
 
-- the user: each value given (``known``) or read out of the request, and the request's text;
+- the user: each value given (``known``) or read out of the request, and the request's text
+  (with what it spells in words, as written: :meth:`ValueStore.with_request`);
 - a tool's result, call ``k`` at JSON Pointer ``p`` (trusted or not, as the tool's contract
   says): every leaf at any depth, every list item, every object key, and every text (for a
   value spelled out inside it);
@@ -29,6 +30,9 @@ from decimal import Decimal, InvalidOperation
 from enum import Enum
 from functools import lru_cache
 from typing import Any
+
+from .spoken import spoken_addresses, written
+from .text import fold
 
 #: Text shorter than this (after :func:`normal`) is never looked for inside other text: a
 #: two-letter id would occur everywhere. Except a digit with a letter (a seat ``2A``, a
@@ -82,8 +86,10 @@ def normal(value: Any) -> str | None:
     """The key two spellings of one value share, or None for what is no single value (None,
     a boolean, a list, an object, an empty text, a number that is not finite).
 
-    - text is case-folded, and whitespace is dropped wherever it is (no id differs from
-      another by a space; a model copying a long text back drops or adds spaces);
+    - text is case-folded, its accents dropped (``Gérard`` is ``gerard``, as people type a
+      name they read: :func:`~planfilter.core.text.fold`), and whitespace is dropped
+      wherever it is (no id differs from another by a space; a model copying a long text
+      back drops or adds spaces);
     - an id's decoration, leading ``#`` signs, is dropped (``#W2378156`` is ``w2378156``);
     - a number is its plain decimal text, from a number or from text that spells one:
       ``42``, ``42.0`` and ``"42"`` are ``42``; ``"1,200.00"`` is ``1200``; ``"98.70"`` is
@@ -111,7 +117,7 @@ def _normal_text(value: str) -> str | None:
     phone = phone_key(value)
     if phone is not None:
         return phone
-    text = "".join(value.split()).casefold()
+    text = "".join(fold(value).split())
     stripped = text.lstrip("#")
     if stripped:
         text = stripped
@@ -213,6 +219,24 @@ class ValueStore:
             return self
         return ValueStore(self.index, (*self.texts, (_spaced(text), source)))
 
+    def with_request(self, text: str) -> ValueStore:
+        """The store with the user's request, the user's: its text, the same text as written
+        where it spells values out in words (``four seven two nine`` as ``4729``:
+        :func:`~planfilter.core.spoken.written`), each telephone number it writes (``07712
+        345678`` is ``+447712345678``: :func:`phone_key`) and each e-mail address it says with
+        "at" and "dot" (:func:`~planfilter.core.spoken.spoken_addresses`)."""
+        user = Source(SourceKind.USER)
+        store = self.with_text(text, user)
+        if not isinstance(text, str):
+            return store
+        spelled = written(text)
+        if spelled != text:
+            store = store.with_text(spelled, user)
+        found = [m.group() for m in PHONE.finditer(spelled) if phone_key(m.group())]
+        for value in (*found, *spoken_addresses(text)):
+            store = store.with_value(value, user)
+        return store
+
     def _with(self, entries: Iterable[tuple[str | None, str | None, Source]]) -> ValueStore:
         # each key touched is copied once, as a list and a set (a value repeated in every
         # item of a long result, a status or a currency, gathers many sources)
@@ -261,7 +285,7 @@ class ValueStore:
         copied from anywhere it read, even as part of a longer value. Values are looked at
         by their :func:`normal` key, so the spaces inside one are not (``ab12cd`` is shown
         by a result holding ``AB12 CD``, as a model may copy it)."""
-        needle = fragment.casefold()
+        needle = fold(fragment)
         return any(needle in text for text, source in self.texts
                    if source.kind is not SourceKind.MODEL) or any(
             needle in key for key, sources in self.index.items()
@@ -316,7 +340,7 @@ _WORDS = re.compile(r"[^\w#]")
 
 
 def _spaced(text: str) -> str:
-    return " ".join(text.split()).casefold()
+    return " ".join(fold(text).split())
 
 
 def pointer_token(key: Any) -> str:

@@ -150,7 +150,7 @@ def starting_facts(registry: Registry, given: Mapping[str, Any], read: Mapping[s
 def starting_store(request: str, facts: Mapping[str, list[Fact]]) -> ValueStore:
     """The value store a session starts with: the request's text and every starting fact,
     each under its source (the user, or the environment for what it supplied)."""
-    store = ValueStore().with_text(request, Source(SourceKind.USER))
+    store = ValueStore().with_request(request)
     for name, items in facts.items():
         for fact in items:
             kind = SourceKind.ENVIRONMENT if fact.kind is FactKind.ENVIRONMENT else \
