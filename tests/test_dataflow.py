@@ -1733,3 +1733,45 @@ def test_a_booking_and_an_address_a_transcript_spells_are_the_users():
     for ref, allowed in (("4729", True), ("4730", False)):
         decision = session.check("cancel", {"client": "CL-1", "booking_ref": ref})
         assert decision.allowed is allowed, decision.reason
+
+
+@pytest.mark.parametrize("level, kind", [("TURT", "allowed"), ("DOLP", "invented"),
+                                         ("TURTL", "invented")])
+def test_the_start_of_the_users_word_in_the_form_of_the_examples_is_theirs(level, kind):
+    """"The Sunday Turtle class", levels ``e.g. "SEAH", "TURT", "DOLP"``: ``TURT`` is the
+    user's word as the service shortens it; a level they did not name, or a shortening of
+    another form, is still held to a source."""
+    registry = Registry(tools=(
+        Tool(name="find_account", produces=["account"], action="read"),
+        Tool(name="search_classes", requires=["account", "level"], produces=["classes"],
+             action="read", parameters={"type": "object", "properties": {
+                 "account": {"type": "string"}, "level": {
+                     "type": "string", "description": 'Level code, e.g. "SEAH", "TURT", '
+                                                      '"DOLP".'}}}),
+        Tool(name="list_levels", produces=["level"], action="read"),
+    ))
+    session = Session(registry, method="all", policy="always")
+    session.start("Book both into the Sunday morning Turtle class", goal=["classes"])
+    session.record("find_account", {}, {"account": "A-1"})
+    decision = session.check("search_classes", {"account": "A-1", "level": level})
+    assert (decision.kind if not decision.allowed else "allowed") == kind, decision.reason
+
+
+@pytest.mark.parametrize("amount, kind", [(6.0, "allowed"), (42.0, "allowed"),
+                                          (7.0, "substituted"), (48.0, "substituted")])
+def test_the_difference_of_amounts_the_user_writes_is_theirs(amount, kind):
+    """"I was charged £48, but your price list says £42": the user's amount is 42, and the
+    difference 6 of the two amounts they write with their currency is theirs too; another
+    amount is not."""
+    registry = Registry(tools=(
+        Tool(name="get_payment", produces=["payment"], action="read"),
+        Tool(name="refund", requires=["payment", "amount"], produces=["refunded"],
+             action="create", risk="high", parameters={"type": "object", "properties": {
+                 "payment": {"type": "string"}, "amount": {"type": "number"}}}),
+    ))
+    session = Session(registry, method="all", policy="always")
+    session.start("I was charged £48, but your price list says £42. Refund the difference",
+                  goal=["refunded"], known={"amount": 42})
+    session.record("get_payment", {}, {"payment": "PAY-1"})
+    decision = session.check("refund", {"payment": "PAY-1", "amount": amount})
+    assert (decision.kind if not decision.allowed else "allowed") == kind, decision.reason

@@ -24,7 +24,7 @@ from planfilter.core.frontier import compute_frontier
 from planfilter.core.loading import load_registry
 from planfilter.core.resources import domains_file
 from planfilter.core.sentences import sentences
-from planfilter.core.text import numbering, without_numbering
+from planfilter.core.text import changes_stated, numbering, without_numbering
 from planfilter.live import SWITCH_TOOL, Session, dates
 from planfilter.live.candidates import (
     candidate_goals,
@@ -1387,3 +1387,76 @@ def test_a_time_form_takes_times_a_year_in_a_name_and_a_list_of_days_are_no_numb
         "quantity": 2}
     assert stated_values(registry, "Your 2025 year edition") == {"year": 2025}
     assert spans("the nights of 25 and 26 October, or 3, 4 and 5 May") == ()
+
+
+def _registry_of(**properties: dict) -> Registry:
+    return Registry(tools=(Tool(name="act", produces={"acted"}, parameters={
+        "type": "object", "properties": properties}),))
+
+
+def test_a_quoted_earlier_message_gives_no_value_and_a_second_code_of_a_kind_is_read():
+    """An e-mail pasted whole: the order it asks about, the other one it names ("the other
+    one, SP-204738": no word names its kind, but it is written as the first is), and none of
+    the quoted message it answers ("> ... your order SP-203977")."""
+    registry = _registry_of(order_id={"type": "string", "description": "Order number"})
+    text = ("Could order SP-204741 go to my new address? Please cancel the other one, "
+            "SP-204738.\n\nThanks,\nJo\n\n> On 3 March, Parts Team wrote:\n> Dear Jo, "
+            "we're sorry order SP-203977 arrived late.")
+    assert stated_values(registry, text) == {"order_id": ["SP-204741", "SP-204738"]}
+    assert stated_values(registry, "Cancel order SP-204741, not the parcel 1Z999AA1") == {
+        "order_id": "SP-204741"}  # written otherwise: no order's
+
+
+def test_a_number_alone_is_no_code_the_examples_write_with_letters():
+    """``Term id, e.g. "2025-T2"``: "Term 3" gives no 3 (the model writes the code the
+    number stands for); a parameter whose examples are numbers still takes one."""
+    registry = _registry_of(term_id={"type": "string", "description": 'Term id, e.g. "2025-T2"'})
+    assert stated_values(registry, "Put them in the Saturday class for Term 3") == {}
+    registry = _registry_of(term_id={"type": "string", "description": 'Term, e.g. "3"'})
+    assert stated_values(registry, "Put them in the Saturday class for Term 3") == {
+        "term_id": "3"}
+
+
+def test_a_time_is_no_value_of_a_parameter_whose_examples_hold_none():
+    """A rule of recurrence ``e.g. "FREQ=WEEKLY;BYDAY=MO;BYHOUR=12"`` takes no "8:30" of the
+    request: the model writes the time into it. A parameter whose examples are times does."""
+    rule = {"type": "string", "description": 'The days and time of the walks as a rule, '
+                                             'e.g. "FREQ=WEEKLY;BYDAY=MO;BYHOUR=12"'}
+    text = "Could the walks be at 8:30 in the morning instead?"
+    assert stated_values(_registry_of(rrule=rule), text) == {}
+    slot = {"type": "string", "description": 'Walk time, e.g. "09:00"'}
+    assert stated_values(_registry_of(walk_time=slot), text) == {"walk_time": "8:30"}
+
+
+def test_an_address_line_and_a_postcode_take_no_e_mail_address():
+    """"Tom Whitfield, tom.whitfield@gmail.com ... She's Anna, 9 Priory Lane, York YO1 6ET":
+    the writer's e-mail address is no ``recipient_line1`` nor ``recipient_postcode``."""
+    registry = _registry_of(recipient_line1={"type": "string", "description": "Recipient "
+                                             "address line 1"},
+                            recipient_postcode={"type": "string",
+                                                "description": "Recipient postcode"})
+    found = stated_values(registry, "This is Tom Whitfield, tom.whitfield@gmail.com. A gift "
+                                    "for my sister Anna, 9 Priory Lane, York YO1 6ET")
+    assert "tom.whitfield@gmail.com" not in str(found)
+
+
+@pytest.mark.parametrize("text, found", [
+    ("u charged me TWICE on 5521877 refund 1 of them pls", {}),
+    ("refund 3 pls", {"amount": 3}),
+    ("refund £120000 on 5521877", {"amount": 120000}),
+])
+def test_a_count_and_a_long_number_without_currency_are_no_amount(text, found):
+    """"Refund 1 of them": how many, no amount; "on 5521877": a number of many figures with
+    no currency is something's number, no amount of money."""
+    registry = _registry_of(amount={"type": "number", "description": "Amount to refund"})
+    assert stated_values(registry, text) == found
+
+
+def test_what_is_to_stay_of_an_amount_is_a_change_of_it():
+    """"Refund it, but leave £20 on there": £20 is what stays, no amount of the refund; "keep
+    2 seats" still says how many."""
+    registry = _registry_of(amount={"type": "number", "description": "Amount to refund"})
+    assert stated_values(registry, "Refund my credit but leave £20 on there") == {}
+    assert changes_stated("Refund my credit but leave £20 on there") == (20.0,)
+    seats = _registry_of(seats={"type": "integer", "description": "Seats to keep"})
+    assert stated_values(seats, "please keep 2 seats") == {"seats": 2}

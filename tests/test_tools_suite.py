@@ -99,7 +99,9 @@ DESKS = ("gadgetdesk", "staydesk", "carrierdesk", "clinicdesk", "rentdesk", "mea
          "labdesk", "sellerdesk", "vanhiredesk", "carsharedesk", "cycletourdesk",
          "smartmeterdesk", "petfooddesk", "autoshopdesk", "laptopleasedesk", "festivaldesk",
          "boatrentaldesk", "contactlensdesk", "simdesk", "salondesk", "mattressdesk",
-         "recorddesk", "shuttledesk", "cheesedesk", "gadgetcoverdesk")
+         "recorddesk", "shuttledesk", "cheesedesk", "gadgetcoverdesk", "villadesk",
+         "waterdesk", "sparepartsdesk", "magazinedesk", "resaledesk", "dogwalkdesk",
+         "swimschooldesk", "lockerdesk")
 
 
 @pytest.fixture(scope="module")
@@ -197,7 +199,38 @@ REFUSED_FROM_THE_ORACLE = {
                      ("campervan_hookup_and_sister_parking", "add_parking_pass", "invented"),
                      ("cancel_campervan_switch_to_car", "add_parking_pass", "invented")],
 }
+# the ground truth looks each customer up by the address the e-mail came from, which the
+# pasted e-mail does not show (refused as made up), and then calls on what that lookup
+# would have found
+REFUSED_FROM_THE_ORACLE["sparepartsdesk"] = [(task, tool, "invented") for task, tools in (
+    ("return_wrong_drain_pump", ("find_customer", "list_orders", "get_order", "open_return")),
+    ("refund_late_next_day_delivery", ("find_customer", "list_orders", "get_order",
+                                       "issue_refund")),
+    ("book_engineer_friday_morning", ("find_customer", "get_customer", "book_engineer_visit")),
+    ("order_cheaper_dishwasher_door_seal", ("find_customer", "place_order")),
+    ("refund_missing_filter_set", ("find_customer",)),
+    ("new_address_and_cancel_duplicate", ("find_customer",)),
+    ("cancel_fridge_visit_fixed_myself", ("find_customer", "list_visits", "cancel_visit")),
+    ("trade_restock_pumps_and_seals", ("find_customer", "place_order")),
+    ("neighbour_note_and_cancel_engineer", ("find_customer", "list_orders", "add_order_note",
+                                            "list_visits", "cancel_visit")),
+    ("check_brushes_fit_then_order", ("find_customer", "place_order"))) for tool in tools]
+# a service's code made of another one the owner's record holds and the user's words
+# ("30-minute solo walks": ``WALK30_SOLO`` beside ``WALK60_SOLO``), with no read of the
+# services
+REFUSED_FROM_THE_ORACLE["dogwalkdesk"] = [("new_schedule_for_puppy", "create_schedule",
+                                           "invented")]
+# an extra's code for what the user says in Spanish ("la salida tardía"), with no read of
+# the extras
+REFUSED_FROM_THE_ORACLE["villadesk"] = [("swap_pool_heating_for_late_checkout", "add_extras",
+                                         "invented")]
 REFUSED_FROM_THE_REQUEST = {
+    "sparepartsdesk": REFUSED_FROM_THE_ORACLE["sparepartsdesk"],
+    "dogwalkdesk": REFUSED_FROM_THE_ORACLE["dogwalkdesk"],
+    # as from the oracle, and the amount a trusted inspection shows kept of a deposit, where
+    # the request's "our €600 damage deposit" is read as the amount to keep
+    "villadesk": [*REFUSED_FROM_THE_ORACLE["villadesk"],
+                  ("settle_deposit_after_damage", "settle_deposit", "substituted")],
     # a city the user names ("in New York") for a parameter that takes a country, which the
     # model knows and no read shows, and the pass the refused read would have listed
     "simdesk": [("new_york_ten_days_pass", "list_roaming_passes", "substituted"),

@@ -97,12 +97,21 @@ from functools import lru_cache
 from typing import Any
 
 from .contracts import Registry, Tool
-from .schemas import argument_fields, description_of, glossed, glossed_in, named_by, named_in
+from .schemas import (
+    argument_fields,
+    description_of,
+    examples,
+    glossed,
+    glossed_in,
+    named_by,
+    named_in,
+)
 from .text import (
     COURTESY_TITLES,
     ID_WORDS,
     LIST_JOIN,
     MEASURE,
+    amounts_written,
     changes_stated,
     fold,
     has_digit,
@@ -547,7 +556,8 @@ def _origin_problems(tool: Tool, arg: _Argument, flow: Flow, store: ValueStore,
             and not named_record(value, given, store, flow.request) \
             and not at_given_time(value, given) \
             and not listed_with_given(value, given, flow.request) \
-            and not worked_out(value, given, (name, variable)) \
+            and not worked_out(value, (*given, *amounts_written(flow.request)),
+                               (name, variable)) \
             and not changed_by(value, (name, variable), store, flow.request) \
             and not same_clock(value, given):
         return [FlowProblem("substituted", name, (
@@ -723,6 +733,8 @@ def _invented(tool: Tool, name: str, variable: str, value: Any, store: ValueStor
             continue
         if _number_written(item, flow.request) or _capitals_written(item, flow.request) \
                 or _phrase_code(item, flow.request) \
+                or _abbreviated(item, flow.request, examples(schema)
+                                or examples(tool.parameters.get("properties", {}).get(name))) \
                 or _language_named(item, flow.request, name, variable, key or "") \
                 or _composed(item, store, f"{description_of(schema)} "
                              f"{description_of(tool.parameters.get('properties', {}).get(name))}"):
@@ -855,6 +867,22 @@ def _phrase_code(value: Any, request: str) -> bool:
         return False
     phrase = r"[\s-]+".join(map(re.escape, re.split(r"[_-]", value.strip().lower())))
     return re.search(rf"(?<![\w-]){phrase}(?![\w-])", request.lower()) is not None
+
+
+#: A code of capital letters that shortens a word: ``TURT``, ``SEAH``.
+_LETTER_CODE = re.compile(r"[A-Z]{3,6}")
+
+
+def _abbreviated(value: Any, request: str, shown: tuple[str, ...]) -> bool:
+    """``value`` is the start of a word the request says, in capitals, as long as each of the
+    codes the parameter's description shows as examples, all of that form: ``TURT`` of "the
+    Turtle class" where levels are ``e.g. "SEAH", "TURT", "DOLP"``. The user's word in the
+    service's shortening, which the examples spell out."""
+    if not isinstance(value, str) or not _LETTER_CODE.fullmatch(value) or not shown \
+            or not all(_LETTER_CODE.fullmatch(e) and len(e) == len(value) for e in shown):
+        return False
+    return re.search(rf"(?<![\w'’-]){re.escape(value.lower())}[a-z]+", fold(request)) \
+        is not None
 
 
 #: A language's name -> its ISO 639 code, from the standard library's table of locale
@@ -1357,8 +1385,9 @@ def _joined(value: str, given: str, request: str) -> bool:
 def worked_out(value: Any, given: Iterable[Any], names: Iterable[str]) -> bool:
     """``value`` is an amount of money (one of ``names`` names money:
     :func:`~planfilter.core.text.names_money`) that is the difference or the sum of two
-    amounts the user gave: "I was charged £95 but my excess is £60, refund the difference"
-    gives 95 and 60, and the call refunds 35. No one else can make it so."""
+    amounts the user gave (or wrote with their currency): "I was charged £95 but my excess
+    is £60, refund the difference" gives 95 and 60, and the call refunds 35. No one else
+    can make it so."""
     if not any(names_money(n) for n in names) or isinstance(value, bool):
         return False
     amount = _number(normal(value))

@@ -59,6 +59,21 @@ def fold(text: str) -> str:
                    if not unicodedata.combining(c))
 
 
+#: A line of quoted text, as an e-mail quotes the message it answers ("> On 3 March, the
+#: Parts Team wrote: ..."): what someone else said before, not what the writer asks now.
+_QUOTED_LINE = re.compile(r"^[ \t]*>.*$", re.MULTILINE)
+
+
+@lru_cache(maxsize=256)
+def _quoted_lines(text: str) -> tuple[tuple[int, int], ...]:
+    return tuple(m.span() for m in _QUOTED_LINE.finditer(text))
+
+
+def quoted_at(text: str, at: int) -> bool:
+    """Offset ``at`` of ``text`` is on a quoted line (:data:`_QUOTED_LINE`)."""
+    return any(start <= at < end for start, end in _quoted_lines(text))
+
+
 def has_digit(text: str) -> bool:
     """``text`` holds a digit."""
     return any(c.isdigit() for c in text)
@@ -108,7 +123,8 @@ ID_WORDS = frozenset({"id", "ids", "ref", "reference", "number", "no", "code", "
 #: ("raised by £15").
 CHANGE_AFTER = re.compile(r"\s?(?:[A-Za-z]{1,5}\s+)?(?:more|less|shorter|longer|higher|lower|"
                           r"fewer|bigger|smaller|cheaper|dearer|extra)\b", re.IGNORECASE)
-CHANGE_BEFORE = re.compile(r"\bby\s+(?:[£$€]\s?)?$", re.IGNORECASE)
+CHANGE_BEFORE = re.compile(r"\b(?:by\s+(?:[£$€]\s?)?|(?:leave|leaving|keep|keeping)\s+[£$€]\s?)$",
+                           re.IGNORECASE)
 #: A number as a request writes it, thousands separated by commas ("4,000") or not.
 NUMBER = re.compile(r"(?<![\w.])-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
                     r"(?![\w]|\.\d|,\d{3}\b)")
@@ -116,10 +132,24 @@ NUMBER = re.compile(r"(?<![\w.])-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
 
 def changes_stated(text: str) -> tuple[float, ...]:
     """The numbers ``text`` gives as changes of a value: "up by £500", "£15 more", "10 cm
-    shorter"."""
+    shorter", or what is to stay of it: "refund it, but leave £20 on there"."""
     return tuple(float(m.group(0).replace(",", "")) for m in NUMBER.finditer(text)
                  if CHANGE_AFTER.match(text, m.end())
                  or CHANGE_BEFORE.search(text, 0, m.start()))
+
+
+#: An amount of money as a request writes it: a currency's sign before the number, or its
+#: sign, code or name after it ("£48", "1.450,00 €" aside: "48 EUR", "42 pounds").
+_MONEY_WRITTEN = re.compile(
+    r"[£$€]\s?(\d+(?:,\d{3})*(?:\.\d+)?)\b"
+    r"|\b(\d+(?:,\d{3})*(?:\.\d+)?)\s?(?:€|EUR\b|GBP\b|USD\b|pounds?\b|dollars?\b|euros?\b)",
+    re.IGNORECASE)
+
+
+def amounts_written(text: str) -> tuple[float, ...]:
+    """The amounts of money ``text`` writes with their currency (:data:`_MONEY_WRITTEN`)."""
+    return tuple(float((m.group(1) or m.group(2)).replace(",", ""))
+                 for m in _MONEY_WRITTEN.finditer(text))
 
 
 @lru_cache(maxsize=4096)

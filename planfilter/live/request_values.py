@@ -66,7 +66,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 from ..core.contracts import Registry, Tool
@@ -82,6 +82,7 @@ from ..core.text import (
     has_digit,
     names_money,
     numbering,
+    quoted_at,
     singular,
 )
 from ..core.text import words as split_words
@@ -491,6 +492,13 @@ def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
         # "refund 20% of the price": a share, no amount
         if _SHARE_AFTER.match(text, span.end) and not name_words(tool, parameter) & SHARES:
             return False
+        # "refund 1 of them": how many, no amount; "the hold on 5521877": a number of many
+        # figures with no currency is something's number, no amount of money
+        if (names_money(parameter) or names_money(tool.variable_of(parameter))) and (
+                _COUNT_AFTER.match(text, span.end)
+                or isinstance(span.value, int) and span.value >= _LARGEST_BARE_AMOUNT
+                and not _money(text, span)):
+            return False
         # "£2,000" for ``amount_cents``: the model converts it to the minor unit
         if _money(text, span) and _minor_units(tool, parameter):
             return False
@@ -575,7 +583,21 @@ def _unlike_examples(tool: Tool, parameter: str, span: Span) -> bool:
     """``span`` is written as words where the parameter takes codes (:func:`_coded`), or is
     a number alone where it takes words around a number (:func:`_worded`)."""
     return _as_words(span.value) and _coded(tool, parameter) \
-        or _bare_number(span.value) and _worded(tool, parameter)
+        or _bare_number(span.value) and (_worded(tool, parameter)
+                                         or _coded(tool, parameter, lettered=True)) \
+        or span.kind == "time" and _untimed(tool, parameter)
+
+
+#: A time of day as examples write one: ``09:30``, ``9am``, ``T12:00``.
+_TIME_FORM = re.compile(r"\d{1,2}(?::\d{2}|\s?[ap]\.?m\b)", re.IGNORECASE)
+
+
+def _untimed(tool: Tool, parameter: str) -> bool:
+    """The parameter's description gives examples and none holds a time of day: a rule of
+    recurrence ``e.g. "FREQ=WEEKLY;BYDAY=MO;BYHOUR=12"`` takes no "8:30" of the request
+    (the model writes the time into it)."""
+    shown = examples(tool.parameters.get("properties", {}).get(parameter))
+    return bool(shown) and not any(_TIME_FORM.search(e) for e in shown)
 
 
 def _worded(tool: Tool, parameter: str) -> bool:
@@ -586,12 +608,14 @@ def _worded(tool: Tool, parameter: str) -> bool:
     return bool(shown) and all(_WORDED.search(e) and has_digit(e) for e in shown)
 
 
-def _coded(tool: Tool, parameter: str) -> bool:
+def _coded(tool: Tool, parameter: str, *, lettered: bool = False) -> bool:
     """Every example the parameter's description gives is a code: ``IATA code of the
     arrival airport, e.g. "DEN"`` takes no "San Francisco" (the model looks the code up, or
-    the user says it)."""
+    the user says it). With ``lettered``, a code with a letter in it: ``Term id, e.g.
+    "2025-T2"`` takes no 3 of "Term 3" (the model writes the code the number stands for)."""
     shown = examples(tool.parameters.get("properties", {}).get(parameter))
-    return bool(shown) and all(_CODE_FORM.fullmatch(e) for e in shown)
+    return bool(shown) and all(_CODE_FORM.fullmatch(e) and (
+        not lettered or any(c.isalpha() for c in e)) for e in shown)
 
 
 def _bare_number(value: Any) -> bool:
@@ -626,6 +650,12 @@ _HEAD_KINDS: Mapping[str, frozenset[str]] = {
     "street": frozenset({"address:address1", "quoted"}),
     # a holder is a person: ``account_holder`` takes a name, no account's number
     "holder": frozenset({"first_name", "last_name", "quoted"}),
+    # an address's line or postcode (``recipient_line1``, ``recipient_postcode``) takes a
+    # part of an address, no e-mail address of the one who writes
+    "line": frozenset({"address:address1", "address:address2", "quoted"}),
+    "postcode": frozenset({"postcode", "address:zip", "number", "code", "quoted"}),
+    "zip": frozenset({"postcode", "address:zip", "number", "code", "quoted"}),
+    "zipcode": frozenset({"postcode", "address:zip", "number", "code", "quoted"}),
 }
 
 
@@ -651,6 +681,11 @@ _SHARE_AFTER = re.compile(r"\s?(?:%|per\s?cent\b)", re.IGNORECASE)
 #: Words of a parameter that takes a share.
 SHARES = frozenset({"percent", "percentage", "pct", "rate", "share", "discount", "proportion",
                     "ratio"})
+
+#: What follows a count of things already named: "1 of them", "2 of those".
+_COUNT_AFTER = re.compile(r"\s+of\s+(?:them|those|these|the|my|our)\b", re.IGNORECASE)
+#: From this many on, a whole number written with no currency is no amount of money.
+_LARGEST_BARE_AMOUNT = 100_000
 
 #: The words of a parameter that takes a change (``increase_by``).
 CHANGES = frozenset({"by", "change", "delta", "increase", "decrease", "difference", "extra",
@@ -775,11 +810,13 @@ def strings_in(value: Any) -> list[str]:
 def stated_for(tool: Tool, parameter: str, text: str,
                kinds: frozenset[str] | None = None) -> tuple[Any, ...]:
     """Every value ``text`` states that may be the tool's ``parameter``, in text order (of
-    the span ``kinds`` given, else of any)."""
+    the span ``kinds`` given, else of any), but on a line it quotes (an e-mail's "> On 3
+    March, we wrote: your order SP-203977 ...": an earlier message's values, not the ones
+    the writer gives now)."""
     out: list[Any] = []
     for span in spans(text):
-        if (kinds is not None and span.kind not in kinds) or not fits(tool, parameter, span,
-                                                                      text):
+        if (kinds is not None and span.kind not in kinds) or quoted_at(text, span.start) \
+                or not fits(tool, parameter, span, text):
             continue
         if span.kind == "number" and not _types(tool, parameter) & {"number", "integer"}:
             span = Span(span.kind, text[span.start:span.end], span.start, span.end)
@@ -826,13 +863,14 @@ def stated_values(registry: Registry, text: str) -> dict[str, Any]:
         values = stated.setdefault(variable, [])
         kinds = SPECIFIC if variable in registry.produced else None
         # one tool's examples say for all
-        coded, worded = (any(test(t, p) for t, p in places) for test in (_coded, _worded))
+        coded, worded, lettered = (any(test(t, p) for t, p in places) for test in (
+            _coded, _worded, partial(_coded, lettered=True)))
         for tool, parameter in places:
             for value in stated_for(tool, parameter, text, kinds):
                 if value not in values and not (coded and _as_words(value)) \
-                        and not (worded and _bare_number(value)):
+                        and not ((worded or lettered) and _bare_number(value)):
                     values.append(value)
-    stated = _by_name(stated, carriers, text)
+    stated = _alike(_by_name(stated, carriers, text), carriers, text)
     sites = {m.group(1) for m in _SITE_PLACE.finditer(text)} - {
         place.group(0) for m in _PLACE_AFTER.finditer(text)
         for place in re.finditer(_PLACE, m.group(1))}  # "your Leeds branch, in Leeds"
@@ -847,6 +885,35 @@ def stated_values(registry: Registry, text: str) -> dict[str, Any]:
         elif all(not value_errors(t, p, values) for t, p in places):
             found[variable] = values
     return found
+
+
+def _shape(code: str) -> str:
+    """How a code is written, whatever it says: each digit ``9``, each letter ``A``, the
+    rest kept (``SP-204741`` and ``SP-204738`` are both ``AA-999999``)."""
+    return re.sub(r"[A-Za-z]", "A", re.sub(r"\d", "9", code))
+
+
+def _alike(stated: Mapping[str, list[Any]], carriers: Mapping[str, list[tuple[Tool, str]]],
+           text: str) -> dict[str, list[Any]]:
+    """``stated``, where a code the request writes with no word before it that names its
+    kind ("cancel the other one, SP-204738") joins the codes read for a variable that it
+    is written as (:func:`_shape`): the same kind of code, said a second time. Not on a
+    quoted line, not a code read for another variable, and only where each tool that
+    takes the variable takes it."""
+    stated = {variable: list(values) for variable, values in stated.items()}
+    held = {str(v) for values in stated.values() for v in values}
+    for span in spans(text):
+        if span.kind != "code" or span.value in held or quoted_at(text, span.start):
+            continue
+        shape = _shape(str(span.value))
+        for variable, values in stated.items():
+            if any(isinstance(v, str) and _shape(v) == shape for v in values) and all(
+                    not value_errors(t, p, span.value) or (
+                        accepts_list(t, p) and not value_errors(t, p, [span.value]))
+                    for t, p in carriers[variable]):
+                values.append(span.value)
+                held.add(str(span.value))
+    return stated
 
 
 def _by_name(stated: Mapping[str, list[Any]], carriers: Mapping[str, list[tuple[Tool, str]]],
