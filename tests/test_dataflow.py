@@ -1775,3 +1775,43 @@ def test_the_difference_of_amounts_the_user_writes_is_theirs(amount, kind):
     session.record("get_payment", {}, {"payment": "PAY-1"})
     decision = session.check("refund", {"payment": "PAY-1", "amount": amount})
     assert (decision.kind if not decision.allowed else "allowed") == kind, decision.reason
+
+
+@pytest.mark.parametrize("code, kind", [("JPY", "allowed"), ("EUR", "allowed"),
+                                        ("CHF", "invented")])
+def test_the_code_of_a_currency_the_user_names_is_theirs(code, kind):
+    """"¥80,000 in a yen wallet, from my euros": ``JPY`` and ``EUR`` are the user's
+    currencies in the service's spelling; one they did not name is held to a source."""
+    registry = Registry(tools=(
+        Tool(name="find_customer", produces=["customer"], action="read"),
+        Tool(name="open_wallet", requires=["customer", "currency"], produces=["wallet"],
+             action="create", risk="medium", parameters={"type": "object", "properties": {
+                 "customer": {"type": "string"}, "currency": {"type": "string"}}}),
+        Tool(name="list_currencies", produces=["currency"], action="read"),
+    ))
+    session = Session(registry, method="all", policy="always")
+    session.start("I'm off to Japan and want ¥80,000 in a yen wallet, from my euros",
+                  goal=["wallet"])
+    session.record("find_customer", {}, {"customer": "C-1"})
+    decision = session.check("open_wallet", {"customer": "C-1", "currency": code})
+    assert (decision.kind if not decision.allowed else "allowed") == kind, decision.reason
+
+
+@pytest.mark.parametrize("width, kind", [(1880, "allowed"), (1879, "allowed"),
+                                         (1900, "invented"), (188, "invented")])
+def test_a_measure_the_user_says_in_the_services_unit_is_theirs(width, kind):
+    """"It's actually 6 foot 2 wide": 1880 for ``width_mm`` is the user's measure in the
+    service's unit, rounded to it; another width is nobody's."""
+    registry = Registry(tools=(
+        Tool(name="get_order", produces=["order"], action="read"),
+        Tool(name="remeasure", requires=["order", "width_mm"], produces=["remeasured"],
+             action="update", risk="medium", parameters={"type": "object", "properties": {
+                 "order": {"type": "string"}, "width_mm": {"type": "integer"}}}),
+        Tool(name="get_measurements", produces=["width_mm"], action="read"),
+    ))
+    session = Session(registry, method="all", policy="always")
+    session.start("I re-measured the bay window and it's actually 6 foot 2 wide",
+                  goal=["remeasured"])
+    session.record("get_order", {}, {"order": "O-1", "width_mm": 1600})
+    decision = session.check("remeasure", {"order": "O-1", "width_mm": width})
+    assert (decision.kind if not decision.allowed else "allowed") == kind, decision.reason

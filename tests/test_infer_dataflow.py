@@ -513,3 +513,17 @@ def test_an_end_of_a_range_of_days_is_a_date(param, authored):
     datum, and a word of a range alone is no date."""
     specs = [tool("find_slots", {param: {"type": "string"}}, (param,))]
     assert (param in infer_contracts(specs).registry.tool("find_slots").authored) is authored
+
+
+@pytest.mark.parametrize("param, description, authored", [
+    ("idempotency_key", "Key for safe retries.", True),
+    ("request_key", "Any unique string chosen by the caller for this transfer.", True),
+    ("client_token", "A client-generated token.", True),
+    ("quote_token", "The token get_rate_quote returned.", False),
+    ("transfer_id", "The transfer to cancel.", False)])
+def test_a_key_the_caller_makes_up_is_the_models(param, description, authored):
+    """An ``idempotency_key`` ("any unique string chosen by the caller") is a value the model
+    makes up for the call, an id or not; a token a tool returned is held to it."""
+    specs = [tool("send_transfer", {param: {"type": "string", "description": description}},
+                  (param,))]
+    assert (param in infer_contracts(specs).registry.tool("send_transfer").authored) is authored

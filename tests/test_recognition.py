@@ -1460,3 +1460,16 @@ def test_what_is_to_stay_of_an_amount_is_a_change_of_it():
     assert changes_stated("Refund my credit but leave £20 on there") == (20.0,)
     seats = _registry_of(seats={"type": "integer", "description": "Seats to keep"})
     assert stated_values(seats, "please keep 2 seats") == {"seats": 2}
+
+
+def test_a_number_the_request_says_it_is_not_is_no_value():
+    """"It's 18 not 14": 14 is what the user leaves, no value of the call."""
+    registry = _registry_of(players={"type": "integer", "description": "Number of players"})
+    assert stated_values(registry, "four more can come now so it's 18 players not 14") == {
+        "players": 18}
+
+
+def test_a_length_in_feet_is_no_value_of_a_parameter_in_millimetres():
+    """"6 foot 2 wide" for ``width_mm``: the model converts it; neither 6 nor 2 is the width."""
+    registry = _registry_of(width_mm={"type": "integer", "description": "Width in mm"})
+    assert stated_values(registry, "the width is actually 6 foot wide") == {}

@@ -101,7 +101,8 @@ DESKS = ("gadgetdesk", "staydesk", "carrierdesk", "clinicdesk", "rentdesk", "mea
          "boatrentaldesk", "contactlensdesk", "simdesk", "salondesk", "mattressdesk",
          "recorddesk", "shuttledesk", "cheesedesk", "gadgetcoverdesk", "villadesk",
          "waterdesk", "sparepartsdesk", "magazinedesk", "resaledesk", "dogwalkdesk",
-         "swimschooldesk", "lockerdesk")
+         "swimschooldesk", "lockerdesk", "bowlingdesk", "massagedesk", "leasedesk",
+         "unitsdesk", "forexdesk", "vendingdesk", "agriturismodesk", "lostpropertydesk")
 
 
 @pytest.fixture(scope="module")
@@ -224,7 +225,26 @@ REFUSED_FROM_THE_ORACLE["dogwalkdesk"] = [("new_schedule_for_puppy", "create_sch
 # the extras
 REFUSED_FROM_THE_ORACLE["villadesk"] = [("swap_pool_heating_for_late_checkout", "add_extras",
                                          "invented")]
+# a therapist's id for the name the user gives ("with Anna") and a treatment's code for its
+# name ("a pregnancy massage"), with no read of the therapists or the treatments
+REFUSED_FROM_THE_ORACLE["massagedesk"] = [
+    (task, tool, "invented") for task, tools in (
+        ("package_deep_tissue_tuesday_fortnight", ("find_available_slots", "book_appointment")),
+        ("buy_cheaper_physio_block_and_book", ("find_available_slots", "book_appointment")),
+        ("swap_monday_for_pregnancy_massage", ("find_available_slots", "book_appointment")),
+        ("latest_hot_stone_day_after_tomorrow", ("find_available_slots", "book_appointment")),
+        ("block_of_physio_tuesdays", ("find_available_slots",) * 3 + ("book_block",)),
+        ("sports_package_book_and_summary", ("find_available_slots", "book_appointment")))
+    for tool in tools]
+# an office's code for the office the user names, with no read of the offices
+REFUSED_FROM_THE_ORACLE["lostpropertydesk"] = [("switch_post_to_collection", "book_collection",
+                                                "invented")]
 REFUSED_FROM_THE_REQUEST = {
+    "massagedesk": REFUSED_FROM_THE_ORACLE["massagedesk"],
+    "lostpropertydesk": REFUSED_FROM_THE_ORACLE["lostpropertydesk"],
+    # a spot the user names in their own words ("4th floor kitchen"), where the request's
+    # places (the company, the two cities) are read as the machine's new location
+    "vendingdesk": [("liverpool_snack_to_manchester", "relocate_machine", "substituted")],
     "sparepartsdesk": REFUSED_FROM_THE_ORACLE["sparepartsdesk"],
     "dogwalkdesk": REFUSED_FROM_THE_ORACLE["dogwalkdesk"],
     # as from the oracle, and the amount a trusted inspection shows kept of a deposit, where

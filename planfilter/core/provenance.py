@@ -111,12 +111,16 @@ from .text import (
     ID_WORDS,
     LIST_JOIN,
     MEASURE,
+    UNIT_SIZES,
     amounts_written,
     changes_stated,
+    currencies_named,
     fold,
     has_digit,
+    measures_said,
     names_money,
     singular,
+    unit_named,
     without_numbering,
     words,
 )
@@ -559,6 +563,7 @@ def _origin_problems(tool: Tool, arg: _Argument, flow: Flow, store: ValueStore,
             and not worked_out(value, (*given, *amounts_written(flow.request)),
                                (name, variable)) \
             and not changed_by(value, (name, variable), store, flow.request) \
+            and not _converted(value, flow.request, name, variable) \
             and not same_clock(value, given):
         return [FlowProblem("substituted", name, (
             f"argument '{name}' = {_show(value)} is not the value the user gave for "
@@ -732,6 +737,8 @@ def _invented(tool: Tool, name: str, variable: str, value: Any, store: ValueStor
         if any(obtained(s, variable) for s in sources):
             continue
         if _number_written(item, flow.request) or _capitals_written(item, flow.request) \
+                or _converted(item, flow.request, name, key or "") \
+                or _currency_named(item, flow.request, name, variable, key or "") \
                 or _phrase_code(item, flow.request) \
                 or _abbreviated(item, flow.request, examples(schema)
                                 or examples(tool.parameters.get("properties", {}).get(name))) \
@@ -907,6 +914,35 @@ def _language_named(value: Any, request: str, *names: str) -> bool:
         return False
     said = {LANGUAGE_CODES.get(word) for word in words(request, digits=False)}
     return code.group(1).lower() in said
+
+
+def _converted(value: Any, request: str, *names: str) -> bool:
+    """``value`` is a measure the request says, in the unit one of ``names`` ends with,
+    rounded to the unit: 1880 for ``width_mm`` of "6 foot 2 wide", 120 for
+    ``duration_min`` of "for two hours". The user's measure, in the service's unit."""
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        return False
+    number = _number(normal(value))
+    if number is None:
+        return False
+    for name in names:
+        unit = unit_named(name)
+        if unit is None or unit[1] not in UNIT_SIZES:
+            continue
+        for kind, size in measures_said(request):
+            if kind == unit[0] and abs(size / UNIT_SIZES[unit[1]] - number) <= 1:
+                return True
+    return False
+
+
+def _currency_named(value: Any, request: str, *names: str) -> bool:
+    """``value`` is the ISO 4217 code of a currency the request names in words or by its
+    sign (:func:`~planfilter.core.text.currencies_named`: ``JPY`` of "a yen wallet"), for a
+    parameter one of whose ``names`` says currency. The user named it; the code is the
+    service's spelling."""
+    return isinstance(value, str) and bool(re.fullmatch(r"[A-Za-z]{3}", value.strip())) \
+        and any({"currency", "currencies", "ccy"} & _name_words(n) for n in names) \
+        and value.strip().upper() in currencies_named(request)
 
 
 #: One part of a reference made of parts: ``kind:value`` (``acct:4411``, ``asset:SN-C02XK8``).

@@ -92,12 +92,64 @@ UNIT_NAMES: Mapping[str, Mapping[str, tuple[str, ...]]] = {
     "length": {"mm": ("mm", "millimetres", "millimeters"),
                "cm": ("cm", "centimetres", "centimeters"), "m": ("metres", "meters"),
                "km": ("km", "kilometres", "kilometers"), "mile": ("miles", "mile"),
-               "inch": ("inches", "inch"), "ft": ("ft", "feet")},
+               "inch": ("inches", "inch"), "ft": ("ft", "feet", "foot")},
     "mass": {"g": ("grams",), "kg": ("kg", "kilograms", "kilos"), "lb": ("lb", "lbs", "pounds")},
     "time": {"s": ("seconds", "secs", "sec"), "min": ("minutes", "mins", "min"),
              "h": ("hours", "hrs", "hr", "hour"), "day": ("days", "day"),
              "week": ("weeks", "week"), "month": ("months", "month"), "year": ("years", "year")},
 }
+#: Each unit of :data:`UNIT_NAMES` in the first of its kind's units (a millimetre, a second,
+#: a gram), where a unit has a fixed size.
+UNIT_SIZES: Mapping[str, float] = {
+    "mm": 1, "cm": 10, "m": 1000, "km": 1_000_000, "mile": 1_609_344, "inch": 25.4,
+    "ft": 304.8, "s": 1, "min": 60, "h": 3600, "day": 86400, "week": 604800, "g": 1,
+    "kg": 1000, "lb": 453.59237}
+_UNIT_OF = {way: (kind, unit) for kind, units in UNIT_NAMES.items()
+            for unit, ways in units.items() for way in ways}
+_SMALL_NUMBERS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight",
+                  "nine", "ten", "eleven", "twelve")
+_AMOUNT = r"(\d+(?:\.\d+)?|" + "|".join(_SMALL_NUMBERS) + r"|a|an|half an?)"
+_WAYS = "|".join(sorted((re.escape(w) for w in _UNIT_OF), key=len, reverse=True))
+#: A measure said with its unit ("6 foot 2", "72 inches", "1.8 metres", "two hours"), feet
+#: perhaps followed by inches.
+_SAID_MEASURE = re.compile(
+    rf"(?<![\w.]){_AMOUNT}\s?({_WAYS})\b(?:\s?(\d+(?:\.\d+)?)(?:\s?(?:inches|inch|in)\b)?)?",
+    re.IGNORECASE)
+
+
+def _amount(said: str) -> float:
+    said = said.lower()
+    if said in ("a", "an"):
+        return 1.0
+    if said.startswith("half"):
+        return 0.5
+    return float(_SMALL_NUMBERS.index(said)) if said in _SMALL_NUMBERS else float(said)
+
+
+@lru_cache(maxsize=256)
+def measures_said(text: str) -> tuple[tuple[str, float], ...]:
+    """Each measure ``text`` says with its unit, as (its kind, its size in the kind's first
+    unit, :data:`UNIT_SIZES`): "6 foot 2" is a length of 1879.6 (mm), "two hours" a time of
+    7200 (s). A number after feet is inches ("4 foot 6")."""
+    found = []
+    for m in _SAID_MEASURE.finditer(text):
+        kind, unit = _UNIT_OF[m.group(2).lower()]
+        if unit not in UNIT_SIZES:
+            continue
+        size = _amount(m.group(1)) * UNIT_SIZES[unit]
+        if m.group(3) and unit == "ft":
+            size += float(m.group(3)) * UNIT_SIZES["inch"]
+        found.append((kind, size))
+    return tuple(found)
+
+
+def unit_named(name: str) -> tuple[str, str] | None:
+    """(kind, unit) of the unit a parameter's name ends with (``width_mm``, ``duration_min``,
+    ``weight_kg``), or None."""
+    last = re.split(r"[^a-z]+", name.lower().strip("_"))[-1:]
+    return _UNIT_OF.get(last[0]) if last and last[0] else None
+
+
 #: A measure written with its unit, as a value: ``8in``, ``16 in``, ``128 GB``, ``2.5kg``,
 #: ``500ml`` (the unit's ways of :data:`UNIT_NAMES`, and short ones no request reads after
 #: a number: "in", "ml"). No unit of one letter: ``000G`` or ``12M`` is a code as often.
@@ -136,6 +188,37 @@ def changes_stated(text: str) -> tuple[float, ...]:
     return tuple(float(m.group(0).replace(",", "")) for m in NUMBER.finditer(text)
                  if CHANGE_AFTER.match(text, m.end())
                  or CHANGE_BEFORE.search(text, 0, m.start()))
+
+
+#: A currency's ISO 4217 code -> the words and signs that name it alone ("yen", "¥"; not
+#: "dollars" nor "$", which name several).
+CURRENCY_NAMES: Mapping[str, tuple[str, ...]] = {
+    "EUR": ("euro", "euros", "€"), "GBP": ("sterling", "pound sterling", "pounds sterling",
+                                           "british pound", "british pounds", "£"),
+    "USD": ("us dollar", "us dollars", "american dollars"),
+    "JPY": ("yen", "¥"), "CHF": ("swiss franc", "swiss francs"),
+    "CAD": ("canadian dollar", "canadian dollars"),
+    "AUD": ("australian dollar", "australian dollars"),
+    "NZD": ("new zealand dollar", "new zealand dollars"),
+    "HKD": ("hong kong dollar", "hong kong dollars"),
+    "SGD": ("singapore dollar", "singapore dollars"), "CNY": ("yuan", "renminbi"),
+    "INR": ("indian rupee", "indian rupees"), "SEK": ("swedish krona", "swedish kronor"),
+    "NOK": ("norwegian krone", "norwegian kroner"), "DKK": ("danish krone", "danish kroner"),
+    "PLN": ("zloty", "złoty", "zlotys"), "HUF": ("forint", "forints"),
+    "CZK": ("czech koruna",), "THB": ("baht",), "ZAR": ("south african rand",),
+    "MXN": ("mexican peso", "mexican pesos"), "TRY": ("turkish lira",),
+    "KRW": ("korean won", "south korean won"), "AED": ("uae dirham", "uae dirhams",
+                                                        "emirati dirham", "emirati dirhams"),
+}
+
+
+@lru_cache(maxsize=256)
+def currencies_named(text: str) -> frozenset[str]:
+    """The ISO 4217 codes of the currencies ``text`` names in words or by a sign that names
+    one alone (:data:`CURRENCY_NAMES`): ``JPY`` of "a yen wallet" or "¥80,000"."""
+    folded = fold(text)
+    return frozenset(code for code, names in CURRENCY_NAMES.items() if any(
+        re.search(rf"(?<![^\W\d_]){re.escape(fold(n))}(?![^\W\d_])", folded) for n in names))
 
 
 #: An amount of money as a request writes it: a currency's sign before the number, or its

@@ -58,6 +58,13 @@ COMPOSED_NOUNS = ("expression", "formula", "equation", "query", "message", "body
 _COMPOSED = re.compile(r"^\s*(?:the|a|an)\s+(?:[a-z-]+\s+){0,2}?(" + "|".join(COMPOSED_NOUNS)
                        + r")(?=\s*(?:$|[.,;:(]|\s(?:to|that|which|for|with|of|in|on|from|"
                        r"about|such|e\.g\.)\b))", re.IGNORECASE)  # "the text file's name": a name
+#: Words of a parameter whose value the caller makes up, unique to the call.
+CALLER_MADE_WORDS = frozenset({"idempotency", "nonce"})
+#: A description that says the caller makes the value up ("any unique string chosen by the
+#: caller", "a client-generated key"), whatever the parameter is called.
+CALLER_MADE = re.compile(r"\b(?:chosen|generated|made up|picked)\s+by\s+(?:the\s+)?"
+                         r"(?:caller|client|agent|you)\b|\bclient[- ]generated\b|"
+                         r"\bany unique (?:string|value|key|id)\b", re.IGNORECASE)
 #: A description that says the value is written in words ("the condition, in plain words",
 #: "in the customer's own words", "free text", "the student's account of what happened"),
 #: whatever the parameter is called.
@@ -160,7 +167,9 @@ def authored_candidates(spec: ToolSpec, returned: frozenset[str] | None
     are data the system holds); an e-mail address, which users type as often as text
     carries one, also only when some tool declares its result (``returned`` not None).
     Text whose description says it is written in words (:data:`IN_WORDS`) is free text,
-    whatever the parameter is called (a claim's ``condition``, "in plain words")."""
+    whatever the parameter is called (a claim's ``condition``, "in plain words"); a key the
+    caller makes up (``idempotency_key``, "any unique string chosen by the caller":
+    :data:`CALLER_MADE`) is the model's, id or not."""
     found = {}
     for param, schema in spec.properties.items():
         parts = tokens(param)
@@ -179,10 +188,14 @@ def authored_candidates(spec: ToolSpec, returned: frozenset[str] | None
         if isinstance(schema, Mapping) and schema_kind(schema) == "boolean":  # or bool | None
             found[param] = "a yes/no choice (the model makes it from the request)"
             continue
+        said = schema.get("description") if isinstance(schema, Mapping) else None
+        if _string_like(schema) and (CALLER_MADE_WORDS & set(parts) or isinstance(said, str)
+                                     and CALLER_MADE.search(said)):
+            found[param] = "a key the caller makes up, unique to the call"
+            continue
         if not parts or parts[-1] in ID_KEYS or not _string_like(schema):
             continue
         fmt = schema.get("format") if isinstance(schema, Mapping) else None
-        said = schema.get("description") if isinstance(schema, Mapping) else None
         if fmt in DATE_FORMATS:
             found[param] = f"format {fmt}"
         elif parts[-1] not in AUTHORED_KEYS and DATE_WORDS & set(parts[:-1]) \

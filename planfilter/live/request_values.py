@@ -261,9 +261,10 @@ _CUES: Mapping[str, frozenset[str]] = {
 
 
 #: Words before a value the request replaces ("until 5pm instead of 4pm", "rather than the
-#: 12th"): what the user leaves, no value of the call.
-_REPLACED = re.compile(r"\b(?:instead\s+of|rather\s+than)\s+(?:the\s+|an?\s+)?$",
-                       re.IGNORECASE)
+#: 12th", "it's 18 not 14", "18 players, not 14"): what the user leaves, no value of the
+#: call.
+_REPLACED = re.compile(r"(?:\b(?:instead\s+of|rather\s+than)\s+(?:the\s+|an?\s+)?"
+                       r"|\d(?:\s+[a-z]+)?,?\s+not\s+)$", re.IGNORECASE)
 
 
 def replaced(text: str, start: int) -> bool:
@@ -650,6 +651,8 @@ _HEAD_KINDS: Mapping[str, frozenset[str]] = {
     "street": frozenset({"address:address1", "quoted"}),
     # a holder is a person: ``account_holder`` takes a name, no account's number
     "holder": frozenset({"first_name", "last_name", "quoted"}),
+    # a currency is a code, no e-mail address nor a place ("CAD 4,350.00 from my wallet")
+    "currency": frozenset({"code", "quoted"}),
     # an address's line or postcode (``recipient_line1``, ``recipient_postcode``) takes a
     # part of an address, no e-mail address of the one who writes
     "line": frozenset({"address:address1", "address:address2", "quoted"}),
