@@ -97,7 +97,7 @@ def _spelled(chars: str) -> bool:
 def written(text: str) -> str:
     """``text`` with every run of characters it spells one by one written as one word
     ("booking four seven two nine" -> "booking 4729"; "oh seven seven double-oh nine" ->
-    "07700 9"...; "G C seven Q two K" -> "GC7Q2K"), and a spelling that repeats the word
+    "077009"; "G C seven Q two K" -> "GC7Q2K"), and a spelling that repeats the word
     before it dropped ("O'Connor, O C O N N O R" -> "O'Connor,"). The text itself when it
     spells nothing."""
     out: list[str] = []
@@ -117,7 +117,7 @@ def written(text: str) -> str:
 
 @lru_cache(maxsize=256)
 def spoken_addresses(text: str) -> tuple[str, ...]:
-    """Each e-mail address ``text`` says with "at" and "dot" ("maeve dot o'connor at example
+    """Each e-mail address ``text`` says with "at" and "dot" ("maeve dot oconnor at example
     dot com"), written: one for each count of words before "at" that may be its local part
     (:data:`MAX_LOCAL_WORDS`), digits said as words in figures. Empty when it says none."""
     found: list[str] = []

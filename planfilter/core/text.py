@@ -222,7 +222,8 @@ def currencies_named(text: str) -> frozenset[str]:
 
 
 #: An amount of money as a request writes it: a currency's sign before the number, or its
-#: sign, code or name after it ("£48", "1.450,00 €" aside: "48 EUR", "42 pounds").
+#: sign, code or name after it ("£48", "48 EUR", "42 pounds"; a continental "1.450,00 €"
+#: is not read).
 _MONEY_WRITTEN = re.compile(
     r"[£$€]\s?(\d+(?:,\d{3})*(?:\.\d+)?)\b"
     r"|\b(\d+(?:,\d{3})*(?:\.\d+)?)\s?(?:€|EUR\b|GBP\b|USD\b|pounds?\b|dollars?\b|euros?\b)",

@@ -581,8 +581,9 @@ _CODE_FORM = re.compile(r"[A-Z0-9][A-Z0-9_./#-]*")
 
 
 def _unlike_examples(tool: Tool, parameter: str, span: Span) -> bool:
-    """``span`` is written as words where the parameter takes codes (:func:`_coded`), or is
-    a number alone where it takes words around a number (:func:`_worded`)."""
+    """``span`` is written as words where the parameter takes codes (:func:`_coded`), is a
+    number alone where it takes words around a number (:func:`_worded`) or codes with
+    letters, or is a time where no example holds one (:func:`_untimed`)."""
     return _as_words(span.value) and _coded(tool, parameter) \
         or _bare_number(span.value) and (_worded(tool, parameter)
                                          or _coded(tool, parameter, lettered=True)) \
