@@ -78,3 +78,12 @@ def test_a_name_with_accents_meets_the_name_typed_without(name, typed):
     assert normal(name) == normal(typed)
     assert fold(name) == fold(typed)
     assert normal("Müller") != normal("Mueller")  # a spelling of its own, not folded
+
+
+@given(st.text(max_size=12))
+def test_folding_is_idempotent_and_keeps_every_text_that_is_not_blank(text):
+    """Folding twice is folding once, and text with a character that is not whitespace
+    never folds to blank: an accent standing alone ("¸", "\\u0301") is a character of its
+    own, not a mark to drop."""
+    assert fold(fold(text)) == fold(text)
+    assert bool(fold(text).strip()) == bool(text.strip())

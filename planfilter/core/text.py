@@ -55,8 +55,12 @@ def fold(text: str) -> str:
     (``Gérard`` is ``gerard``, ``Comté`` is ``comte``), as people type a name they read."""
     if text.isascii():
         return text.casefold()
-    return "".join(c for c in unicodedata.normalize("NFKD", text.casefold())
-                   if not unicodedata.combining(c))
+    out: list[str] = []
+    for c in unicodedata.normalize("NFD", text.casefold()):  # canonical: "¸" stays "¸"
+        if unicodedata.combining(c) and out and not out[-1].isspace():
+            continue  # an accent on a letter; one standing alone is a character of its own
+        out.append(c)
+    return "".join(out)
 
 
 #: A line of quoted text, as an e-mail quotes the message it answers ("> On 3 March, the
