@@ -12,7 +12,7 @@ from planfilter.core.text import fold
 from planfilter.core.values import ValueStore, normal
 
 SAID = {digit: word for word, digit in DIGIT_WORDS.items() if word != "oh"}
-#: Words of prose: no digit word, no single letter.
+#: Words of prose, digit words among them ("one of them", "two or three"), no single letter.
 prose_words = st.sampled_from(["please", "move", "my", "booking", "to", "Friday", "the",
                                "cheaper", "one", "two", "or", "three", "of", "them", "at",
                                "oh", "and", "seventy", "five", "pounds", "thanks"])
