@@ -740,8 +740,8 @@ def _invented(tool: Tool, name: str, variable: str, value: Any, store: ValueStor
                 or _converted(item, flow.request, name, key or "") \
                 or _currency_named(item, flow.request, name, variable, key or "") \
                 or _phrase_code(item, flow.request) \
-                or _abbreviated(item, flow.request, examples(schema)
-                                or examples(tool.parameters.get("properties", {}).get(name))) \
+                or _abbreviated(item, flow.request, schema,
+                                tool.parameters.get("properties", {}).get(name)) \
                 or _language_named(item, flow.request, name, variable, key or "") \
                 or _composed(item, store, f"{description_of(schema)} "
                              f"{description_of(tool.parameters.get('properties', {}).get(name))}"):
@@ -880,13 +880,15 @@ def _phrase_code(value: Any, request: str) -> bool:
 _LETTER_CODE = re.compile(r"[A-Z]{3,6}")
 
 
-def _abbreviated(value: Any, request: str, shown: tuple[str, ...]) -> bool:
+def _abbreviated(value: Any, request: str, *schemas: Any) -> bool:
     """``value`` is the start of a word the request says, in capitals, as long as each of the
-    codes the parameter's description shows as examples, all of that form: ``TURT`` of "the
-    Turtle class" where levels are ``e.g. "SEAH", "TURT", "DOLP"``. The user's word in the
-    service's shortening, which the examples spell out."""
-    if not isinstance(value, str) or not _LETTER_CODE.fullmatch(value) or not shown \
-            or not all(_LETTER_CODE.fullmatch(e) and len(e) == len(value) for e in shown):
+    codes the description of the first of ``schemas`` that gives examples shows, all of
+    that form: ``TURT`` of "the Turtle class" where levels are ``e.g. "SEAH", "TURT",
+    "DOLP"``. The user's word in the service's shortening, which the examples spell out."""
+    if not isinstance(value, str) or not _LETTER_CODE.fullmatch(value):
+        return False
+    shown = next((e for e in map(examples, schemas) if e), ())
+    if not shown or not all(_LETTER_CODE.fullmatch(e) and len(e) == len(value) for e in shown):
         return False
     return re.search(rf"(?<![\w'’-]){re.escape(value.lower())}[a-z]+", fold(request)) \
         is not None

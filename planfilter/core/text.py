@@ -108,12 +108,14 @@ UNIT_SIZES: Mapping[str, float] = {
     "mm": 1, "cm": 10, "m": 1000, "km": 1_000_000, "mile": 1_609_344, "inch": 25.4,
     "ft": 304.8, "s": 1, "min": 60, "h": 3600, "day": 86400, "week": 604800, "g": 1,
     "kg": 1000, "lb": 453.59237}
-_UNIT_OF = {way: (kind, unit) for kind, units in UNIT_NAMES.items()
-            for unit, ways in units.items() for way in ways}
+#: A way a unit is written -> (its kind, its one name): "feet" -> ("length", "ft").
+UNIT_OF: Mapping[str, tuple[str, str]] = {
+    way: (kind, unit) for kind, units in UNIT_NAMES.items()
+    for unit, ways in units.items() for way in ways}
 _SMALL_NUMBERS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight",
                   "nine", "ten", "eleven", "twelve")
 _AMOUNT = r"(\d+(?:\.\d+)?|" + "|".join(_SMALL_NUMBERS) + r"|a|an|half an?)"
-_WAYS = "|".join(sorted((re.escape(w) for w in _UNIT_OF), key=len, reverse=True))
+_WAYS = "|".join(sorted((re.escape(w) for w in UNIT_OF), key=len, reverse=True))
 #: A measure said with its unit ("6 foot 2", "72 inches", "1.8 metres", "two hours"), feet
 #: perhaps followed by inches.
 _SAID_MEASURE = re.compile(
@@ -137,7 +139,7 @@ def measures_said(text: str) -> tuple[tuple[str, float], ...]:
     7200 (s). A number after feet is inches ("4 foot 6")."""
     found = []
     for m in _SAID_MEASURE.finditer(text):
-        kind, unit = _UNIT_OF[m.group(2).lower()]
+        kind, unit = UNIT_OF[m.group(2).lower()]
         if unit not in UNIT_SIZES:
             continue
         size = _amount(m.group(1)) * UNIT_SIZES[unit]
@@ -151,7 +153,7 @@ def unit_named(name: str) -> tuple[str, str] | None:
     """(kind, unit) of the unit a parameter's name ends with (``width_mm``, ``duration_min``,
     ``weight_kg``), or None."""
     last = re.split(r"[^a-z]+", name.lower().strip("_"))[-1:]
-    return _UNIT_OF.get(last[0]) if last and last[0] else None
+    return UNIT_OF.get(last[0]) if last and last[0] else None
 
 
 #: A measure written with its unit, as a value: ``8in``, ``16 in``, ``128 GB``, ``2.5kg``,
@@ -234,6 +236,7 @@ _MONEY_WRITTEN = re.compile(
     re.IGNORECASE)
 
 
+@lru_cache(maxsize=256)
 def amounts_written(text: str) -> tuple[float, ...]:
     """The amounts of money ``text`` writes with their currency (:data:`_MONEY_WRITTEN`)."""
     return tuple(float((m.group(1) or m.group(2)).replace(",", ""))

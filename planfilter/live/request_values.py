@@ -77,7 +77,7 @@ from ..core.text import (
     LIST_JOIN,
     NUMBER,
     PREPOSITIONS,
-    UNIT_NAMES,
+    UNIT_OF,
     VALUE_STOP_WORDS,
     has_digit,
     names_money,
@@ -694,19 +694,16 @@ _LARGEST_BARE_AMOUNT = 100_000
 #: The words of a parameter that takes a change (``increase_by``).
 CHANGES = frozenset({"by", "change", "delta", "increase", "decrease", "difference", "extra",
                      "more", "less", "reduction", "adjustment", "additional", "offset"})
-#: A way a unit is written -> (its kind, its one name).
-_UNITS = {written: (kind, unit) for kind, units in UNIT_NAMES.items()
-          for unit, ways in units.items() for written in ways}
 _UNIT_AFTER = re.compile(r"\s?([A-Za-z]+)\b")
 #: A unit whose words also name money ("50 pounds").
-_POUNDS = _UNITS["pounds"]
+_POUNDS = UNIT_OF["pounds"]
 
 
 def _unit(text: str, span: Span) -> tuple[str, str] | None:
     """The unit the number of ``span`` is given in, as (its kind, its one name): ``5 GB``
     gives ("data", "gb"); None when no unit's word follows it."""
     after = _UNIT_AFTER.match(text, span.end)
-    return _UNITS.get(after.group(1).lower()) if after else None
+    return UNIT_OF.get(after.group(1).lower()) if after else None
 
 
 def _other_unit(text: str, span: Span, parameter: str) -> bool:
@@ -715,7 +712,7 @@ def _other_unit(text: str, span: Span, parameter: str) -> bool:
     said = _unit(text, span)
     if said is None:
         return False
-    named = [_UNITS[w] for w in split_words(parameter, digits=False) if w in _UNITS]
+    named = [UNIT_OF[w] for w in split_words(parameter, digits=False) if w in UNIT_OF]
     return any(kind == said[0] and unit != said[1] for kind, unit in named)
 
 
