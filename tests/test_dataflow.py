@@ -1815,3 +1815,76 @@ def test_a_measure_the_user_says_in_the_services_unit_is_theirs(width, kind):
     session.record("get_order", {}, {"order": "O-1", "width_mm": 1600})
     decision = session.check("remeasure", {"order": "O-1", "width_mm": width})
     assert (decision.kind if not decision.allowed else "allowed") == kind, decision.reason
+
+
+@pytest.mark.parametrize("rate, said, kind", [
+    (650, "he'd drop the rate on my laptop ticket to 6.5% a month", "allowed"),
+    (650, "he'd drop the rate on my laptop ticket to 6.5 per cent a month", "allowed"),
+    (600, "he'd drop the rate on my laptop ticket to 6.5% a month", "invented"),
+    (6500, "he'd drop the rate on my laptop ticket to 6.5% a month", "invented")])
+def test_a_share_the_user_says_in_basis_points_is_theirs(rate, said, kind):
+    """"Drop the rate to 6.5%": 650 for ``rate_bp`` is the user's share in the service's
+    unit; another rate, or the figure taken as a share of ten thousand, is nobody's."""
+    registry = Registry(tools=(
+        Tool(name="list_loans", produces=["loan"], action="read"),
+        Tool(name="set_loan_rate", requires=["loan", "rate_bp"], produces=["rate_set"],
+             action="update", risk="medium", parameters={"type": "object", "properties": {
+                 "loan": {"type": "string"}, "rate_bp": {"type": "integer"}}}),
+        Tool(name="get_rates", produces=["rate_bp"], action="read"),
+    ))
+    session = Session(registry, method="all", policy="always")
+    session.start(said, goal=["rate_set"])
+    session.record("list_loans", {}, {"loan": "PT-1", "rate_bp": 800})
+    decision = session.check("set_loan_rate", {"loan": "PT-1", "rate_bp": rate})
+    assert (decision.kind if not decision.allowed else "allowed") == kind, decision.reason
+
+
+@pytest.mark.parametrize("zone, kind", [("America/Toronto", "allowed"),
+                                        ("Europe/London", "allowed"),
+                                        ("America/Chicago", "invented"),
+                                        ("America/Argentina/Cordoba", "invented")])
+def test_the_time_zone_of_a_place_the_user_names_is_theirs(zone, kind):
+    """"I've just moved from London to Toronto": ``America/Toronto`` is the user's place
+    in the IANA spelling (and so is London's); a zone of a place they did not name is held
+    to a source."""
+    registry = Registry(tools=(
+        Tool(name="find_learner", produces=["learner"], action="read"),
+        Tool(name="update_learner", requires=["learner", "time_zone"], produces=["updated"],
+             action="update", risk="medium", parameters={"type": "object", "properties": {
+                 "learner": {"type": "string"}, "time_zone": {"type": "string"}}}),
+        Tool(name="get_zone", produces=["time_zone"], action="read"),
+    ))
+    session = Session(registry, method="all", policy="always")
+    session.start("I've just moved from London to Toronto, so please update my time zone",
+                  goal=["updated"])
+    session.record("find_learner", {}, {"learner": "L-1", "time_zone": "Europe/Paris"})
+    decision = session.check("update_learner", {"learner": "L-1", "time_zone": zone})
+    assert (decision.kind if not decision.allowed else "allowed") == kind, decision.reason
+
+
+@pytest.mark.parametrize("ends, kind", [(("date_from", "date_to"), "allowed"),
+                                        (("date", "until"), "substituted")])
+def test_an_item_of_a_range_searched_for_is_no_wrong_item(ends, kind):
+    """A search for the slots from 13 May to 1 June returned some on the 13th: a slot on
+    the 23rd is within what was asked, not an item beside the one searched for. Where the
+    search named one date (``date``; ``until`` is no end of its range), a slot on another
+    date is."""
+    low, high = ends
+    registry = Registry(tools=(
+        Tool(name="search_availability", requires=["service"], produces=["technician"],
+             action="search", parameters={"type": "object", "properties": {
+                 "service": {"type": "string"}, low: {"type": "string"},
+                 high: {"type": "string"}}}),
+        Tool(name="book", requires=["technician", "date"], produces=["booked"],
+             action="create", risk="medium", parameters={"type": "object", "properties": {
+                 "technician": {"type": "string"}, "date": {"type": "string"}}}),
+    ))
+    session = Session(registry, method="all", policy="always")
+    session.start("Please book whichever Friday afternoon you have first", goal=["booked"])
+    session.record("search_availability", {"service": "TUN", low: "2025-05-13",
+                                           high: "2025-06-01"},
+                   {"slots": [{"date": "2025-05-13", "technician": "T01"},
+                              {"date": "2025-05-13", "technician": "T02"},
+                              {"date": "2025-05-23", "technician": "T03"}]})
+    decision = session.check("book", {"technician": "T03", "date": "2025-05-23"})
+    assert (decision.kind if not decision.allowed else "allowed") == kind, decision.reason

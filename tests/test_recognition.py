@@ -1473,3 +1473,12 @@ def test_a_length_in_feet_is_no_value_of_a_parameter_in_millimetres():
     """"6 foot 2 wide" for ``width_mm``: the model converts it; neither 6 nor 2 is the width."""
     registry = _registry_of(width_mm={"type": "integer", "description": "Width in mm"})
     assert stated_values(registry, "the width is actually 6 foot wide") == {}
+
+
+@pytest.mark.parametrize("parameter, expected", [("rate_bp", {}),
+                                                 ("rate_percent", {"rate_percent": 6.5})])
+def test_a_share_is_no_value_of_a_parameter_in_basis_points(parameter, expected):
+    """"Drop it to 6.5% a month" for ``rate_bp``: the model converts it; 6.5 is no rate in
+    basis points. A parameter in percent takes it as said."""
+    registry = _registry_of(**{parameter: {"type": "number", "description": "Monthly rate"}})
+    assert stated_values(registry, "please drop the rate to 6.5% a month") == expected

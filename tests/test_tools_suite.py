@@ -102,7 +102,9 @@ DESKS = ("gadgetdesk", "staydesk", "carrierdesk", "clinicdesk", "rentdesk", "mea
          "recorddesk", "shuttledesk", "cheesedesk", "gadgetcoverdesk", "villadesk",
          "waterdesk", "sparepartsdesk", "magazinedesk", "resaledesk", "dogwalkdesk",
          "swimschooldesk", "lockerdesk", "bowlingdesk", "massagedesk", "leasedesk",
-         "unitsdesk", "forexdesk", "vendingdesk", "agriturismodesk", "lostpropertydesk")
+         "unitsdesk", "forexdesk", "vendingdesk", "agriturismodesk", "lostpropertydesk",
+         "bulbdesk", "webinardesk", "pianodesk", "pawndesk", "allotmentdesk", "dormdesk",
+         "fulfilmentdesk", "cookschooldesk")
 
 
 @pytest.fixture(scope="module")
@@ -239,7 +241,45 @@ REFUSED_FROM_THE_ORACLE["massagedesk"] = [
 # an office's code for the office the user names, with no read of the offices
 REFUSED_FROM_THE_ORACLE["lostpropertydesk"] = [("switch_post_to_collection", "book_collection",
                                                 "invented")]
+# a technician's id for the first name the user gives ("could Priya come"), with no read
+# of the technicians
+REFUSED_FROM_THE_ORACLE["pianodesk"] = [("repair_visit_preferred_technician", tool, "invented")
+                                        for tool in ("search_availability",
+                                                     "create_appointment")]
+# a court's or a piece of kit's code for the name the user gives ("Court B", "Squash Court
+# 1", "two rackets"), with no read of the facilities or the equipment, and the slot keys
+# built of them
+REFUSED_FROM_THE_ORACLE["sportshalldesk"] = [
+    ("book_court_b_with_credit", "get_slot", "invented"),
+    ("book_court_b_with_credit", "get_slot", "invented"),
+    ("book_court_b_with_credit", "book_slot", "invented"),
+    ("duplicate_booking_keep_court_a", "add_equipment_hire", "invented"),
+    ("swap_friday_badminton_for_squash", "get_slot", "invented"),
+    ("swap_friday_badminton_for_squash", "book_slot", "invented")]
+# a dropdown's choices ("Paused", "Yes") no description or read shows, and a contact's
+# e-mail address no read of the ground truth shows
+REFUSED_FROM_THE_ORACLE["rotadesk"] = [
+    ("driver_off_after_knee_op", "update_cell", "invented"),
+    ("gift_aid_february_gifts", "update_cell", "invented"),
+    ("gift_aid_february_gifts", "update_cell", "invented"),
+    ("jobcentre_extend_voucher", "send_email", "invented")]
+# a sale's id for the month the user names ("the March sale"), with no read of the sales,
+# and a lot's id made of it
+REFUSED_FROM_THE_ORACLE["auctiondesk"] = [
+    ("commission_bid_lot_47", "get_lot", "invented"),
+    ("commission_bid_lot_47", "register_for_sale", "invented"),
+    ("commission_bid_lot_47", "place_absentee_bid", "invented"),
+    ("telephone_bidding_two_lots", "list_lots", "invented"),
+    ("telephone_bidding_two_lots", "list_lots", "invented"),
+    ("telephone_bidding_two_lots", "register_for_sale", "invented")]
 REFUSED_FROM_THE_REQUEST = {
+    "pianodesk": REFUSED_FROM_THE_ORACLE["pianodesk"],
+    # "says I used 42 cubic metres ... it says 594.0": the figure four words and more from
+    # the meter's words is not read, the one before "cubic metres" is
+    "allotmentdesk": [("dispute_estimated_water_bill", "record_water_reading", "substituted")],
+    # "45 pounds for cleaning ... take that off and send me the rest": the amount the
+    # deduction and the refund both carry is read as 45, the refund is the rest
+    "dormdesk": [("deposit_settle_after_checkout", "refund_deposit", "substituted")],
     "massagedesk": REFUSED_FROM_THE_ORACLE["massagedesk"],
     "lostpropertydesk": REFUSED_FROM_THE_ORACLE["lostpropertydesk"],
     # a spot the user names in their own words ("4th floor kitchen"), where the request's

@@ -739,6 +739,7 @@ def _invented(tool: Tool, name: str, variable: str, value: Any, store: ValueStor
         if _number_written(item, flow.request) or _capitals_written(item, flow.request) \
                 or _converted(item, flow.request, name, key or "") \
                 or _currency_named(item, flow.request, name, variable, key or "") \
+                or _zone_named(item, flow.request) \
                 or _phrase_code(item, flow.request) \
                 or _abbreviated(item, flow.request, schema,
                                 tool.parameters.get("properties", {}).get(name)) \
@@ -932,9 +933,26 @@ def _converted(value: Any, request: str, *names: str) -> bool:
         if unit is None or unit[1] not in UNIT_SIZES:
             continue
         for kind, size in measures_said(request):
-            if kind == unit[0] and abs(size / UNIT_SIZES[unit[1]] - number) <= 1:
+            if kind == unit[0] and abs(size / UNIT_SIZES[unit[1]] - number) < 1:
                 return True
     return False
+
+
+#: A time zone's name in the IANA database: an area and a place, the place's words joined
+#: by ``_`` (``America/New_York``, ``America/Argentina/Buenos_Aires``).
+_ZONE = re.compile(r"(?:Africa|America|Antarctica|Arctic|Asia|Atlantic|Australia|Europe|Indian"
+                   r"|Pacific)/(?:[A-Za-z_-]+/)?([A-Za-z][A-Za-z_-]+)")
+
+
+def _zone_named(value: Any, request: str) -> bool:
+    """``value`` is the IANA time zone of a place the request names, written as the zone
+    writes it (``America/Toronto`` of "I've moved to Toronto", ``America/New_York`` of
+    "she lives in New York"). The user named the place; the zone is the service's
+    spelling of it."""
+    zone = _ZONE.fullmatch(value.strip()) if isinstance(value, str) else None
+    return zone is not None and bool(re.search(
+        rf"(?<![^\W\d_]){re.escape(fold(zone.group(1).replace('_', ' ')))}(?![^\W\d_])",
+        fold(request)))
 
 
 def _currency_named(value: Any, request: str, *names: str) -> bool:
@@ -1189,7 +1207,8 @@ def searched_lists(value: Any, answers: Iterable[tuple[Mapping[str, Any], Any]]
     more (by their text without whitespace, lower-cased -> as given), the items, and which
     of them hold ``value``."""
     for arguments, result in answers:
-        asked = {_squeezed(a).lower(): a for a in texts_in(arguments, keys=False)
+        asked = {_squeezed(a).lower(): a for a in texts_in(
+            {k: v for k, v in arguments.items() if not range_bound(k, arguments)}, keys=False)
                  if len(a) >= MIN_TEXT_CHARS}
         if not asked:
             continue
@@ -1199,6 +1218,27 @@ def searched_lists(value: Any, answers: Iterable[tuple[Mapping[str, Any], Any]]
             if mine:
                 named = _argument_names(arguments) if named is None else named
                 yield asked, items, mine, named
+
+
+#: Pairs of words that make two parameters the ends of one range (``date_from`` and
+#: ``date_to``, ``min_price`` and ``max_price``).
+RANGE_ENDS = (("from", "to"), ("start", "end"), ("min", "max"), ("after", "before"),
+              ("since", "until"), ("earliest", "latest"), ("lower", "upper"))
+
+
+def range_bound(name: str, arguments: Mapping[str, Any]) -> bool:
+    """``name`` is one end of a range whose other end ``arguments`` also gives: their
+    names differ in one word, a pair of :data:`RANGE_ENDS` (``date_from`` beside
+    ``date_to``). Every item a search in that range returns is within what was asked, the
+    ones at its ends no more than the rest."""
+    mine = words(name, digits=False)
+    for low, high in RANGE_ENDS:
+        for this, other in ((low, high), (high, low)):
+            if this in mine:
+                twin = [other if w == this else w for w in mine]
+                if any(words(n, digits=False) == twin for n in arguments if n != name):
+                    return True
+    return False
 
 
 def _argument_names(arguments: Mapping[str, Any]) -> dict[str, frozenset[str]]:

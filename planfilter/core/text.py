@@ -101,13 +101,14 @@ UNIT_NAMES: Mapping[str, Mapping[str, tuple[str, ...]]] = {
     "time": {"s": ("seconds", "secs", "sec"), "min": ("minutes", "mins", "min"),
              "h": ("hours", "hrs", "hr", "hour"), "day": ("days", "day"),
              "week": ("weeks", "week"), "month": ("months", "month"), "year": ("years", "year")},
+    "share": {"bp": ("bp", "bps", "basis points"), "pct": ("percent", "per cent", "pct", "%")},
 }
 #: Each unit of :data:`UNIT_NAMES` in the first of its kind's units (a millimetre, a second,
-#: a gram), where a unit has a fixed size.
+#: a gram, a basis point), where a unit has a fixed size.
 UNIT_SIZES: Mapping[str, float] = {
     "mm": 1, "cm": 10, "m": 1000, "km": 1_000_000, "mile": 1_609_344, "inch": 25.4,
     "ft": 304.8, "s": 1, "min": 60, "h": 3600, "day": 86400, "week": 604800, "g": 1,
-    "kg": 1000, "lb": 453.59237}
+    "kg": 1000, "lb": 453.59237, "bp": 1, "pct": 100}
 #: A way a unit is written -> (its kind, its one name): "feet" -> ("length", "ft").
 UNIT_OF: Mapping[str, tuple[str, str]] = {
     way: (kind, unit) for kind, units in UNIT_NAMES.items()
@@ -119,7 +120,7 @@ _WAYS = "|".join(sorted((re.escape(w) for w in UNIT_OF), key=len, reverse=True))
 #: A measure said with its unit ("6 foot 2", "72 inches", "1.8 metres", "two hours"), feet
 #: perhaps followed by inches.
 _SAID_MEASURE = re.compile(
-    rf"(?<![\w.]){_AMOUNT}\s?({_WAYS})\b(?:\s?(\d+(?:\.\d+)?)(?:\s?(?:inches|inch|in)\b)?)?",
+    rf"(?<![\w.]){_AMOUNT}\s?({_WAYS})(?!\w)(?:\s?(\d+(?:\.\d+)?)(?:\s?(?:inches|inch|in)\b)?)?",
     re.IGNORECASE)
 
 

@@ -503,8 +503,8 @@ def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
         # "£2,000" for ``amount_cents``: the model converts it to the minor unit
         if _money(text, span) and _minor_units(tool, parameter):
             return False
-        # "5 GB" for ``quota_mb``: the model converts it; "512 GB" is no price ("50 pounds"
-        # may be one)
+        # "5 GB" for ``quota_mb``, "6.5%" for ``rate_bp``: the model converts it; "512 GB"
+        # is no price ("50 pounds" may be one)
         if _other_unit(text, span, parameter) or _unit(text, span) not in (None, _POUNDS) \
                 and (names_money(parameter) or names_money(tool.variable_of(parameter))):
             return False
@@ -701,7 +701,9 @@ _POUNDS = UNIT_OF["pounds"]
 
 def _unit(text: str, span: Span) -> tuple[str, str] | None:
     """The unit the number of ``span`` is given in, as (its kind, its one name): ``5 GB``
-    gives ("data", "gb"); None when no unit's word follows it."""
+    gives ("data", "gb"), ``6.5%`` ("share", "pct"); None when no unit follows it."""
+    if _SHARE_AFTER.match(text, span.end):
+        return UNIT_OF["%"]
     after = _UNIT_AFTER.match(text, span.end)
     return UNIT_OF.get(after.group(1).lower()) if after else None
 
