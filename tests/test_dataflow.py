@@ -1888,3 +1888,74 @@ def test_an_item_of_a_range_searched_for_is_no_wrong_item(ends, kind):
                               {"date": "2025-05-23", "technician": "T03"}]})
     decision = session.check("book", {"technician": "T03", "date": "2025-05-23"})
     assert (decision.kind if not decision.allowed else "allowed") == kind, decision.reason
+
+
+@pytest.mark.parametrize("key, kind", [
+    ("CRT-A/2025-05-22/2100", "allowed"),   # the court read, the day and hour asked
+    ("CRT-C/2025-05-22/2100", "invented"),  # a court nothing showed
+    ("CRT-A/2025-05-22/9999", "invented"),  # no hour of a day
+    ("CRT-A-2025-05-22-2100", "invented"),  # joined otherwise than the service's keys
+])
+def test_a_key_built_of_parts_shown_is_obtained(key, kind):
+    """A booking read shows the slot ``CRT-A/2025-05-22/2000``; "start an hour later, so
+    9pm": ``CRT-A/2025-05-22/2100`` is the service's key of the court it showed at the
+    hour the user asks for. A part nothing showed is no more the user's inside a key."""
+    registry = Registry(tools=(
+        Tool(name="get_booking", requires=["booking"], produces=["slot_key"], action="read",
+             parameters={"type": "object", "properties": {"booking": {"type": "string"}}}),
+        Tool(name="move_session", requires=["booking", "slot_key"], produces=["moved"],
+             action="update", risk="medium", parameters={"type": "object", "properties": {
+                 "booking": {"type": "string"},
+                 "slot_key": {"type": "string",
+                              "description": 'Slot key, e.g. "CRT-B/2025-05-14/1900"'}}}),
+    ))
+    session = Session(registry, method="all", policy="always")
+    session.start("For our session BLK-0151#6 on Thursday 22 May we need to start an hour "
+                  "later, so 9pm, on the same court", goal=["moved"])
+    session.record("get_booking", {"booking": "BLK-0151#6"},
+                   {"slot_key": "CRT-A/2025-05-22/2000", "facility_code": "CRT-A"})
+    decision = session.check("move_session", {"booking": "BLK-0151#6", "slot_key": key})
+    assert (decision.kind if not decision.allowed else "allowed") == kind, decision.reason
+
+
+@pytest.mark.parametrize("flight, kind", [("TP88", "allowed"), ("TP87", "invented")])
+def test_a_code_the_user_writes_apart_is_theirs(flight, kind):
+    """"No voo TP 88": ``TP88`` is the user's flight as the service writes it; another
+    flight is nobody's."""
+    registry = Registry(tools=(
+        Tool(name="get_booking", produces=["booking"], action="read"),
+        Tool(name="book_transfer", requires=["booking", "flight_number"],
+             produces=["booked"], action="create", risk="medium", parameters={
+                 "type": "object", "properties": {"booking": {"type": "string"},
+                                                  "flight_number": {"type": "string"}}}),
+        Tool(name="get_flight", produces=["flight_number"], action="read"),
+    ))
+    session = Session(registry, method="all", policy="always")
+    session.start("A gente chega em Lisboa no voo TP 88, que pousa às 6h40", goal=["booked"])
+    session.record("get_booking", {}, {"booking": "MV-25-0322"})
+    decision = session.check("book_transfer", {"booking": "MV-25-0322",
+                                               "flight_number": flight})
+    assert (decision.kind if not decision.allowed else "allowed") == kind, decision.reason
+
+
+@pytest.mark.parametrize("sheet, kind", [("Agencies", "allowed"), ("Volunteers", "allowed"),
+                                         ("Payroll", "invented")])
+def test_a_part_the_services_descriptions_name_is_its_own(sheet, kind):
+    """"As on the Agencies sheet", one tool's description says; another gives examples
+    ("Volunteers", "Rota"): sheets the service names. A sheet no description names is held
+    to a source."""
+    registry = Registry(tools=(
+        Tool(name="read_rows", requires=["sheet"], produces=["rows"], action="read",
+             parameters={"type": "object", "properties": {"sheet": {
+                 "type": "string", "description": 'Tab name, e.g. "Volunteers", "Rota"'}}}),
+        Tool(name="issue_voucher", requires=["agency"], produces=["voucher"],
+             action="create", risk="medium",
+             parameters={"type": "object", "properties": {"agency": {
+                 "type": "string",
+                 "description": "The agency's name exactly as on the Agencies sheet"}}}),
+        Tool(name="list_sheets", produces=["sheet"], action="read"),
+    ))
+    session = Session(registry, method="all", policy="always")
+    session.start("Please issue a food voucher for our client", goal=["voucher"])
+    decision = session.check("read_rows", {"sheet": sheet})
+    assert (decision.kind if not decision.allowed else "allowed") == kind, decision.reason

@@ -496,6 +496,8 @@ def test_a_change_or_another_unit_is_no_value_of_the_parameter(text, found):
     # (a place may be a city or a country: the words around it do not say)
     ("Hello, Tomás Herrera from Fernwood Dental. Deliver to Portland.",
      {"city": "Portland", "licence_country": "Portland"}),
+    ("Hello, Joanne Pike at Kirkbridge Citizens Advice here. Deliver to Portland.",
+     {"city": "Portland", "licence_country": "Portland"}),
     # a British postcode is one value; a home's unit is no place, its address gives its
     # street and town; an age in brackets no value of anything
     ("Postcode BS7 8PL for now: I'm moving to Flat 3, 27 Cotham Hill, Bristol BS6 6LA",
@@ -1482,3 +1484,41 @@ def test_a_share_is_no_value_of_a_parameter_in_basis_points(parameter, expected)
     basis points. A parameter in percent takes it as said."""
     registry = _registry_of(**{parameter: {"type": "number", "description": "Monthly rate"}})
     assert stated_values(registry, "please drop the rate to 6.5% a month") == expected
+
+
+@pytest.mark.parametrize("text", [
+    "Tenho aulas marcadas para dia 8 e dia 10 de julho, mas vou ter de ir trabalhar",
+    "Je voudrais annuler le cours du mardi 14 mai à 18h30",
+    "Bitte verschieben Sie die Lieferung vom 14. Mai 2025",
+    "Graag de levering van 3 maart verzetten",
+    "Prosze przesunac dostawe z 12 marca",
+])
+def test_a_day_of_a_month_in_another_language_is_no_amount(text):
+    """"Dia 8 e dia 10 de julho", "le 14 mai à 18h30": days and an hour, as a request in
+    Portuguese, French, German, Dutch or Polish writes them, no amount of money."""
+    registry = _registry_of(amount={"type": "number", "description": "Amount of the voucher"})
+    assert stated_values(registry, text) == {}
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("We were charged £54 for it. Please just credit us the £54.", {}),
+    ("able to order up to £600 a time including VAT", {}),
+    ("credit us £45 + VAT please", {"net_amount": 45}),
+])
+def test_an_amount_with_its_tax_is_no_value_of_a_parameter_before_tax(text, expected):
+    """"Credit us the £54" for ``net_amount`` ("in pounds, NET of VAT"): the model takes
+    the tax off; an amount said before tax ("£45 + VAT") is the user's value of it."""
+    registry = _registry_of(net_amount={"type": "number",
+                                        "description": "Amount to credit, NET of VAT"})
+    assert stated_values(registry, text) == expected
+
+
+def test_a_speakers_label_in_a_chat_log_says_no_kind_of_value():
+    """"Customer: Three 100cm sections": the label says who speaks, not that "100cm" is a
+    customer's id; "Customer: CUS-10690", right after it, is one."""
+    registry = _registry_of(customer_id={"type": "string", "description": "Account id"})
+    log = ("Agent: How many sections is it?\n"
+           "Customer: Three 100cm sections. Sorry, actually four.")
+    assert stated_values(registry, log) == {}
+    assert stated_values(registry, "Agent: Your account?\nCustomer: CUS-10690") == {
+        "customer_id": "CUS-10690"}

@@ -674,9 +674,29 @@ def service_named(registry: Registry, variable: str) -> frozenset[str | None]:
     """The values the description of any parameter that carries ``variable`` names as the
     service's own (:func:`~planfilter.core.schemas.named_by`): a trade a search lists
     (``e.g. ``plumbing``, ``electrical``, ``carpentry````) is one the form that posts a job
-    takes, whose own description says only "see search_tradespeople for the list"."""
+    takes, whose own description says only "see search_tradespeople for the list"; and
+    what the tool set's descriptions name as a thing of the kind a parameter's name ends in
+    (:func:`named_as`: the ``Agencies`` of "as on the Agencies sheet", for ``sheet``)."""
+    carriers = registry.carriers.get(variable, ())
+    heads = {singular(found[-1]) for _, param in carriers
+             if (found := words(param, digits=False))}
+    texts = tuple(text for tool in registry for text in (
+        tool.description, *(description_of(schema)
+                            for schema in tool.parameters.get("properties", {}).values())))
     return frozenset().union(*(named_by(tool.parameters["properties"][param])
-                               for tool, param in registry.carriers.get(variable, ())))
+                               for tool, param in carriers),
+                             *(named_as(texts, head) for head in sorted(heads)))
+
+
+@lru_cache(maxsize=1024)
+def named_as(texts: tuple[str, ...], head: str) -> frozenset[str | None]:
+    """The names ``texts`` (a tool set's descriptions) give things of the kind ``head``
+    (a parameter's last word) with a capital, right before it: "the referring agency's name
+    as on the Agencies sheet", "Row number on the Shifts sheet" name the sheets
+    ``Agencies`` and ``Shifts``. The service names its own parts."""
+    found = re.compile(rf"\b(?:the|on|in|to|from)\s+([A-Z][\w&'-]*(?:\s[A-Z][\w&'-]*){{0,2}})"
+                       rf"\s+{re.escape(head)}s?\b")
+    return frozenset(normal(m.group(1)) for text in texts for m in found.finditer(text))
 
 
 def _kin_named(tool: Tool, name: str) -> frozenset[str | None]:
@@ -737,6 +757,7 @@ def _invented(tool: Tool, name: str, variable: str, value: Any, store: ValueStor
         if any(obtained(s, variable) for s in sources):
             continue
         if _number_written(item, flow.request) or _capitals_written(item, flow.request) \
+                or _written_apart(item, flow.request) \
                 or _converted(item, flow.request, name, key or "") \
                 or _currency_named(item, flow.request, name, variable, key or "") \
                 or _zone_named(item, flow.request) \
@@ -744,8 +765,10 @@ def _invented(tool: Tool, name: str, variable: str, value: Any, store: ValueStor
                 or _abbreviated(item, flow.request, schema,
                                 tool.parameters.get("properties", {}).get(name)) \
                 or _language_named(item, flow.request, name, variable, key or "") \
-                or _composed(item, store, f"{description_of(schema)} "
-                             f"{description_of(tool.parameters.get('properties', {}).get(name))}"):
+                or _composed(item, store, described := (
+                    f"{description_of(schema)} "
+                    f"{description_of(tool.parameters.get('properties', {}).get(name))}")) \
+                or _keyed_like(item, store, f"{described} {tool.description}"):
             continue  # "my retirement age to 62", "I'm an M", "a full groom", "Italian"
         if _glossed_as_said(item, tool, name, schema, flow.request):
             continue  # "electric hook-up", and the description's "EHU" (electric hook-up)
@@ -842,6 +865,19 @@ def _number_written(value: Any, request: str) -> bool:
     text = _number_text(value)
     return re.search(rf"(?<![\w.\-/:]){zeros}{re.escape(text)}(?![\w]|[.\-/:]\d)",
                      _words_of(request)) is not None
+
+
+def _written_apart(value: Any, request: str) -> bool:
+    """``value`` is a code of letters then digits (or digits then letters) that the request
+    writes with a space or a dash between the two (``TP88`` of "the flight TP 88",
+    ``BA2490`` of "BA-2490"): the user's code, as the service writes it."""
+    runs = re.fullmatch(r"([A-Za-z]+)(\d+)|(\d+)([A-Za-z]+)", value.strip()) \
+        if isinstance(value, str) else None
+    if runs is None:
+        return False
+    first, second = (g for g in runs.groups() if g is not None)
+    return re.search(rf"(?<![\w-]){re.escape(fold(first))}[\s-]{re.escape(fold(second))}"
+                     rf"(?![\w-])", _words_of(request)) is not None
 
 
 #: A short code of capitals (a size, a grade, a row: ``M``, ``XL``, ``N``) written alone.
@@ -995,6 +1031,74 @@ def _composed(value: Any, store: ValueStore, described: str) -> bool:
                                                        or s.trusted) for s in store.seen(text))
     return all(m is not None and (given(m.group(0)) or given(m.group(2)) or bool(
         (bare := _PREFIXED.fullmatch(m.group(2))) and given(bare.group(1)))) for m in parts)
+
+
+#: What joins the parts of a key a service builds of parts ("CRT-A/2025-05-22/1900",
+#: "HALL2:2025-05-14T18:00", "BLK-0147#2"); a date or a time inside one stays whole.
+_KEY_JOINS = re.compile(r"[/:#|]")
+_MOMENT_INSIDE = re.compile(rf"(?<![\w-])(?:{_MOMENT.pattern})(?!\w)", _MOMENT.flags)
+#: A time of day in four figures, as a key writes it ("1900").
+_CLOCK_FIGURES = re.compile(r"(?:[01]\d|2[0-3])[0-5]\d")
+#: Where a description shows a key: a run of characters that are not spaces, quotes or
+#: brackets.
+_SHOWN = re.compile(r"[^\s\"'`,;()\[\]{}]+")
+
+
+def key_parts(value: str) -> tuple[tuple[str, ...], str] | None:
+    """The parts of a key a service builds of parts and what joins them, in order
+    (``CRT-A/2025-05-22/2100``: ``CRT-A``, ``2025-05-22``, ``2100`` and ``//``); None for
+    a value of one part or with an empty one."""
+    moments: list[str] = []
+
+    def keep(match: re.Match[str]) -> str:
+        moments.append(match.group(0))
+        return "\0"
+    masked = _MOMENT_INSIDE.sub(keep, value)
+    joins = "".join(_KEY_JOINS.findall(masked))
+    if not joins:
+        return None
+    found = iter(moments)
+    parts = tuple(re.sub("\0", lambda _: next(found), p) for p in _KEY_JOINS.split(masked))
+    return None if not all(p.strip() for p in parts) else (parts, joins)
+
+
+def _keyed_like(value: Any, store: ValueStore, described: str) -> bool:
+    """``value`` is a key a service builds of parts (:func:`key_parts`), in the form of a
+    key a trusted result holds or ``described`` (the parameter's and the tool's
+    descriptions) shows: as many parts, joined the same way, each one the user or a trusted
+    result shows, the trusted key's own part there, or, where the other key has one too, a
+    date or a time (``2025-05-22``, ``2100``) or a number of fewer than
+    :data:`MIN_MENTION_DIGITS` figures (a session's place in its block). The slot
+    ``CRT-A/2025-05-22/2100`` of the court a read showed, at the hour the user asks for,
+    beside ``CRT-A/2025-05-22/2000`` it read: the model wrote the service's key from parts
+    it was given. A part nothing showed (an example's court) is no more the user's inside a
+    key than alone."""
+    mine = key_parts(value.strip()) if isinstance(value, str) else None
+    if mine is None:
+        return False
+    parts, joins = mine
+
+    def given(text: str) -> bool:
+        return any(s.kind is not SourceKind.MODEL and (s.kind is not SourceKind.RESULT
+                                                       or s.trusted) for s in store.seen(text))
+
+    def fits(part: str, other: str, trusted: bool) -> bool:
+        return trusted and normal(part) == normal(other) or given(part) or bool(
+            _MOMENT.fullmatch(part) and _MOMENT.fullmatch(other)
+            or _CLOCK_FIGURES.fullmatch(part) and _CLOCK_FIGURES.fullmatch(other)
+            or part.isdigit() and other.isdigit() and len(part) < MIN_MENTION_DIGITS)
+
+    shown = [(key, False) for key in _SHOWN.findall(described)]
+    held = [(key, True) for key, sources in store.index.items()
+            if key and _KEY_JOINS.search(key)
+            and any(s.kind is SourceKind.RESULT and s.trusted for s in sources)]
+    for key, trusted in (*shown, *held):
+        other = key_parts(key)
+        if other is not None and other[1] == joins and all(
+                fits(part, them, trusted)
+                for part, them in zip(parts, other[0], strict=True)):
+            return True
+    return False
 
 
 def in_users_words(value: str, request: str) -> bool:

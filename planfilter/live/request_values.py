@@ -48,8 +48,9 @@ digits are no number:
   ``country``, ``street``) takes only spans of that kind, whatever its description says
   (``recipient_phone`` "of the recipient" takes no e-mail address); a number after another
   thing's "number" is that thing's ("her passport number is 561992031" is no
-  ``party_size``); a place after "from" right after a person's name says whom they are
-  with ("Tomás Herrera from Fernwood Dental"), no place;
+  ``party_size``); a place after "from" or "at" right after a person's name says whom
+  they are with ("Tomás Herrera from Fernwood Dental", "Joanne Pike at Kirkbridge Citizens
+  Advice"), no place;
 - a parameter whose description lists its choices (``"minor"|"major"``, ``one of email,
   sms``) takes only those; a variable one of whose parameters gives only codes as examples
   (``IATA code, e.g. "DEN"``) takes no value written as words ("San Francisco": the model
@@ -141,6 +142,21 @@ _MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", 
 _MONTH_NUMBERS = {name: number for number, name in enumerate(_MONTH_NAMES, start=1)}
 #: The months' names as a pattern's alternatives (here and in planfilter.live.dates).
 MONTHS = "|".join(_MONTH_NAMES)
+#: The months' names in other languages a request may be written in (Spanish, Portuguese,
+#: French, Italian, German, Dutch, Polish; a Polish day takes the month's genitive).
+FOREIGN_MONTHS = "|".join((
+    "enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre",
+    "setiembre", "octubre", "noviembre", "diciembre",
+    "janeiro", "fevereiro", "março", "marco", "maio", "junho", "julho", "setembro", "outubro",
+    "novembro", "dezembro",
+    "janvier", "février", "fevrier", "mars", "avril", "mai", "juin", "juillet", "août", "aout",
+    "septembre", "octobre", "novembre", "décembre", "decembre",
+    "gennaio", "febbraio", "aprile", "maggio", "giugno", "luglio", "settembre", "ottobre",
+    "dicembre",
+    "januar", "jänner", "februar", "märz", "maerz", "juni", "juli", "oktober", "dezember",
+    "januari", "februari", "maart", "mei", "augustus",
+    "stycznia", "lutego", "marca", "kwietnia", "maja", "czerwca", "lipca", "sierpnia",
+    "września", "wrzesnia", "października", "pazdziernika", "listopada", "grudnia"))
 #: A clock time in words or on a 12-hour clock: ``4 PM``, ``4:30 p.m.``, ``11am``, ``10 in the
 #: morning``, ``noon``, ``midnight`` (:func:`clock` reads it).
 CLOCK = re.compile(r"\b(?:(1[0-2]|0?[1-9])(?:[:.]([0-5]\d))?\s*(?:([ap])\.?\s?m\b\.?|"
@@ -151,7 +167,8 @@ _DAY_RANGE = (r"(?:\s*(?:-|–|to|until|till|through)\s*(?:the\s+)?\d{1,2}(?:st|
               # or a list of days ("25 and 26 October", "3, 4 and 5 May")
               r"(?:\s*(?:,|and|&|or)\s*(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?)+)?")
 #: A person's name (two capitalised words) right before a place's lead: "Tomás Herrera from
-#: Fernwood Dental" says whom the person is with, not where the request goes.
+#: Fernwood Dental", "Joanne Pike at Kirkbridge Citizens Advice" say whom the person is
+#: with, not where the request goes.
 _AFFILIATION = re.compile(rf"\b[{_UPPER}][{_LOWER}]+\s[{_UPPER}][{_LOWER}]+"
                           rf"(?:-[{_UPPER}][{_LOWER}]+)?\s+$")
 _NOT_PLACES = frozenset({*_MONTH_NAMES, "Monday", "Tuesday", "Wednesday", "Thursday",
@@ -202,10 +219,18 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     # (which year is not said), and its digits are no number
     ("day", re.compile(rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)?{_DAY_RANGE}\s+(?:of\s+)?(?:{MONTHS})|"
                        rf"(?:{MONTHS})\s+\d{{1,2}}(?:st|nd|rd|th)?{_DAY_RANGE})\b")),
+    # and in another language ("dia 8 e dia 10 de julho", "le 14 mai", "14. Mai 2025", "12
+    # marca"), its year too
+    ("day", re.compile(rf"\b\d{{1,2}}\.?(?:\s*(?:-|–|,|e|y|et|und|en|i|a|al|au|bis|tot|do)"
+                       rf"\s*(?:(?:dia|día|le|el|il|den|am)\s+)?\d{{1,2}}\.?)*"
+                       rf"\s+(?:(?:de|del|di|du)\s+)?(?:{FOREIGN_MONTHS})"
+                       rf"(?:\s+(?:de\s+)?\d{{4}})?(?!\w)", re.IGNORECASE)),
     ("time", re.compile(r"\b(?:[01]?\d|2[0-3]):[0-5]\d\b")),
     # a clock time in words ("4 PM", "10 in the morning"): planfilter.live.dates reads it;
     # its digits are no number
     ("clock", CLOCK),
+    # and as French and Portuguese write it ("18h30", "às 9h")
+    ("clock", re.compile(r"\b(?:[01]?\d|2[0-3])h(?:[0-5]\d)?\b")),
     # an apostrophe inside a word ("I'm", "order's") opens and closes no quote
     ("quoted", re.compile(r"(?<![A-Za-z])'([^'\n]{1,200})'(?![A-Za-z])|\"([^\"\n]{1,200})\"|"
                           r"‘([^’\n]{1,200})’|“([^”\n]{1,200})”")),
@@ -302,8 +327,10 @@ def _spans(text: str) -> tuple[Span, ...]:
                 continue
             elif kind == "place":  # each place named a span of its own
                 taken.append(match.span(1))
-                if _AFFILIATION.search(text, 0, start) and match.group(0).startswith("from"):
-                    continue  # "Tomás Herrera from Fernwood Dental": who they work for
+                if _AFFILIATION.search(text, 0, start) \
+                        and match.group(0).startswith(("from", "at")):
+                    continue  # "Tomás Herrera from Fernwood Dental", "Joanne Pike at
+                    # Kirkbridge Citizens Advice": who they work for
                 base = match.start(1)
                 for place in re.finditer(_PLACE, match.group(1)):
                     if place.group(0).split()[0] in _NOT_PLACES or place.group(0) in _SEASONS:
@@ -439,8 +466,24 @@ def _types(tool: Tool, parameter: str) -> frozenset[str]:
     return frozenset(found) or frozenset({"string"})
 
 
+#: Who speaks a turn of a chat's or a call's log, at the start of its line ("Customer: ",
+#: "Agent: ").
+_SPEAKER = re.compile(rf"[ \t]*[{_UPPER}][{_LOWER}]+(?:[ \t][{_UPPER}][{_LOWER}]+)?:[ \t]+")
+
+
+def said_before(text: str, start: int) -> str:
+    """The text before ``start``, from after the speaker's label that starts its line when
+    words stand between the two ("Customer: Three 100cm sections": "Customer" says who
+    speaks, not what "100cm" is); all of it otherwise ("Order: W1234")."""
+    line = text.rfind("\n", 0, start) + 1
+    label = _SPEAKER.match(text, line)
+    if label is not None and label.end() < start and split_words(text[label.end():start]):
+        return text[label.end():start]
+    return text[:start]
+
+
 def _near(text: str, span: Span, cue: frozenset[str]) -> bool:
-    before = split_words(text[: span.start], numbers=False)[-NEAR:]
+    before = split_words(said_before(text, span.start), numbers=False)[-NEAR:]
     after = split_words(text[span.end:], numbers=False)[:NEAR]
     return bool(cue_words(" ".join(before + after)) & cue)
 
@@ -503,6 +546,11 @@ def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
         # "£2,000" for ``amount_cents``: the model converts it to the minor unit
         if _money(text, span) and _minor_units(tool, parameter):
             return False
+        # "we were charged £54", "£600 including VAT" for ``net_amount`` ("net of VAT"):
+        # the model takes the tax off; "£45 + VAT" is an amount said net
+        if _money(text, span) and _net_of_tax(tool, parameter) \
+                and not _SAID_NET.match(text, span.end):
+            return False
         # "5 GB" for ``quota_mb``, "6.5%" for ``rate_bp``: the model converts it; "512 GB"
         # is no price ("50 pounds" may be one)
         if _other_unit(text, span, parameter) or _unit(text, span) not in (None, _POUNDS) \
@@ -521,7 +569,7 @@ def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
         # text, not the number; never a name ("a venue for 3 days" names no venue)
         if re.split(r"[^a-z]+", parameter.lower())[-1] in {"name", "names"}:
             return False
-        before = split_words(text[: span.start], numbers=False)[-2:]
+        before = split_words(said_before(text, span.start), numbers=False)[-2:]
         # "landlord of 5 Roundhay Mews": a house; "some time between 10 and 11": an hour
         if before and before[-1] in PREPOSITIONS | _RANGE_LEADS:
             return False
@@ -554,7 +602,7 @@ def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
         return "name" in said and bool(said & _NAME_CUES[span.kind])
     if span.kind == "code":  # an id right after the word its name has ("order #W1")
         named = name_words(tool, parameter)
-        before = split_words(text[: span.start], numbers=False)[-2:]
+        before = split_words(said_before(text, span.start), numbers=False)[-2:]
         if before and before[-1] in PREPOSITIONS:  # "a service for YD70": the van's
             return False
         return bool(cue_words(" ".join(before)) & named) and not _other_kind(text, span, named)
@@ -735,6 +783,23 @@ def _minor_units(tool: Tool, parameter: str) -> bool:
                                                 description_of(schema)))
 
 
+#: Words that say an amount is before tax: ``net_amount``, "in pounds NET of VAT",
+#: "excluding VAT", "ex. tax".
+_NET = re.compile(r"(?:^|_|\b)net(?:$|_|\b)|\bex(?:cl(?:uding|\.)?|\.)?\s*(?:vat|tax|gst)\b"
+                  r"|\bbefore\s+(?:vat|tax|gst)\b", re.IGNORECASE)
+#: After an amount, words that say it is before tax: "£45 + VAT", "£45 ex VAT", "£45 net".
+_SAID_NET = re.compile(r"\s*(?:(?:\+|plus|ex(?:cl(?:uding|\.)?|\.)?|excluding|before)\s*"
+                       r"(?:vat|tax|gst)\b|net\b)", re.IGNORECASE)
+
+
+def _net_of_tax(tool: Tool, parameter: str) -> bool:
+    """``parameter`` takes an amount before tax, by its name or the variable's
+    (``net_amount``) or its description ("in pounds, NET of VAT")."""
+    schema = tool.parameters.get("properties", {}).get(parameter)
+    return any(_NET.search(said) for said in (parameter, tool.variable_of(parameter),
+                                              description_of(schema)))
+
+
 def _money(text: str, span: Span) -> bool:
     """The number is written as money: after a currency sign or code, or before a currency."""
     return bool(_CURRENCY_BEFORE.search(text[max(0, span.start - 4):span.start])
@@ -778,7 +843,8 @@ def _other_kind(text: str, span: Span, named: frozenset[str]) -> bool:
     generic head ("number", "code") right before it, and before that a word the
     parameter's name lacks ("voucher code SUMMER10" is no ``class_code``; "licence,
     number SR90" no ``policy_number``)."""
-    before = split_words(text[: span.start], numbers=False, stop=VALUE_STOP_WORDS)[-2:]
+    before = split_words(said_before(text, span.start), numbers=False,
+                          stop=VALUE_STOP_WORDS)[-2:]
     return len(before) == 2 and before[1] in GENERIC_HEADS and not cue_words(before[0]) & named
 
 
