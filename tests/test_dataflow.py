@@ -1959,3 +1959,39 @@ def test_a_part_the_services_descriptions_name_is_its_own(sheet, kind):
     session.start("Please issue a food voucher for our client", goal=["voucher"])
     decision = session.check("read_rows", {"sheet": sheet})
     assert (decision.kind if not decision.allowed else "allowed") == kind, decision.reason
+
+
+@pytest.mark.parametrize("key, kind", [("QX7T-9KLM-22PB-H4RW", "allowed"),
+                                       ("QX7T-9KLM-22PB-H4RX", "invented")])
+def test_a_code_the_user_types_otherwise_is_theirs(key, kind):
+    """"My key is qx7t9klm22pbh4rw": ``QX7T-9KLM-22PB-H4RW`` is the user's key as the
+    service groups it; another key is not."""
+    registry = Registry(tools=(
+        Tool(name="get_licence", requires=["licence_key"], produces=["licence"],
+             action="read", parameters={"type": "object", "properties": {
+                 "licence_key": {"type": "string", "description": "Licence key"}}}),
+        Tool(name="find_key", produces=["licence_key"], action="read"),
+    ))
+    session = Session(registry, method="all", policy="always")
+    session.start("My key is qx7t9klm22pbh4rw. Can you free up the dead laptop?",
+                  goal=["licence"])
+    decision = session.check("get_licence", {"licence_key": key})
+    assert (decision.kind if not decision.allowed else "allowed") == kind, decision.reason
+
+
+@pytest.mark.parametrize("invoice, kind", [("INV/2025/004431", "allowed"),
+                                           ("INV/2025/004432", "invented")])
+def test_a_code_the_request_writes_in_other_groups_is_obtained(invoice, kind):
+    """"INV 2025 4431": ``INV/2025/004431`` is the invoice the user names, as the service
+    writes it; one they did not name is held to a source."""
+    registry = Registry(tools=(
+        Tool(name="get_invoice", requires=["invoice"], produces=["invoice_content"],
+             action="read", parameters={"type": "object", "properties": {
+                 "invoice": {"type": "string", "description": "Invoice"}}}),
+        Tool(name="list_invoices", produces=["invoice"], action="read"),
+    ))
+    session = Session(registry, method="all", policy="always")
+    session.start("I paid twice, see INV 2025 4431. Please refund it.",
+                  goal=["invoice_content"])
+    decision = session.check("get_invoice", {"invoice": invoice})
+    assert (decision.kind if not decision.allowed else "allowed") == kind, decision.reason

@@ -1522,3 +1522,41 @@ def test_a_speakers_label_in_a_chat_log_says_no_kind_of_value():
     assert stated_values(registry, log) == {}
     assert stated_values(registry, "Agent: Your account?\nCustomer: CUS-10690") == {
         "customer_id": "CUS-10690"}
+
+
+def test_references_written_with_slashes_or_spaces_are_codes_and_no_numbers():
+    """"inv/2025/4389", "INV 2025 4431": an invoice's number as the user copied it, one
+    value (a second one written as the first is another value of it), and neither 2025 nor
+    4389 an amount."""
+    registry = _registry_of(invoice_number={"type": "string", "description": "Invoice"},
+                            amount={"type": "number", "description": "Amount to refund"})
+    assert stated_values(registry, "Refund invoice inv/2025/4389 please") == {
+        "invoice_number": "inv/2025/4389"}
+    assert stated_values(registry, "two invoices, inv-2025-004417 and INV 2025 4431") == {
+        "invoice_number": ["inv-2025-004417", "INV 2025 4431"]}
+    # the start of a longer code in groups is none
+    assert "PD 7741 2093" not in [s.value for s in spans("tracking PD 7741 2093 58GB, ta")]
+
+
+def test_a_passage_quoted_word_for_word_gives_no_values():
+    """"The wording is: "... Passed away ... on 11th November 2024 ...": text for the
+    service to print, whose date is no run date of the notice."""
+    registry = _registry_of(run_dates={"type": "array", "items": {"type": "string"},
+                                       "description": "Dates the notice runs"})
+    text = ('Please put the notice in this Thursday. The wording is: "BRENNAN Thomas (Tom). '
+            'Passed away peacefully at Ashcombe General Hospital on 11th November 2024, '
+            'aged 77. Funeral on Friday."')
+    assert stated_values(registry, text) == {}
+    assert stated_values(registry, "Run it on 14th November 2024 please") == {
+        "run_dates": ["2024-11-14"]}
+
+
+def test_a_telephone_number_is_no_identifier_and_a_bid_is_money():
+    """"Ring me on 07700 900417" names no lot (``telephone_lot_ids``); "a commission bid of
+    £320" is ``max_bid``'s amount."""
+    registry = _registry_of(telephone_lot_ids={"type": "array", "items": {"type": "string"}},
+                            telephone_number={"type": "string"},
+                            max_bid={"type": "number", "description": "Highest bid"})
+    assert stated_values(registry, "I'd like to bid by telephone: ring me on 07700 900417") \
+        == {"telephone_number": "07700 900417"}
+    assert stated_values(registry, "leave a commission bid of £320 please")["max_bid"] == 320

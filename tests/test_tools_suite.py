@@ -105,7 +105,9 @@ DESKS = ("gadgetdesk", "staydesk", "carrierdesk", "clinicdesk", "rentdesk", "mea
          "unitsdesk", "forexdesk", "vendingdesk", "agriturismodesk", "lostpropertydesk",
          "bulbdesk", "webinardesk", "pianodesk", "pawndesk", "allotmentdesk", "dormdesk",
          "fulfilmentdesk", "cookschooldesk", "sportshalldesk", "rotadesk", "kayakdesk",
-         "drycleandesk", "assemblydesk", "climbdesk", "stationerydesk", "surfdesk")
+         "drycleandesk", "assemblydesk", "climbdesk", "stationerydesk", "surfdesk",
+         "studiodesk", "funeraldesk", "sofadesk", "podcastdesk", "craftdesk", "auctiondesk",
+         "licensedesk", "warrantydesk")
 
 
 @pytest.fixture(scope="module")
@@ -273,33 +275,15 @@ REFUSED_FROM_THE_ORACLE["auctiondesk"] = [
     ("telephone_bidding_two_lots", "list_lots", "invented"),
     ("telephone_bidding_two_lots", "list_lots", "invented"),
     ("telephone_bidding_two_lots", "register_for_sale", "invented")]
-# a court's or a piece of kit's code for the name the user gives ("Court B", "Squash Court
-# 1", "two rackets"), with no read of the facilities or the equipment, and the slot keys
-# built of them
-REFUSED_FROM_THE_ORACLE["sportshalldesk"] = [
-    ("book_court_b_with_credit", "get_slot", "invented"),
-    ("book_court_b_with_credit", "get_slot", "invented"),
-    ("book_court_b_with_credit", "book_slot", "invented"),
-    ("duplicate_booking_keep_court_a", "add_equipment_hire", "invented"),
-    ("swap_friday_badminton_for_squash", "get_slot", "invented"),
-    ("swap_friday_badminton_for_squash", "book_slot", "invented")]
-# a dropdown's choices ("Paused", "Yes") no description or read shows, and a contact's
-# e-mail address no read of the ground truth shows
-REFUSED_FROM_THE_ORACLE["rotadesk"] = [
-    ("driver_off_after_knee_op", "update_cell", "invented"),
-    ("gift_aid_february_gifts", "update_cell", "invented"),
-    ("gift_aid_february_gifts", "update_cell", "invented"),
-    ("jobcentre_extend_voucher", "send_email", "invented")]
-# a sale's id for the month the user names ("the March sale"), with no read of the sales,
-# and a lot's id made of it
-REFUSED_FROM_THE_ORACLE["auctiondesk"] = [
-    ("commission_bid_lot_47", "get_lot", "invented"),
-    ("commission_bid_lot_47", "register_for_sale", "invented"),
-    ("commission_bid_lot_47", "place_absentee_bid", "invented"),
-    ("telephone_bidding_two_lots", "list_lots", "invented"),
-    ("telephone_bidding_two_lots", "list_lots", "invented"),
-    ("telephone_bidding_two_lots", "register_for_sale", "invented")]
 REFUSED_FROM_THE_REQUEST = {
+    "auctiondesk": REFUSED_FROM_THE_ORACLE["auctiondesk"],
+    # "ZIP 45440" (the user's home) read as the ZIP of the search for a plumber at their
+    # rental "on Elm Street in Dayton" (``418 Elm St``, 45410-2317), and the visit the
+    # refused search would have offered
+    "warrantydesk": [("rental_water_heater_leak_soonest_plumber", "find_contractors",
+                      "substituted"),
+                     ("rental_water_heater_leak_soonest_plumber", "schedule_visit",
+                      "invented")],
     "sportshalldesk": REFUSED_FROM_THE_ORACLE["sportshalldesk"],
     "rotadesk": REFUSED_FROM_THE_ORACLE["rotadesk"],
     "pianodesk": REFUSED_FROM_THE_ORACLE["pianodesk"],

@@ -103,6 +103,42 @@ def test_a_telephone_number_has_one_key_however_it_is_written(a, b, c, written):
         assert not normal(other).startswith("tel:")
 
 
+@pytest.mark.parametrize("international, national", [
+    ("+48 519 407 262", "519 407 262"),          # nine figures
+    ("+351 912 345 678", "912 345 678"),         # a code of three figures
+    ("+44 7712 345678", "07712 345678"),         # a trunk 0 at home
+])
+def test_a_telephone_number_is_known_by_its_national_number(international, national):
+    """"+48 519 407 262" and "519 407 262" are one number: its country's code and a trunk
+    0 aside, the figures are the same. Another number is not."""
+    assert normal(international) == normal(national)
+    assert normal(international) != normal(national[:-1] + str((int(national[-1]) + 1) % 10))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.from_regex(r"[A-HJ-NP-Z2-9]{2,5}", fullmatch=True), min_size=2, max_size=5),
+       st.sampled_from(["-", "/", " ", "", "."]), st.booleans())
+def test_a_code_is_one_code_however_it_is_grouped_and_typed(groups, mark, lower):
+    """A licence key or an invoice's number copied without its dashes, with other marks, in
+    small letters, is the same code (``same_code``); a code with one figure or letter
+    changed is another."""
+    from planfilter.core.values import same_code
+    code = "-".join(groups)
+    assume(any(c.isdigit() for c in code) and len(code.replace("-", "")) >= 6)
+    typed = mark.join(groups)
+    assert same_code(code, typed.lower() if lower else typed)
+    changed = code[:-1] + ("2" if code[-1] != "2" else "3")
+    assert not same_code(code, changed)
+
+
+def test_a_code_typed_with_an_o_for_a_zero_and_figures_unpadded_is_the_same_code():
+    from planfilter.core.values import same_code
+    assert same_code("7H0P-W3KR-0QN8-ZD5C", "7HOP-W3KR-OQN8-ZD5C")
+    assert same_code("INV/2025/004431", "INV 2025 4431")
+    assert not same_code("INV/2025/004431", "INV/2025/004417")
+    assert not same_code("AB-12", "ab12")  # too short to be told apart from a word
+
+
 def test_ids_of_digits_keep_their_zeros_and_booleans_meet_nothing():
     assert normal("007") != normal(7) and normal("01") != normal("1")
     assert normal("1e3") == "1e3" and normal("#W2378156") == "w2378156"

@@ -124,7 +124,15 @@ from .text import (
     without_numbering,
     words,
 )
-from .values import MIN_MENTION_DIGITS, Source, SourceKind, ValueStore, normal, token_key
+from .values import (
+    MIN_MENTION_DIGITS,
+    Source,
+    SourceKind,
+    ValueStore,
+    normal,
+    same_code,
+    token_key,
+)
 
 #: Variable -> every value the state holds for it (a search may hold several ids).
 Held = Mapping[str, Iterable[Any]]
@@ -557,6 +565,7 @@ def _origin_problems(tool: Tool, arg: _Argument, flow: Flow, store: ValueStore,
     if arg.authored:
         return []
     if given and not within(value, given) and not extends(value, given, flow.request) \
+            and not any(same_code(value, g) for g in _plain_values(given)) \
             and not named_record(value, given, store, flow.request) \
             and not at_given_time(value, given) \
             and not listed_with_given(value, given, flow.request) \
@@ -757,7 +766,7 @@ def _invented(tool: Tool, name: str, variable: str, value: Any, store: ValueStor
         if any(obtained(s, variable) for s in sources):
             continue
         if _number_written(item, flow.request) or _capitals_written(item, flow.request) \
-                or _written_apart(item, flow.request) \
+                or _written_apart(item, flow.request) or _code_written(item, flow.request) \
                 or _converted(item, flow.request, name, key or "") \
                 or _currency_named(item, flow.request, name, variable, key or "") \
                 or _zone_named(item, flow.request) \
@@ -865,6 +874,27 @@ def _number_written(value: Any, request: str) -> bool:
     text = _number_text(value)
     return re.search(rf"(?<![\w.\-/:]){zeros}{re.escape(text)}(?![\w]|[.\-/:]\d)",
                      _words_of(request)) is not None
+
+
+#: The most groups a code is written in.
+MAX_CODE_GROUPS = 6
+
+
+def _code_written(value: Any, request: str) -> bool:
+    """The request writes ``value``, a code, grouped or typed otherwise (:func:`same_code`):
+    in a run of up to :data:`MAX_CODE_GROUPS` groups parted only by dashes, slashes, dots
+    or spaces."""
+    if not isinstance(value, str) or not has_digit(value):
+        return False
+    tokens = list(re.finditer(r"[^\W_]+", request))
+    for i, first in enumerate(tokens):
+        for last in tokens[i:i + MAX_CODE_GROUPS]:
+            written = request[first.start():last.end()]
+            if re.search(r"[^\w\s./-]", written) or "\n" in written:
+                break
+            if same_code(value, written):
+                return True
+    return False
 
 
 def _written_apart(value: Any, request: str) -> bool:

@@ -66,15 +66,21 @@ def fold(text: str) -> str:
 #: A line of quoted text, as an e-mail quotes the message it answers ("> On 3 March, the
 #: Parts Team wrote: ..."): what someone else said before, not what the writer asks now.
 _QUOTED_LINE = re.compile(r"^[ \t]*>.*$", re.MULTILINE)
+#: A passage given word for word between quotation marks, of eighty characters or more
+#: ('The wording is: "BRENNAN Thomas (Tom). Passed away ... on 11th November 2024 ..."'):
+#: text for the service to print, whose dates and numbers are no values of the request.
+_QUOTED_PASSAGE = re.compile(r"[\"“]([^\"“”\n]{80,})[\"”]")
 
 
 @lru_cache(maxsize=256)
 def _quoted_lines(text: str) -> tuple[tuple[int, int], ...]:
-    return tuple(m.span() for m in _QUOTED_LINE.finditer(text))
+    return tuple(m.span() for m in _QUOTED_LINE.finditer(text)) \
+        + tuple(m.span(1) for m in _QUOTED_PASSAGE.finditer(text))
 
 
 def quoted_at(text: str, at: int) -> bool:
-    """Offset ``at`` of ``text`` is on a quoted line (:data:`_QUOTED_LINE`)."""
+    """Offset ``at`` of ``text`` is on a quoted line (:data:`_QUOTED_LINE`) or inside a
+    passage quoted word for word (:data:`_QUOTED_PASSAGE`)."""
     return any(start <= at < end for start, end in _quoted_lines(text))
 
 
@@ -171,7 +177,7 @@ MONEY_WORDS = frozenset({"amount", "price", "total", "cost", "fee", "fees", "sum
                          "payment", "pay", "budget", "limit", "charge", "deposit", "rent",
                          "salary", "value", "credit", "refund", "money", "paid", "spend",
                          "spent", "fare", "tip", "currency", "cents", "pence", "payout",
-                         "payouts"})
+                         "payouts", "bid"})
 #: Words of a name that make it an identifier's, whatever else it says (``payment_id``,
 #: ``fee_code``, ``deposit_ref``).
 ID_WORDS = frozenset({"id", "ids", "ref", "reference", "number", "no", "code", "key", "uuid",

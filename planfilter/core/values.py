@@ -32,7 +32,7 @@ from functools import lru_cache
 from typing import Any
 
 from .spoken import spoken_addresses, written
-from .text import fold
+from .text import fold, has_digit
 
 #: Text shorter than this (after :func:`normal`) is never looked for inside other text: a
 #: two-letter id would occur everywhere. Except a digit with a letter (a seat ``2A``, a
@@ -63,14 +63,34 @@ PHONE = re.compile(r"\+\d{8,15}|\+?(?:\d{1,3}[\s.-])?(?:\(\d{2,5}\)\s?|\d{2,5}[\
 _PHONE_START = frozenset("+(0123456789")
 #: Four numbers joined by dots: an IPv4 address (``192.168.100.200``), no telephone.
 _DOTTED_QUAD = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}")
-#: The digits a telephone number is known by: its last ten (the national number, without a
-#: country code or a trunk ``0``), all of them when it has fewer.
+#: The digits a telephone number is known by: the last ten of its national number (without
+#: its country code or a trunk ``0``), all of them when it has fewer.
 PHONE_DIGITS = 10
+#: The country calling codes of one and two figures (ITU-T E.164); every other is of three.
+#: No code begins another, so a number's first figures say which it is.
+_SHORT_COUNTRY_CODES = frozenset({
+    "1", "7", "20", "27", "30", "31", "32", "33", "34", "36", "39", "40", "41", "43", "44",
+    "45", "46", "47", "48", "49", "51", "52", "53", "54", "55", "56", "57", "58", "60", "61",
+    "62", "63", "64", "65", "66", "81", "82", "84", "86", "90", "91", "92", "93", "94", "95",
+    "98"})
+
+
+def national_number(text: str) -> str:
+    """The figures of a telephone number without its country code (after ``+``) or its
+    trunk ``0``: ``+48 519 407 262`` and ``519 407 262`` are ``519407262``;
+    ``+44 7712 345678`` and ``07712 345678`` are ``7712345678``."""
+    digits = "".join(c for c in text if c.isdigit())
+    if text.strip().startswith("+"):
+        code = next((digits[:n] for n in (1, 2) if digits[:n] in _SHORT_COUNTRY_CODES),
+                    digits[:3])
+        digits = digits[len(code):]
+    return digits[1:] if digits.startswith("0") else digits
 
 
 @lru_cache(maxsize=4096)
 def phone_key(text: str) -> str | None:
-    """``tel:`` and the digits :data:`PHONE` text is known by (:data:`PHONE_DIGITS`);
+    """``tel:`` and the digits :data:`PHONE` text is known by (:data:`PHONE_DIGITS` of its
+    :func:`national_number`);
     None for other text (an IPv4 address too). Asked of every text compared or stored, so
     text that cannot be one (not starting with a digit, ``+`` or ``(``, or not ending in a
     digit) is turned away before the pattern, and answers are kept per text."""
@@ -78,8 +98,40 @@ def phone_key(text: str) -> str | None:
     if not (stripped[:1] in _PHONE_START and stripped[-1:].isdigit()) \
             or not PHONE.fullmatch(stripped) or _DOTTED_QUAD.fullmatch(stripped):
         return None
-    digits = "".join(c for c in text if c.isdigit())
-    return "tel:" + digits[-PHONE_DIGITS:]
+    return "tel:" + national_number(stripped)[-PHONE_DIGITS:]
+
+
+#: The fewest letters and figures of a code compared however it is grouped.
+MIN_CODE_CHARS = 6
+#: What parts the groups of a code as people copy it: dashes, slashes, dots, spaces.
+_GROUP_MARKS = re.compile(r"[\s./_-]+")
+#: Letters typed for the figures they look like (a key's "O" for its zero).
+_LOOKALIKES = str.maketrans("OI", "01")
+
+
+def code_groups(code: str) -> tuple[str, ...]:
+    """A code's groups, upper-case, each letter O as a zero and I as a one, a group of
+    figures without its leading zeros."""
+    groups = (g.translate(_LOOKALIKES) for g in _GROUP_MARKS.split(fold(code).upper()) if g)
+    return tuple(g.lstrip("0") or "0" if g.isdigit() else g for g in groups)
+
+
+def same_code(value: Any, other: Any) -> bool:
+    """``value`` and ``other`` are one code however each is grouped and typed: the same
+    figures and letters in the same order, whatever marks part them, case, an O typed for a
+    zero or an I for a one, or zeros before a group of figures (``QX7T-9KLM-22PB-H4RW`` and
+    "qx7t9klm22pbh4rw"; ``INV/2025/004431`` and "INV 2025 4431"; ``7H0P-W3KR`` and
+    "7HOP-W3KR"). Only codes: text with a figure and :data:`MIN_CODE_CHARS` letters or
+    figures or more."""
+    if not (isinstance(value, str) and isinstance(other, str)) or not has_digit(value) \
+            or len(re.sub(r"[\W_]", "", value)) < MIN_CODE_CHARS:
+        return False
+    return code_groups(value) == code_groups(other) or _ungrouped(value) == _ungrouped(other)
+
+
+def _ungrouped(code: str) -> str:
+    """A code's figures and letters run together, upper-case, O as a zero and I as a one."""
+    return _GROUP_MARKS.sub("", fold(code).upper()).translate(_LOOKALIKES)
 
 
 def normal(value: Any) -> str | None:

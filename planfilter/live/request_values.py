@@ -16,9 +16,9 @@ digits are no number:
   (an e-mail to ``email``/``recipient``; a web address to ``url``/``website``; an IBAN to
   ``iban``/``account``/``recipient``; a file name to ``path``/``file``; a date to ``date``/
   ``day``; a telephone number to ``phone``/``mobile``/``msisdn``, by the parameter's own
-  name), the schema allowing it; never an address, a link or a date to an identifier's
-  or a name's parameter (``email_id``, ``order_ref``, ``legal_name``), nor a place to an
-  identifier's;
+  name), the schema allowing it; never an address, a link, a date or a telephone number
+  to an identifier's or a name's parameter (``email_id``, ``order_ref``, ``legal_name``,
+  ``telephone_lot_ids``), nor a place to an identifier's;
 - quoted text and numbers are too common to go anywhere on their kind alone: they go to a
   parameter one of whose words (stop words aside) stands within ``NEAR`` words of them in
   the request ("rename it to 'Vendor comparison'", "remind me 5 minutes before"), the schema
@@ -87,7 +87,7 @@ from ..core.text import (
     singular,
 )
 from ..core.text import words as split_words
-from ..core.values import PHONE, normal
+from ..core.values import PHONE, code_groups, normal
 
 #: Words between a quoted text or a number and a word of the parameter, at most.
 NEAR = 4
@@ -244,6 +244,11 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     # a long code printed in groups ("9405 5112 0620 4471 2283 19", "1Z 8A9 47E 03 1184
     # 2207"), no telephone number (:func:`_one_code`)
     ("grouped code", _GROUPED_CODE),
+    # a reference of a few capitals and groups of figures, parted by slashes or spaces
+    # ("INV/2025/004417", "ZK/2025/01873", "INV 2025 4431"; not the start of a longer code
+    # in groups, "PD 7741 2093 58GB")
+    ("code", re.compile(r"(?<![\w/.-])[A-Za-z]{2,5}(?:/\d{2,8}){2,}(?![\w/-])"
+                        r"|\b[A-Z]{2,5}(?: \d{2,8}){2,}(?![\w/-]|[.,]\d| \w*\d)")),
     ("phone", re.compile(rf"(?<![\w+.-])(?:{PHONE.pattern})(?![\w-]|\.\d)")),
     # a British postcode, its two halves one value ("BS6 6LA")
     ("postcode", re.compile(r"\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}\b")),
@@ -267,7 +272,7 @@ _CLOCK_WORDS = frozenset({"time", "times", "hour", "hours", "datetime", "clock"}
 #: Kinds of value that point to one thing a read fetches: a web address, a file name.
 LINKS = frozenset({"url", "file"})
 #: Spans that are never an identifier of something (an e-mail's id is not its sender).
-_NOT_AN_ID = frozenset({"email", "url", "iban", "date", "time"})
+_NOT_AN_ID = frozenset({"email", "url", "iban", "date", "time", "phone"})
 #: Last words of parameters that identify a thing: no address, link, date or place is one.
 _IDENTIFIERS = frozenset({"id", "ids", "ref", "reference"})
 #: ... and of those that name one: no address, link or date is one.
@@ -962,11 +967,19 @@ def _shape(code: str) -> str:
     return re.sub(r"[A-Za-z]", "A", re.sub(r"\d", "9", code))
 
 
+def _alike_codes(one: str, other: str) -> bool:
+    """Two codes are written alike: the same :func:`_shape`, or the same shapes of their
+    groups however they are parted and padded (:func:`~planfilter.core.values.code_groups`:
+    "inv-2025-004417" and "INV 2025 4431")."""
+    return _shape(one) == _shape(other) or len(code_groups(one)) > 1 and \
+        [_shape(g) for g in code_groups(one)] == [_shape(g) for g in code_groups(other)]
+
+
 def _alike(stated: Mapping[str, list[Any]], carriers: Mapping[str, list[tuple[Tool, str]]],
            text: str) -> dict[str, list[Any]]:
     """``stated``, where a code the request writes with no word before it that names its
     kind ("cancel the other one, SP-204738") joins the codes read for a variable that it
-    is written as (:func:`_shape`): the same kind of code, said a second time. Not on a
+    is written as (:func:`_alike_codes`): the same kind of code, said a second time. Not on a
     quoted line, not a code read for another variable, and only where each tool that
     takes the variable takes it."""
     stated = {variable: list(values) for variable, values in stated.items()}
@@ -974,12 +987,11 @@ def _alike(stated: Mapping[str, list[Any]], carriers: Mapping[str, list[tuple[To
     for span in spans(text):
         if span.kind != "code" or span.value in held or quoted_at(text, span.start):
             continue
-        shape = _shape(str(span.value))
         for variable, values in stated.items():
-            if any(isinstance(v, str) and _shape(v) == shape for v in values) and all(
-                    not value_errors(t, p, span.value) or (
+            if any(isinstance(v, str) and _alike_codes(v, str(span.value)) for v in values) \
+                    and all(not value_errors(t, p, span.value) or (
                         accepts_list(t, p) and not value_errors(t, p, [span.value]))
-                    for t, p in carriers[variable]):
+                        for t, p in carriers[variable]):
                 values.append(span.value)
                 held.add(str(span.value))
     return stated
