@@ -1962,21 +1962,21 @@ def test_a_part_the_services_descriptions_name_is_its_own(sheet, kind):
 
 
 @pytest.mark.parametrize("key, kind", [("QX7T-9KLM-22PB-H4RW", "allowed"),
-                                       ("QX7T-9KLM-22PB-H4RX", "invented")])
+                                       ("7H0P-W3KR-0QN8-ZD5C", "allowed"),
+                                       ("QX7T-9KLM-22PB-H4RX", "refused")])
 def test_a_code_the_user_types_otherwise_is_theirs(key, kind):
-    """"My key is qx7t9klm22pbh4rw": ``QX7T-9KLM-22PB-H4RW`` is the user's key as the
-    service groups it; another key is not."""
+    """"My key is qx7t9klm22pbh4rw", "7HOP-W3KR-OQN8-ZD5C (sorry, those O's are zeros)":
+    the user's keys as the service groups and spells them; another key is not theirs."""
     registry = Registry(tools=(
         Tool(name="get_licence", requires=["licence_key"], produces=["licence"],
              action="read", parameters={"type": "object", "properties": {
                  "licence_key": {"type": "string", "description": "Licence key"}}}),
-        Tool(name="find_key", produces=["licence_key"], action="read"),
     ))
     session = Session(registry, method="all", policy="always")
-    session.start("My key is qx7t9klm22pbh4rw. Can you free up the dead laptop?",
-                  goal=["licence"])
+    session.start("My key is qx7t9klm22pbh4rw, my old one 7HOP-W3KR-OQN8-ZD5C (sorry, those "
+                  "O's are zeros). Can you free up the dead laptop?", goal=["licence"])
     decision = session.check("get_licence", {"licence_key": key})
-    assert (decision.kind if not decision.allowed else "allowed") == kind, decision.reason
+    assert ("allowed" if decision.allowed else "refused") == kind, decision.reason
 
 
 @pytest.mark.parametrize("invoice, kind", [("INV/2025/004431", "allowed"),

@@ -1498,6 +1498,7 @@ def test_a_day_of_a_month_in_another_language_is_no_amount(text):
     Portuguese, French, German, Dutch or Polish writes them, no amount of money."""
     registry = _registry_of(amount={"type": "number", "description": "Amount of the voucher"})
     assert stated_values(registry, text) == {}
+    assert not [s for s in spans(text) if s.kind in ("number", "code")]
 
 
 @pytest.mark.parametrize("text, expected", [
