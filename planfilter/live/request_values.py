@@ -8,9 +8,10 @@ file names, dates (ISO, in words with their year, or in figures whose order of d
 month shows, "23/11/1979", read as ISO) and 24-hour times,
 telephone numbers, quoted text, numbers, "4,000" being one) and gives each to the parameters
 whose schema and words fit it. A day of a month without its year ("16 to 19 June"), a date
-in figures that may be either order ("11/03/1979") and a
-clock time in words ("1 pm": planfilter.live.dates reads it) give no value here, and their
-digits are no number:
+in figures that may be either order ("11/03/1979"), a day in another language ("dia 8 e
+dia 10 de julho", "le 14 mai") and a clock time in words ("1 pm": planfilter.live.dates
+reads it; "18h30") give no value here, and their digits are no number; nor does anything
+inside a passage quoted word for word (a notice's wording) or on a line an e-mail quotes:
 
 - a span of a *specific* kind goes to a parameter whose name or description names that kind
   (an e-mail to ``email``/``recipient``; a web address to ``url``/``website``; an IBAN to
@@ -36,7 +37,9 @@ digits are no number:
   parameter named for one (``discount_percent``), never to an ``amount``; by how much a
   value changes ("10 cm shorter", "raised by £15") only to a parameter named for a change
   (``amount_increase``); a number in another unit of the kind a parameter's name gives ("5
-  GB" for ``quota_mb``) to none of them (the model converts it); a code after a word that
+  GB" for ``quota_mb``, "6.5%" for ``rate_bp``) to none of them (the model converts it),
+  nor an amount the request does not say is before tax to a parameter that takes one
+  (``net_amount``, "NET of VAT"); a code after a word that
   says only that a code follows ("voucher code SUMMER10", "licence, number SR902214") only
   to a parameter whose name has the word before that;
 - a time of day goes to no parameter named for a date alone (``date_from``), quoted words
@@ -55,7 +58,10 @@ digits are no number:
   sms``) takes only those; a variable one of whose parameters gives only codes as examples
   (``IATA code, e.g. "DEN"``) takes no value written as words ("San Francisco": the model
   looks the code up);
-- a code printed in groups of digits ("serial SN4K 881 0273") is one value.
+- a code printed in groups of digits ("serial SN4K 881 0273") is one value, and so is a
+  reference of a few capitals and groups of figures ("inv/2025/4389", "INV 2025 4431");
+- a speaker's label that starts a line of a chat's log ("Customer: Three 100cm sections")
+  says who speaks, not what kind of value follows.
 
 A value is kept only when it validates against every parameter that carries the variable.
 Several spans for one variable are several values of it (any of them is the user's).
