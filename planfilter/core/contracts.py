@@ -522,6 +522,16 @@ class Registry(BaseModel):
         return frozenset().union(*(t.needs | t.establishes for t in self.tools))
 
     @cached_property
+    def descriptions(self) -> tuple[str, ...]:
+        """Every tool's description and every parameter's, in registry order: how the tool
+        set describes itself."""
+        return tuple(text for t in self.tools for text in (
+            t.description, *(schema.get("description")
+                             for schema in t.parameters.get("properties", {}).values()
+                             if isinstance(schema, Mapping)))
+            if isinstance(text, str) and text)
+
+    @cached_property
     def carriers(self) -> Mapping[str, tuple[tuple[Tool, str], ...]]:
         """Variable -> every (tool, parameter) that carries it, in registry order."""
         out: dict[str, list[tuple[Tool, str]]] = {}

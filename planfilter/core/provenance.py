@@ -129,6 +129,7 @@ from .values import (
     Source,
     SourceKind,
     ValueStore,
+    code_key,
     normal,
     same_code,
     token_key,
@@ -689,12 +690,9 @@ def service_named(registry: Registry, variable: str) -> frozenset[str | None]:
     carriers = registry.carriers.get(variable, ())
     heads = {singular(found[-1]) for _, param in carriers
              if (found := words(param, digits=False))}
-    texts = tuple(text for tool in registry for text in (
-        tool.description, *(description_of(schema)
-                            for schema in tool.parameters.get("properties", {}).values())))
     return frozenset().union(*(named_by(tool.parameters["properties"][param])
                                for tool, param in carriers),
-                             *(named_as(texts, head) for head in sorted(heads)))
+                             *(named_as(registry.descriptions, head) for head in sorted(heads)))
 
 
 @lru_cache(maxsize=1024)
@@ -884,17 +882,30 @@ def _code_written(value: Any, request: str) -> bool:
     """The request writes ``value``, a code, grouped or typed otherwise (:func:`same_code`):
     in a run of up to :data:`MAX_CODE_GROUPS` groups parted only by dashes, slashes, dots
     or spaces."""
-    if not isinstance(value, str) or not has_digit(value):
+    key = code_key(value)
+    if key is None:
         return False
+    groups, runs = _codes_written(request)
+    return key[0] in groups or key[1] in runs
+
+
+@lru_cache(maxsize=256)
+def _codes_written(request: str) -> tuple[frozenset[tuple[str, ...]], frozenset[str]]:
+    """The :func:`~planfilter.core.values.code_key` parts of every code the request writes
+    (runs of up to :data:`MAX_CODE_GROUPS` groups on one line, parted only by dashes,
+    slashes, dots or spaces), worked out once per request."""
+    groups: set[tuple[str, ...]] = set()
+    runs: set[str] = set()
     tokens = list(re.finditer(r"[^\W_]+", request))
     for i, first in enumerate(tokens):
         for last in tokens[i:i + MAX_CODE_GROUPS]:
             written = request[first.start():last.end()]
             if re.search(r"[^\w\s./-]", written) or "\n" in written:
                 break
-            if same_code(value, written):
-                return True
-    return False
+            if (key := code_key(written)) is not None:
+                groups.add(key[0])
+                runs.add(key[1])
+    return frozenset(groups), frozenset(runs)
 
 
 def _written_apart(value: Any, request: str) -> bool:

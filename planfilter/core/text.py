@@ -234,20 +234,26 @@ def currencies_named(text: str) -> frozenset[str]:
         re.search(rf"(?<![^\W\d_]){re.escape(fold(n))}(?![^\W\d_])", folded) for n in names))
 
 
-#: An amount of money as a request writes it: a currency's sign before the number, or its
-#: sign, code or name after it ("£48", "48 EUR", "42 pounds"; a continental "1.450,00 €"
-#: is not read).
-_MONEY_WRITTEN = re.compile(
-    r"[£$€]\s?(\d+(?:,\d{3})*(?:\.\d+)?)\b"
-    r"|\b(\d+(?:,\d{3})*(?:\.\d+)?)\s?(?:€|EUR\b|GBP\b|USD\b|pounds?\b|dollars?\b|euros?\b)",
-    re.IGNORECASE)
+#: Before a number, a currency's sign or code ("£48", "EUR 48"); after it, a currency's code
+#: or name ("48 GBP", "42 pounds", "50 pence").
+CURRENCY_BEFORE = re.compile(r"[£$€¥]\s?$|\b(?:EUR|USD|GBP|CHF)\s?$")
+CURRENCY_AFTER = re.compile(r"\s?(?:EUR|USD|GBP|CHF|euros?|dollars?|pounds?|pence|cents?)\b",
+                            re.IGNORECASE)
+
+
+def written_as_money(text: str, start: int, end: int) -> bool:
+    """The number at ``text[start:end]`` is written as money: after a currency's sign or
+    code, or before a currency (:data:`CURRENCY_BEFORE`, :data:`CURRENCY_AFTER`)."""
+    return bool(CURRENCY_BEFORE.search(text[max(0, start - 4):start])
+                or CURRENCY_AFTER.match(text, end))
 
 
 @lru_cache(maxsize=256)
 def amounts_written(text: str) -> tuple[float, ...]:
-    """The amounts of money ``text`` writes with their currency (:data:`_MONEY_WRITTEN`)."""
-    return tuple(float((m.group(1) or m.group(2)).replace(",", ""))
-                 for m in _MONEY_WRITTEN.finditer(text))
+    """The amounts of money ``text`` writes with their currency (:func:`written_as_money`:
+    "£48", "48 EUR", "42 pounds"; a continental "1.450,00 €" is not read)."""
+    return tuple(float(m.group(0).replace(",", "")) for m in NUMBER.finditer(text)
+                 if written_as_money(text, m.start(), m.end()))
 
 
 @lru_cache(maxsize=4096)

@@ -116,17 +116,25 @@ def code_groups(code: str) -> tuple[str, ...]:
     return tuple(g.lstrip("0") or "0" if g.isdigit() else g for g in groups)
 
 
+def code_key(code: Any) -> tuple[tuple[str, ...], str] | None:
+    """How a code is compared however it is grouped and typed: its groups
+    (:func:`code_groups`) and its letters and figures run together; None for what is no
+    code (text with a figure and :data:`MIN_CODE_CHARS` letters or figures or more)."""
+    if not isinstance(code, str) or not has_digit(code) \
+            or len(re.sub(r"[\W_]", "", code)) < MIN_CODE_CHARS:
+        return None
+    return code_groups(code), _ungrouped(code)
+
+
 def same_code(value: Any, other: Any) -> bool:
     """``value`` and ``other`` are one code however each is grouped and typed: the same
     figures and letters in the same order, whatever marks part them, case, an O typed for a
     zero or an I for a one, or zeros before a group of figures (``QX7T-9KLM-22PB-H4RW`` and
     "qx7t9klm22pbh4rw"; ``INV/2025/004431`` and "INV 2025 4431"; ``7H0P-W3KR`` and
-    "7HOP-W3KR"). Only codes: text with a figure and :data:`MIN_CODE_CHARS` letters or
-    figures or more."""
-    if not (isinstance(value, str) and isinstance(other, str)) or not has_digit(value) \
-            or len(re.sub(r"[\W_]", "", value)) < MIN_CODE_CHARS:
-        return False
-    return code_groups(value) == code_groups(other) or _ungrouped(value) == _ungrouped(other)
+    "7HOP-W3KR"). Only codes (:func:`code_key`)."""
+    mine, theirs = code_key(value), code_key(other)
+    return mine is not None and theirs is not None and (
+        mine[0] == theirs[0] or mine[1] == theirs[1])
 
 
 def _ungrouped(code: str) -> str:

@@ -91,6 +91,7 @@ from ..core.text import (
     numbering,
     quoted_at,
     singular,
+    written_as_money,
 )
 from ..core.text import words as split_words
 from ..core.values import PHONE, code_groups, normal
@@ -777,9 +778,6 @@ def _other_unit(text: str, span: Span, parameter: str) -> bool:
     return any(kind == said[0] and unit != said[1] for kind, unit in named)
 
 
-_CURRENCY_BEFORE = re.compile(r"[£$€¥]\s?$|\b(?:EUR|USD|GBP|CHF)\s?$")
-_CURRENCY_AFTER = re.compile(r"^\s?(?:EUR|USD|GBP|CHF|euros?|dollars?|pounds?|pence|cents?)\b",
-                             re.IGNORECASE)
 
 
 #: Words that say an amount is in a currency's minor unit: ``amount_cents``, "in pence".
@@ -812,9 +810,9 @@ def _net_of_tax(tool: Tool, parameter: str) -> bool:
 
 
 def _money(text: str, span: Span) -> bool:
-    """The number is written as money: after a currency sign or code, or before a currency."""
-    return bool(_CURRENCY_BEFORE.search(text[max(0, span.start - 4):span.start])
-                or _CURRENCY_AFTER.match(text[span.end:span.end + 8]))
+    """The number of ``span`` is written as money
+    (:func:`~planfilter.core.text.written_as_money`)."""
+    return written_as_money(text, span.start, span.end)
 
 
 #: Words before a quoted name that make it a modifier of the noun after it ("the "EV Night
