@@ -10,6 +10,7 @@ needs approval too.
 from __future__ import annotations
 
 import pytest
+from flows import outcome, params, started
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from strategies import VARIABLES, note_case, problems, reached
@@ -57,10 +58,10 @@ def test_authored_parameters_never_block_a_plan(problem):
 def test_an_authored_parameter_cannot_be_a_precondition():
     with pytest.raises(ValueError, match="authored"):
         Tool(name="send", requires=["body"], produces=["sent"], authored=["body"],
-             parameters={"type": "object", "properties": {"body": {"type": "string"}}})
+             parameters=params({"body": {"type": "string"}}))
     with pytest.raises(ValueError, match="does not declare"):
         Tool(name="send", produces=["sent"], sensitive=["to"],
-             parameters={"type": "object", "properties": {"body": {}}})
+             parameters=params({"body": {}}))
 
 
 json_scalars = st.one_of(st.text(min_size=1, max_size=6), st.integers(-1000, 1000),
@@ -85,11 +86,11 @@ def scalars_in(value):
 
 
 def reader_and_user() -> Registry:
-    params = {"type": "object", "properties": {"item": {}}, "required": ["item"]}
+    schema = {"type": "object", "properties": {"item": {}}, "required": ["item"]}
     return Registry(tools=(
         Tool(name="search", produces=["item"], outputs={"item": ""}),
         Tool(name="read_text", produces=["page"]),
-        Tool(name="use", requires=["item"], produces=["used"], parameters=params),
+        Tool(name="use", requires=["item"], produces=["used"], parameters=schema),
     ))
 
 
@@ -122,11 +123,11 @@ lines = st.fixed_dictionaries({
 
 
 def record_taker() -> Registry:
-    params = {"type": "object", "properties": {"lines": RECORDS}, "required": ["lines"],
+    schema = {"type": "object", "properties": {"lines": RECORDS}, "required": ["lines"],
               "$defs": {"Line": LINE}}
     return Registry(tools=(
         Tool(name="search", produces=["lines"], outputs={"lines": ""}),
-        Tool(name="book", requires=["lines"], produces=["booked"], parameters=params),
+        Tool(name="book", requires=["lines"], produces=["booked"], parameters=schema),
     ))
 
 
@@ -197,17 +198,16 @@ def test_an_amount_of_money_identifies_nothing(name, identifying):
 def test_a_small_id_a_risky_call_acts_on_must_have_been_seen():
     """A count under 100 is never invented, but what a high-risk call acts on is: an update
     of scheduled item 6 that no result listed is a guess."""
-    params = {"type": "object", "properties": {"id": {"type": "integer"},
+    schema = {"type": "object", "properties": {"id": {"type": "integer"},
                                                "bags": {"type": "integer"}}}
     registry = Registry(tools=(
         Tool(name="list_items", produces=["item_id"], outputs={"item_id": "/*/id"}),
         Tool(name="update_item", requires=["item_id"], produces=["updated"],
-             inputs={"id": "item_id"}, parameters=params, risk="high"),
+             inputs={"id": "item_id"}, parameters=schema, risk="high"),
         Tool(name="tag_item", requires=["item_id", "bags"], produces=["tagged"],
-             inputs={"id": "item_id"}, parameters=params, risk="medium"),
+             inputs={"id": "item_id"}, parameters=schema, risk="medium"),
     ))
-    session = Session(registry, method="all", policy="always")
-    session.start("r", goal=["updated", "tagged"])
+    session = started(registry, "r", goal=["updated", "tagged"])
     session.record("list_items", {}, [{"id": 1}, {"id": 2}])
     assert session.check("update_item", {"id": 2}).allowed
     guessed = session.check("update_item", {"id": 6})
@@ -243,12 +243,12 @@ def test_numbers_are_compared_by_value_not_as_digits_of_text():
 
 
 def messenger() -> Registry:
-    params = {"type": "object", "required": ["recipient", "body"],
+    schema = {"type": "object", "required": ["recipient", "body"],
               "properties": {"recipient": {"type": "string"}, "body": {"type": "string"}}}
     return Registry(tools=(
         Tool(name="read_inbox", produces=["inbox"], untrusted=True),
         Tool(name="send_message", requires=["recipient"], produces=["message_sent"],
-             parameters=params, authored=["body"], sensitive=["recipient"], risk="medium"),
+             parameters=schema, authored=["body"], sensitive=["recipient"], risk="medium"),
         Tool(name="get_contacts", produces=["recipient"], outputs={"recipient": "/*/name"}),
     ))
 
@@ -349,14 +349,14 @@ def test_untainted_runs_what_the_plan_needs_and_refuses_a_tainted_argument(pair)
 
 def items(listing_trusted: bool, risk: str = "high") -> Registry:
     """A listing of items and a call that acts on one of them (deleting it)."""
-    params = {"type": "object", "required": ["item_id"],
+    schema = {"type": "object", "required": ["item_id"],
               "properties": {"item_id": {"type": "string"}}}
     return Registry(tools=(
         Tool(name="list_items", produces=["item_id"], outputs={"item_id": "/*/id"},
              untrusted=not listing_trusted),
         Tool(name="read_note", produces=["note"], untrusted=True),
         Tool(name="delete_item", requires=["item_id"], produces=["item_deleted"],
-             parameters=params, risk=risk),
+             parameters=schema, risk=risk),
     ))
 
 
@@ -444,10 +444,10 @@ def test_a_word_the_request_spells_out_is_no_address_of_the_user(pair):
     needs approval; an address the request spells out does not."""
     word, other = pair
     reached()
-    params = {"type": "object", "properties": {"user_email": {"type": "string"}}}
+    schema = {"type": "object", "properties": {"user_email": {"type": "string"}}}
     registry = Registry(tools=(
         Tool(name="read_channel", produces=["messages"], untrusted=True),
-        Tool(name="invite_user", produces=["invited"], parameters=params,
+        Tool(name="invite_user", produces=["invited"], parameters=schema,
              authored=["user_email"], sensitive=["user_email"], risk="high"),
     ))
     address = f"{other}@example.com"
@@ -496,10 +496,10 @@ def test_a_value_the_user_gave_passes_even_when_an_untrusted_result_holds_it(nam
 
 
 def test_an_authored_sensitive_value_written_after_untrusted_content_is_tainted():
-    params = {"type": "object", "required": ["url"], "properties": {"url": {"type": "string"}}}
+    schema = {"type": "object", "required": ["url"], "properties": {"url": {"type": "string"}}}
     registry = Registry(tools=(
         Tool(name="read_page", produces=["page"], untrusted=True),
-        Tool(name="post", produces=["posted"], parameters=params, authored=["url"],
+        Tool(name="post", produces=["posted"], parameters=schema, authored=["url"],
              sensitive=["url"]),
     ))
     session = Session(registry, method="all", policy="never")
@@ -512,12 +512,12 @@ def test_an_authored_sensitive_value_written_after_untrusted_content_is_tainted(
 
 def invitations() -> Registry:
     """An event whose participants the model writes, and a trusted contact list."""
-    params = {"type": "object", "required": ["title", "participants"],
+    schema = {"type": "object", "required": ["title", "participants"],
               "properties": {"title": {"type": "string"},
                              "participants": {"type": "array", "items": {"type": "string"}}}}
     return Registry(tools=(
         Tool(name="get_contacts", produces=["contacts"]),
-        Tool(name="create_event", produces=["event_created"], parameters=params,
+        Tool(name="create_event", produces=["event_created"], parameters=schema,
              authored=["title", "participants"], sensitive=["participants"], risk="medium"),
     ))
 
@@ -552,12 +552,12 @@ def test_where_a_call_sends_is_not_made_up(pair, number):
 
 
 def drive() -> Registry:
-    params = {"type": "object", "required": ["file_id", "content"],
+    schema = {"type": "object", "required": ["file_id", "content"],
               "properties": {"file_id": {"type": "string"}, "content": {"type": "string"}}}
     return Registry(tools=(
         Tool(name="search_files", produces=["file_id"], outputs={"file_id": "/*/id_"}),
         Tool(name="append_to_file", requires=["file_id"], produces=["appended"],
-             parameters=params, authored=["content"], risk="medium"),
+             parameters=schema, authored=["content"], risk="medium"),
     ))
 
 
@@ -589,15 +589,15 @@ def test_an_item_searched_for_by_name_is_not_swapped_for_one_found_beside_it(pai
 
 def searchable(listing_trusted: bool = False) -> Registry:
     """A search over items and two calls on the one found: a write (editing it) and a read."""
-    params = {"type": "object", "required": ["item_id"],
+    schema = {"type": "object", "required": ["item_id"],
               "properties": {"item_id": {"type": "string"}, "note": {"type": "string"}}}
     return Registry(tools=(
         Tool(name="search_items", produces=["item_id"], outputs={"item_id": "/*/id"},
              untrusted=not listing_trusted),
         Tool(name="edit_item", requires=["item_id"], produces=["item_edited"],
-             parameters=params, authored=["note"], risk="medium"),
+             parameters=schema, authored=["note"], risk="medium"),
         Tool(name="open_item", requires=["item_id"], produces=["item_opened"],
-             parameters=params, action="read"),
+             parameters=schema, action="read"),
     ))
 
 
@@ -643,11 +643,11 @@ def test_which_of_several_items_a_search_matched_in_part_a_write_acts_on_is_the_
 
 
 def test_aliased_parameters_are_checked_as_the_variable_they_carry():
-    params = {"type": "object", "required": ["receiver_id"],
+    schema = {"type": "object", "required": ["receiver_id"],
               "properties": {"receiver_id": {"type": "string"}}}
     registry = Registry(tools=(
         Tool(name="find_user", produces=["user_id"]),
-        Tool(name="dm", requires=["user_id"], produces=["dm_sent"], parameters=params,
+        Tool(name="dm", requires=["user_id"], produces=["dm_sent"], parameters=schema,
              inputs={"receiver_id": "user_id"}),
     ))
     session = Session(registry, method="all")
@@ -710,10 +710,10 @@ def test_a_line_of_outside_content_sent_in_an_authored_text_needs_approval(secre
 
 
 def test_text_sent_before_untrusted_content_or_kept_by_a_tool_that_sends_nothing_is_free():
-    params = {"type": "object", "properties": {"content": {"type": "string"}}}
+    schema = {"type": "object", "properties": {"content": {"type": "string"}}}
     registry = Registry(tools=(
         Tool(name="read_inbox", produces=["inbox"], untrusted=True),
-        Tool(name="note", produces=["noted"], parameters=params, authored=["content"],
+        Tool(name="note", produces=["noted"], parameters=schema, authored=["content"],
              risk="medium"),
     ))
     session = Session(registry, method="all", policy="never")
@@ -731,7 +731,7 @@ def test_text_sent_before_untrusted_content_or_kept_by_a_tool_that_sends_nothing
 ])
 def test_text_the_request_spells_out_around_a_given_value_is_the_users(city, kinds):
     tool = Tool(name="update_user_info", produces=["user_info_updated"], requires=["city"],
-                parameters={"type": "object", "properties": {"city": {"type": "string"}}})
+                parameters=params({"city": {"type": "string"}}))
     flow = Flow(held={"city": ("New York",)}, given={"city": ("New York",)},
                 request="Update my address: 1234 Elm Street, New York, NY 10001, please.")
     problems = check_flow(Registry(tools=(tool,)), tool, {"city": city}, flow)
@@ -777,10 +777,10 @@ def store_orders() -> Registry:
     return Registry(tools=(
         Tool(name="get_product", produces=["sku"], action="read"),
         Tool(name="place_order", requires=["items"], produces=["order_placed"],
-             parameters={"type": "object", "properties": {"items": items}},
+             parameters=params({"items": items}),
              action="purchase", risk="high"),
         Tool(name="delete_item", requires=["item_id"], produces=["item_deleted"],
-             parameters={"type": "object", "properties": {"item_id": {"type": "integer"}}},
+             parameters=params({"item_id": {"type": "integer"}}),
              action="delete", risk="high"),
     ))
 
@@ -864,10 +864,10 @@ def test_someone_the_user_named_may_go_by_their_records_id(untrusted):
                {"handle": "jasper@example.com", "full_name": "Jasper Quint"},
                {"handle": "eva@example.com", "full_name": "Eva Dube"},
                {"handle": "team@example.com", "full_name": "Freelancers"}]
-    session = Session(registry, method="all", policy="always")
-    session.start("It's Odette Laurent (odette@example.com): the freelancers Jasper Quint "
-                  "and Eva are done, please remove them", goal=["done"],
-                  known={"email": "odette@example.com"})
+    session = started(registry,
+                      "It's Odette Laurent (odette@example.com): the freelancers Jasper Quint "
+                      "and Eva are done, please remove them", goal=["done"],
+                      known={"email": "odette@example.com"})
     session.record("get_workspace", {}, {"members": members})
     assert session.check("deactivate_user", {"email": "jasper@example.com"}).allowed \
         is not untrusted
@@ -879,11 +879,11 @@ MONEY_FIELDS = ("amount_minor", "price_cents", "refund", "totalPence", "fee")
 
 
 def _payments(field: str) -> Registry:
-    params = {"type": "object", "properties": {
+    schema = {"type": "object", "properties": {
         field: {"type": "integer"}, "payment_id": {"type": "integer"},
         "lines": {"type": "array", "items": {"type": "object"}}}}
     return Registry(tools=(Tool(name="pay", requires=[field, "payment_id", "lines"],
-                                produces=["paid"], parameters=params, action="purchase",
+                                produces=["paid"], parameters=schema, action="purchase",
                                 risk="high"),))
 
 
@@ -908,7 +908,7 @@ def test_an_amount_of_money_is_no_id(field, amount, number):
 def claims(untrusted: bool = False, risk: str = "medium") -> Registry:
     """A read of policies (untrusted or not) and a write that files a claim: a kind
     documented in words, and a list of damaged items, each a record."""
-    params = {"type": "object", "properties": {
+    schema = {"type": "object", "properties": {
         "policy": {"type": "string"},
         "kind": {"type": "string", "description": 'one of "theft" (a break-in), "glass" or '
                  '"collision"; e.g. "glass"'},
@@ -918,7 +918,7 @@ def claims(untrusted: bool = False, risk: str = "medium") -> Registry:
     return Registry(tools=(
         Tool(name="get_policy", produces=["policy"], action="read", untrusted=untrusted),
         Tool(name="file_claim", requires=["policy", "kind", "items"], produces=["claim"],
-             parameters=params, action="create", risk=risk),
+             parameters=schema, action="create", risk=risk),
     ))
 
 
@@ -944,13 +944,12 @@ def test_a_value_the_description_names_alone_is_the_tools_to_offer(payout, allow
     registry = Registry(tools=(
         Tool(name="get_quote", produces=["quote"], action="read"),
         Tool(name="trade_in", requires=["quote", "payout_to"], produces=["trade"],
-             action="create", risk="medium", parameters={"type": "object", "properties": {
+             action="create", risk="medium", parameters=params({
                  "quote": {"type": "string"},
                  "payout_to": {"type": "string", "description": '``"store_credit"`` (quote + '
-                               '10%) or the id of a card on the account'}}}),
+                               '10%) or the id of a card on the account'}})),
     ))
-    session = Session(registry, method="all", policy="always")
-    session.start("Trade in my phone", goal=["trade"])
+    session = started(registry, "Trade in my phone", goal=["trade"])
     session.record("get_quote", {}, {"quote": "Q-1"})
     decision = session.check("trade_in", {"quote": "Q-1", "payout_to": payout})
     assert decision.allowed is allowed, decision.reason
@@ -971,12 +970,11 @@ def test_a_choice_the_tools_own_description_lists_is_the_tools_to_offer(value, a
              description="Approve a quote and say how it is paid. Methods:\n\n"
                          "* ``cover_claim`` - needs a live contract;\n"
                          "* ``store_credit`` - up to the balance.",
-             parameters={"type": "object", "properties": {
+             parameters=params({
                  "quote": {"type": "string"},
-                 "payments": {"type": "array", "items": {"type": "object"}}}}),
+                 "payments": {"type": "array", "items": {"type": "object"}}})),
     ))
-    session = Session(registry, method="all", policy="always")
-    session.start("Approve my quote", goal=["approved"])
+    session = started(registry, "Approve my quote", goal=["approved"])
     session.record("get_quote", {}, {"quote": "Q-1", "total": 80.0})
     decision = session.check("approve", {"quote": "Q-1", "payments": [
         {"method": value, "amount": 80.0}]})
@@ -992,12 +990,11 @@ def test_a_courtesy_title_names_no_one(title, kind):
     registry = Registry(tools=(
         Tool(name="get_customer", produces=["customer"], action="read"),
         Tool(name="book", requires=["customer", "travellers"], produces=["booking"],
-             action="create", risk="high", parameters={"type": "object", "properties": {
+             action="create", risk="high", parameters=params({
                  "customer": {"type": "string"},
-                 "travellers": {"type": "array", "items": {"type": "object"}}}}),
+                 "travellers": {"type": "array", "items": {"type": "object"}}})),
     ))
-    session = Session(registry, method="all", policy="always")
-    session.start("Book it for me and my wife Chloe", goal=["booking"])
+    session = started(registry, "Book it for me and my wife Chloe", goal=["booking"])
     session.record("get_customer", {}, {"customer": "C-1", "name": "Ben Ashworth"})
     decision = session.check("book", {"customer": "C-1", "travellers": [
         {"title": title, "first_name": "Chloe"}]})
@@ -1025,14 +1022,13 @@ def test_codes_joined_by_commas_are_each_held_to_a_source(tags, kind):
     registry = Registry(tools=(
         Tool(name="list_assets", produces=["asset_tags"], action="read"),
         Tool(name="hire", requires=["asset_tags"], produces=["hired"], action="create",
-             risk="high", parameters={"type": "object", "properties": {
-                 "asset_tags": {"type": "string"}}}),
+             risk="high", parameters=params({
+                 "asset_tags": {"type": "string"}})),
     ))
-    session = Session(registry, method="all", policy="always")
-    session.start("Hire two breakers", goal=["hired"])
+    session = started(registry, "Hire two breakers", goal=["hired"])
     session.record("list_assets", {}, [{"tag": "HT-00440-C"}, {"tag": "HT-00441-C"}])
     decision = session.check("hire", {"asset_tags": tags})
-    assert (decision.kind if not decision.allowed else "allowed") == kind, decision.reason
+    assert outcome(decision) == kind, decision.reason
     if kind == "invented":  # a number written with commas is one value, not codes
         assert ("HT-00999-C" if "HT" in tags else tags) in decision.reason
 
@@ -1052,15 +1048,14 @@ def test_a_count_is_worked_out_not_held_to_a_source(number, name):
     registry = Registry(tools=(
         Tool(name="get_account", produces=["account"], action="read"),
         Tool(name="redeem", requires=["account", name], produces=["voucher"],
-             action="update", risk="high", parameters={"type": "object", "properties": {
+             action="update", risk="high", parameters=params({
                  "account": {"type": "string"},
-                 name: {"type": "integer", "description": _COUNTED.get(name, "wanted")}}}),
+                 name: {"type": "integer", "description": _COUNTED.get(name, "wanted")}})),
         Tool(name="pay", requires=["account", "invoice"], produces=["paid"],
-             action="update", risk="high", parameters={"type": "object", "properties": {
-                 "account": {"type": "string"}, "invoice": {"type": "integer"}}}),
+             action="update", risk="high", parameters=params({
+                 "account": {"type": "string"}, "invoice": {"type": "integer"}})),
     ))
-    session = Session(registry, method="all", policy="always")
-    session.start("Use my points", goal=["voucher"])
+    session = started(registry, "Use my points", goal=["voucher"])
     session.record("get_account", {}, {"account": "A-1", "points": 1340})
     assert session.check("redeem", {"account": "A-1", name: number}).allowed
     assert session.check("pay", {"account": "A-1", "invoice": number}).kind == "invented"
@@ -1078,14 +1073,13 @@ def test_prose_the_model_writes_is_its_own_unless_it_carries_an_unseen_datum(res
     registry = Registry(tools=(
         Tool(name="get_complaint", produces=["complaint", "resolution"], action="read"),
         Tool(name="resolve", requires=["complaint", "resolution"], produces=["resolved"],
-             action="update", risk="medium", parameters={"type": "object", "properties": {
-                 "complaint": {"type": "string"}, "resolution": {"type": "string"}}}),
+             action="update", risk="medium", parameters=params({
+                 "complaint": {"type": "string"}, "resolution": {"type": "string"}})),
     ))
-    session = Session(registry, method="all", policy="always")
-    session.start("Sort out my complaint please", goal=["resolved"])
+    session = started(registry, "Sort out my complaint please", goal=["resolved"])
     session.record("get_complaint", {}, {"complaint": "CMP-1", "resolution": None})
     decision = session.check("resolve", {"complaint": "CMP-1", "resolution": resolution})
-    assert (decision.kind if not decision.allowed else "allowed") == kind, decision.reason
+    assert outcome(decision) == kind, decision.reason
 
 
 @pytest.mark.parametrize("what, kind", [
@@ -1125,14 +1119,14 @@ def test_words_in_a_record_from_untrusted_content_are_not_the_models():
 
 
 def moves() -> Registry:
-    params = {"type": "object", "properties": {"order": {"type": "string"},
+    schema = {"type": "object", "properties": {"order": {"type": "string"},
                                                "at": {"type": "string"},
                                                "city": {"type": "string"}}}
     return Registry(tools=(
         Tool(name="find_orders", requires=["city"], produces=["order"], action="search",
-             parameters={"type": "object", "properties": {"city": {"type": "string"}}}),
+             parameters=params({"city": {"type": "string"}})),
         Tool(name="move_order", requires=["order", "at"], produces=["moved"],
-             parameters=params, action="update", risk="medium"),
+             parameters=schema, action="update", risk="medium"),
     ))
 
 
@@ -1197,8 +1191,8 @@ def test_the_users_number_written_out_with_their_phrases_is_theirs(seat, kind):
     # a list of them too, each item the user's
     seats = Registry(tools=(Tool(
         name="hold", requires=["seats"], produces=["held"], action="update", risk="medium",
-        parameters={"type": "object", "properties": {"seats": {
-            "type": "array", "items": {"type": "string"}}}}),))
+        parameters=params({"seats": {
+            "type": "array", "items": {"type": "string"}}})),))
     session = Session(seats, method="all", policy="always")
     session.start("Row E, seats 7 and 8 would be ideal", goal=["held"],
                   known={"seats": ["7", "8"]})
@@ -1306,9 +1300,8 @@ def test_a_name_put_together_from_the_users_words_is_theirs():
         Tool(name="book_lesson", requires=["participant_name"], produces=["booked"],
              parameters=named, action="create", risk="medium"),
     ))
-    session = Session(registry, method="all", policy="always")
-    session.start("Hi, Sarah Whitfield here. Please book my twins Noah and Ella in",
-                  goal=["booked"])
+    session = started(registry, "Hi, Sarah Whitfield here. Please book my twins Noah and Ella in",
+                      goal=["booked"])
     assert session.check("book_lesson", {"participant_name": "Noah Whitfield"}).allowed
     assert session.check("book_lesson", {"participant_name": "Ella Whitfield"}).allowed
     assert session.check("book_lesson", {"participant_name": "Noah Smith"}).kind == \
@@ -1322,8 +1315,8 @@ def test_a_value_the_request_lists_with_the_users_is_theirs_too(code, kind):
     user's too, listed beside it and written like it; a code the request never lists is
     not ("from Porto Airport to Lisbon" and "New York, NY 10001" stay another value:
     test_part_of_the_value_the_user_gave_is_theirs and the test above)."""
-    params = {"type": "object", "properties": {"code": {"type": "string"}}}
-    tool = Tool(name="apply_code", requires=["code"], produces=["applied"], parameters=params,
+    schema = {"type": "object", "properties": {"code": {"type": "string"}}}
+    tool = Tool(name="apply_code", requires=["code"], produces=["applied"], parameters=schema,
                 action="update", risk="medium")
     flow = Flow(held={"code": ("PHOTOBOOK20",)}, given={"code": ("PHOTOBOOK20",)},
                 request="I've got two codes, PHOTOBOOK20 and AUTUMN15: use the better one.")
@@ -1332,13 +1325,13 @@ def test_a_value_the_request_lists_with_the_users_is_theirs_too(code, kind):
 
 
 def _guests(action: str) -> Registry:
-    params = {"type": "object", "properties": {
+    schema = {"type": "object", "properties": {
         "booking_ref": {"type": "string"}, "first_name": {"type": "string"}}}
     return Registry(tools=(
         Tool(name="get_booking", requires=["booking_ref"], produces=["first_name"],
              action="read"),
         Tool(name="add_guest", requires=["booking_ref", "first_name"], produces=["added"],
-             parameters=params, action=action, risk="medium"),
+             parameters=schema, action=action, risk="medium"),
     ))
 
 
@@ -1373,10 +1366,10 @@ def test_a_number_the_request_writes_is_no_guess_even_where_a_high_risk_call_act
     when nothing showed it (an attacker's "delete item 6"), not when the user wrote it; the
     digits of a date or a telephone number write no number."""
     assume(age != other and age not in (3, 14))  # 3 and 14 are written in the date alone
-    params = {"type": "object", "properties": {"pot_id": {"type": "string"},
+    schema = {"type": "object", "properties": {"pot_id": {"type": "string"},
                                                "age": {"type": "integer"}}}
     tool = Tool(name="set_age", requires=["pot_id", "age"], produces=["set"],
-                parameters=params, action="update", risk="high")
+                parameters=schema, action="update", risk="high")
     registry = Registry(tools=(tool, Tool(name="get_pot", produces=["pot_id", "age"],
                                           action="read")))
     flow = Flow(held={"pot_id": ("P-100",)}, scope="all",
@@ -1396,10 +1389,10 @@ def test_a_short_code_the_request_writes_in_capitals_is_the_users(size, kind):
     """"It's an L now and she needs an N": a ring's size, a shirt's, a row's letter, written
     alone in capitals, is what the user wrote; a letter they did not write, the pronoun "I"
     or the article "A" ("A friend...") are not."""
-    params = {"type": "object", "properties": {"order_id": {"type": "string"},
+    schema = {"type": "object", "properties": {"order_id": {"type": "string"},
                                                "size": {"type": "string"}}}
     tool = Tool(name="resize", requires=["order_id", "size"], produces=["resized"],
-                parameters=params, action="update", risk="high")
+                parameters=schema, action="update", risk="high")
     registry = Registry(tools=(tool, Tool(name="get_order", produces=["order_id"],
                                           action="read")))
     request = ("A friend measured it. It's an L at the moment, I need an N, or an XL band, "
@@ -1420,16 +1413,15 @@ def test_a_code_of_the_words_the_user_says_is_theirs(codes, kind):
     registry = Registry(tools=(
         Tool(name="get_dog", produces=["dog"], action="read"),
         Tool(name="book", requires=["dog", "services"], produces=["booked"],
-             action="create", risk="medium", parameters={"type": "object", "properties": {
+             action="create", risk="medium", parameters=params({
                  "dog": {"type": "string"},
-                 "services": {"type": "array", "items": {"type": "string"}}}}),
+                 "services": {"type": "array", "items": {"type": "string"}}})),
     ))
-    session = Session(registry, method="all", policy="always")
-    session.start("Book Waffles a full groom with a nail grind, or her puppy intro",
-                  goal=["booked"])
+    session = started(registry, "Book Waffles a full groom with a nail grind, or her puppy intro",
+                      goal=["booked"])
     session.record("get_dog", {}, {"dog": "D-1"})
     decision = session.check("book", {"dog": "D-1", "services": codes})
-    assert (decision.kind if not decision.allowed else "allowed") == kind, decision.reason
+    assert outcome(decision) == kind, decision.reason
 
 
 @pytest.mark.parametrize("finish, kind", [("3:10:00", "allowed"), ("3:10", "allowed"),
@@ -1440,15 +1432,14 @@ def test_a_time_the_user_gave_is_theirs_with_or_without_its_seconds(finish, kind
     registry = Registry(tools=(
         Tool(name="get_entry", produces=["entry"], action="read"),
         Tool(name="change_wave", requires=["entry", "finish"], produces=["moved"],
-             action="update", risk="medium", parameters={"type": "object", "properties": {
-                 "entry": {"type": "string"}, "finish": {"type": "string"}}}),
+             action="update", risk="medium", parameters=params({
+                 "entry": {"type": "string"}, "finish": {"type": "string"}})),
     ))
-    session = Session(registry, method="all", policy="always")
-    session.start("Move me: I'm aiming for about 3:10", goal=["moved"],
-                  known={"finish": "3:10"})
+    session = started(registry, "Move me: I'm aiming for about 3:10", goal=["moved"],
+                      known={"finish": "3:10"})
     session.record("get_entry", {}, {"entry": "E-1"})
     decision = session.check("change_wave", {"entry": "E-1", "finish": finish})
-    assert (decision.kind if not decision.allowed else "allowed") == kind, decision.reason
+    assert outcome(decision) == kind, decision.reason
 
 
 @pytest.mark.parametrize("amount, kind", [(35.0, "allowed"), (155, "allowed"), (95, "allowed"),
@@ -1459,15 +1450,14 @@ def test_the_difference_of_two_amounts_the_user_gave_is_theirs(amount, kind):
     registry = Registry(tools=(
         Tool(name="get_payment", produces=["payment"], action="read"),
         Tool(name="refund", requires=["payment", "amount"], produces=["refunded"],
-             action="update", risk="high", parameters={"type": "object", "properties": {
-                 "payment": {"type": "string"}, "amount": {"type": "number"}}}),
+             action="update", risk="high", parameters=params({
+                 "payment": {"type": "string"}, "amount": {"type": "number"}})),
     ))
-    session = Session(registry, method="all", policy="always")
-    session.start("Charged £95 where my excess is £60: refund the difference",
-                  goal=["refunded"], known={"amount": [95, 60]})
+    session = started(registry, "Charged £95 where my excess is £60: refund the difference",
+                      goal=["refunded"], known={"amount": [95, 60]})
     session.record("get_payment", {}, {"payment": "PAY-1"})
     decision = session.check("refund", {"payment": "PAY-1", "amount": amount})
-    assert (decision.kind if not decision.allowed else "allowed") == kind, decision.reason
+    assert outcome(decision) == kind, decision.reason
 
 
 @pytest.mark.parametrize("said, asked, kind", [
@@ -1480,17 +1470,16 @@ def test_a_code_the_description_glosses_with_the_users_words_is_theirs(said, ask
     code its tools take with that meaning in brackets (``"EHU"`` (electric hook-up)): the
     code is the user's, as a catalogue's record would say. A code given as an example with
     no meaning, or a meaning the request does not say, is not."""
-    params = {"type": "object", "properties": {
+    schema = {"type": "object", "properties": {
         "booking_ref": {"type": "string"},
         "extra_code": {"type": "string", "description": 'The extra, e.g. ``"EHU"`` (electric '
                        'hook-up), ``"DOG"``, ``"AWNING"``.'}}}
     registry = Registry(tools=(
         Tool(name="find_booking", produces=["booking_ref"], action="read"),
         Tool(name="add_extra", requires=["booking_ref", "extra_code"], produces=["added"],
-             parameters=params, action="update", risk="medium"),
+             parameters=schema, action="update", risk="medium"),
     ))
-    session = Session(registry, method="all", policy="always")
-    session.start(said, goal=["added"])
+    session = started(registry, said, goal=["added"])
     session.record("find_booking", {}, {"booking_ref": "CMP-1"})
     decision = session.check("add_extra", {"booking_ref": "CMP-1", "extra_code": asked})
     assert ("allowed" if decision.allowed else decision.kind) == kind
@@ -1505,15 +1494,14 @@ def test_a_value_a_read_shows_changed_by_what_the_user_says_is_theirs(limit, kin
     registry = Registry(tools=(
         Tool(name="get_card", produces=["card"], action="read"),
         Tool(name="set_limit", requires=["card", "monthly_limit"], produces=["set"],
-             action="update", risk="high", parameters={"type": "object", "properties": {
-                 "card": {"type": "string"}, "monthly_limit": {"type": "number"}}}),
+             action="update", risk="high", parameters=params({
+                 "card": {"type": "string"}, "monthly_limit": {"type": "number"}})),
     ))
-    session = Session(registry, method="all", policy="always")
-    session.start("Put Sam's monthly limit up by £500, and bring Lee's down to £800",
-                  goal=["set"], known={"monthly_limit": 800})
+    session = started(registry, "Put Sam's monthly limit up by £500, and bring Lee's down to £800",
+                      goal=["set"], known={"monthly_limit": 800})
     session.record("get_card", {}, {"card": "C-1", "monthly_limit": 2000})
     decision = session.check("set_limit", {"card": "C-1", "monthly_limit": limit})
-    assert (decision.kind if not decision.allowed else "allowed") == kind, decision.reason
+    assert outcome(decision) == kind, decision.reason
 
 
 @pytest.mark.parametrize("parameter, code, kind", [
@@ -1526,15 +1514,14 @@ def test_the_code_of_a_language_the_user_names_is_theirs(parameter, code, kind):
     registry = Registry(tools=(
         Tool(name="get_project", produces=["project", parameter], action="read"),
         Tool(name="add", requires=["project", parameter], produces=["added"],
-             action="update", risk="medium", parameters={"type": "object", "properties": {
+             action="update", risk="medium", parameters=params({
                  "project": {"type": "string"},
-                 parameter: {"type": "array", "items": {"type": "string"}}}}),
+                 parameter: {"type": "array", "items": {"type": "string"}}})),
     ))
-    session = Session(registry, method="all", policy="always")
-    session.start("On my project we now also need an Italian version", goal=["added"])
+    session = started(registry, "On my project we now also need an Italian version", goal=["added"])
     session.record("get_project", {}, {"project": "P-1", "languages": ["fr"]})
     decision = session.check("add", {"project": "P-1", parameter: code})
-    assert (decision.kind if not decision.allowed else "allowed") == kind, decision.reason
+    assert outcome(decision) == kind, decision.reason
 
 
 def test_a_value_another_tool_names_for_the_same_variable_is_the_services():
@@ -1545,16 +1532,15 @@ def test_a_value_another_tool_names_for_the_same_variable_is_the_services():
                                                "``electrical``, ``carpentry``."}
     registry = Registry(tools=(
         Tool(name="search_trades", requires=["skill"], produces=["trades"], action="read",
-             parameters={"type": "object", "properties": {"skill": listed}}),
+             parameters=params({"skill": listed})),
         Tool(name="get_home", produces=["home", "skill"], action="read"),
         Tool(name="post_job", requires=["home", "skill"], produces=["posted"],
-             action="create", risk="medium", parameters={"type": "object", "properties": {
+             action="create", risk="medium", parameters=params({
                  "home": {"type": "string"},
                  "skill": {"type": "string", "description": "Trade needed (see "
-                                                            "search_trades for the list)."}}}),
+                                                            "search_trades for the list)."}})),
     ))
-    session = Session(registry, method="all", policy="always")
-    session.start("I'd like an electrician to fit a socket", goal=["posted"])
+    session = started(registry, "I'd like an electrician to fit a socket", goal=["posted"])
     session.record("get_home", {}, {"home": "H-1"})
     assert session.check("post_job", {"home": "H-1", "skill": "electrical"}).allowed
     assert session.check("post_job", {"home": "H-1", "skill": "masonry"}).kind == "invented"
@@ -1566,20 +1552,19 @@ def test_a_code_a_parameter_of_the_same_kind_lists_is_the_services(dropoff, kind
     """``pickup`` lists the airport codes in brackets ("Airport code (LHR, LGW, STN) or a
     saved address's id"); ``dropoff``, of the same kind ("Airport code or ..."), takes any of
     them; another code is still held to a source."""
-    params = {"type": "object", "properties": {
+    schema = {"type": "object", "properties": {
         "pickup": {"type": "string", "description": "Airport code (LHR, LGW, STN) or a saved "
                                                     "address's id."},
         "dropoff": {"type": "string", "description": "Airport code or a saved address's id."}}}
     registry = Registry(tools=(
         Tool(name="list_addresses", produces=["pickup", "dropoff"], action="read"),
         Tool(name="book", requires=["pickup", "dropoff"], produces=["booked"],
-             action="create", risk="medium", parameters=params),
+             action="create", risk="medium", parameters=schema),
     ))
-    session = Session(registry, method="all", policy="always")
-    session.start("Book me a car from home to the airport", goal=["booked"])
+    session = started(registry, "Book me a car from home to the airport", goal=["booked"])
     session.record("list_addresses", {}, {"addresses": [{"id": "ADR-1"}]})
     decision = session.check("book", {"pickup": "ADR-1", "dropoff": dropoff})
-    assert (decision.kind if not decision.allowed else "allowed") == kind, decision.reason
+    assert outcome(decision) == kind, decision.reason
 
 
 @pytest.mark.parametrize("said, kind", [
@@ -1591,18 +1576,17 @@ def test_the_item_of_a_search_the_request_names_in_its_words_is_the_users(said, 
     as searched is."""
     registry = Registry(tools=(
         Tool(name="search_products", requires=["query"], produces=["sku"], action="read",
-             parameters={"type": "object", "properties": {"query": {"type": "string"}}}),
+             parameters=params({"query": {"type": "string"}})),
         Tool(name="add_addon", requires=["sku"], produces=["added"], action="update",
-             risk="medium", parameters={"type": "object", "properties": {
-                 "sku": {"type": "string"}}}),
+             risk="medium", parameters=params({
+                 "sku": {"type": "string"}})),
     ))
-    session = Session(registry, method="all", policy="always")
-    session.start(said, goal=["added"])
+    session = started(registry, said, goal=["added"])
     session.record("search_products", {"query": "dewy fix setting spray"}, {"results": [
         {"sku": "SPR-100", "name": "Dewy Fix Setting Spray"},
         {"sku": "SPR-30", "name": "Dewy Fix Setting Spray Travel Size"}]})
     decision = session.check("add_addon", {"sku": "SPR-30"})
-    assert (decision.kind if not decision.allowed else "allowed") == kind, decision.reason
+    assert outcome(decision) == kind, decision.reason
 
 
 @pytest.mark.parametrize("ref, kind", [
@@ -1617,20 +1601,20 @@ def test_a_reference_put_together_from_parts_given_in_the_services_form_is_obtai
     """The service addresses a device as ``acct:<account>/asset:SN-<serial>`` (its
     description's example shows the form); the account a trusted read showed and the serial
     the user gave make one, each part held to its source."""
-    params = {"type": "object", "properties": {"asset_ref": {
+    schema = {"type": "object", "properties": {"asset_ref": {
         "type": "string", "description": 'The device, e.g. ``"acct:4411/asset:SN-C02FN1Q0"``.'}}}
     registry = Registry(tools=(
         Tool(name="find_account", produces=["account_ref"], action="read"),
         Tool(name="get_asset", requires=["asset_ref"], produces=["asset"], action="read",
-             parameters=params),
+             parameters=schema),
         Tool(name="list_assets", produces=["asset_ref"], action="read"),
     ))
-    session = Session(registry, method="all", policy="always")
-    session.start("Lena's MacBook is cracked; the serial is C02FK3ABQ6L4", goal=["asset"])
+    session = started(registry,
+                      "Lena's MacBook is cracked; the serial is C02FK3ABQ6L4", goal=["asset"])
     session.record("find_account", {}, {"account_ref": "acct:3308",
                                         "contact": {"user_ref": "acct:3308/user:cj"}})
     decision = session.check("get_asset", {"asset_ref": ref})
-    assert (decision.kind if not decision.allowed else "allowed") == kind, decision.reason
+    assert outcome(decision) == kind, decision.reason
 
 
 @pytest.mark.parametrize("reading, kind", [(8812, "allowed"), ("08812", "allowed"),
@@ -1641,15 +1625,15 @@ def test_a_number_the_user_writes_with_zeros_before_it_is_theirs(reading, kind):
     registry = Registry(tools=(
         Tool(name="get_meter", produces=["meter"], action="read"),
         Tool(name="submit", requires=["meter", "reads"], produces=["submitted"],
-             action="update", risk="medium", parameters={"type": "object", "properties": {
-                 "meter": {"type": "string"}, "reads": {"type": "object"}}}),
+             action="update", risk="medium", parameters=params({
+                 "meter": {"type": "string"}, "reads": {"type": "object"}})),
         Tool(name="last_reads", produces=["reads"], action="read"),
     ))
-    session = Session(registry, method="all", policy="always")
-    session.start("I read the meters this morning: the gas is 08812", goal=["submitted"])
+    session = started(registry,
+                      "I read the meters this morning: the gas is 08812", goal=["submitted"])
     session.record("get_meter", {}, {"meter": "M-1"})
     decision = session.check("submit", {"meter": "M-1", "reads": {"1": reading}})
-    assert (decision.kind if not decision.allowed else "allowed") == kind, decision.reason
+    assert outcome(decision) == kind, decision.reason
 
 
 @pytest.mark.parametrize("code, kind", [("grand_cru", "allowed"), ("GRAND_CRU", "allowed"),
@@ -1660,15 +1644,14 @@ def test_a_code_in_small_letters_of_the_words_the_user_says_is_theirs(code, kind
     registry = Registry(tools=(
         Tool(name="find_member", produces=["member"], action="read"),
         Tool(name="change_plan", requires=["member", "plan_code"], produces=["changed"],
-             action="update", risk="medium", parameters={"type": "object", "properties": {
-                 "member": {"type": "string"}, "plan_code": {"type": "string"}}}),
+             action="update", risk="medium", parameters=params({
+                 "member": {"type": "string"}, "plan_code": {"type": "string"}})),
         Tool(name="list_plans", produces=["plan_code"], action="read"),
     ))
-    session = Session(registry, method="all", policy="always")
-    session.start("I'd like to upgrade to the Grand Cru box", goal=["changed"])
+    session = started(registry, "I'd like to upgrade to the Grand Cru box", goal=["changed"])
     session.record("find_member", {}, {"member": "M-1", "plan_code": "affineur"})
     decision = session.check("change_plan", {"member": "M-1", "plan_code": code})
-    assert (decision.kind if not decision.allowed else "allowed") == kind, decision.reason
+    assert outcome(decision) == kind, decision.reason
 
 
 @pytest.mark.parametrize("name, kind", [("Gérard Marchand", "allowed"),
@@ -1680,16 +1663,16 @@ def test_a_name_of_the_users_words_is_theirs_with_the_accents_they_left_out(name
     registry = Registry(tools=(
         Tool(name="find_member", produces=["member"], action="read"),
         Tool(name="gift", requires=["member", "recipient_name"], produces=["gifted"],
-             action="create", risk="medium", parameters={"type": "object", "properties": {
-                 "member": {"type": "string"}, "recipient_name": {"type": "string"}}}),
+             action="create", risk="medium", parameters=params({
+                 "member": {"type": "string"}, "recipient_name": {"type": "string"}})),
         Tool(name="list_people", produces=["recipient_name"], action="read"),
     ))
-    session = Session(registry, method="all", policy="always")
-    session.start("Hello, I'm Celine Marchand. I'd like to offer my dad Gerard six months "
-                  "of boxes", goal=["gifted"])
+    session = started(registry,
+                      "Hello, I'm Celine Marchand. I'd like to offer my dad Gerard six months "
+                      "of boxes", goal=["gifted"])
     session.record("find_member", {}, {"member": "M-1"})
     decision = session.check("gift", {"member": "M-1", "recipient_name": name})
-    assert (decision.kind if not decision.allowed else "allowed") == kind, decision.reason
+    assert outcome(decision) == kind, decision.reason
 
 
 @pytest.mark.parametrize("reason, kind", [
@@ -1701,16 +1684,16 @@ def test_a_number_joined_to_what_it_counts_is_no_code_the_model_made_up(reason, 
     registry = Registry(tools=(
         Tool(name="get_order", produces=["order"], action="read"),
         Tool(name="refund", requires=["req"], produces=["refunded"], action="create",
-             risk="high", parameters={"type": "object", "properties": {"req": {
+             risk="high", parameters=params({"req": {
                  "type": "object", "properties": {"order_id": {"type": "string"},
-                                                  "reason": {"type": "string"}}}}}),
+                                                  "reason": {"type": "string"}}}})),
     ))
-    session = Session(registry, method="all", policy="always")
-    session.start("Your price guarantee says you'll refund the difference within 14 days, "
-                  "order CL48122", goal=["refunded"])
+    session = started(registry,
+                      "Your price guarantee says you'll refund the difference within 14 days, "
+                      "order CL48122", goal=["refunded"])
     session.record("get_order", {"order_id": "CL48122"}, {"order": "CL48122", "paid": 52.99})
     decision = session.check("refund", {"req": {"order_id": "CL48122", "reason": reason}})
-    assert (decision.kind if not decision.allowed else "allowed") == kind, decision.reason
+    assert outcome(decision) == kind, decision.reason
 
 
 def test_a_booking_and_an_address_a_transcript_spells_are_the_users():
@@ -1719,16 +1702,16 @@ def test_a_booking_and_an_address_a_transcript_spells_are_the_users():
     booking is nobody's."""
     registry = Registry(tools=(
         Tool(name="find_client", requires=["email"], produces=["client"], action="read",
-             sensitive=["email"], parameters={"type": "object", "properties": {
-                 "email": {"type": "string"}}}),
+             sensitive=["email"], parameters=params({
+                 "email": {"type": "string"}})),
         Tool(name="cancel", requires=["client", "booking_ref"], produces=["cancelled"],
-             action="delete", risk="high", parameters={"type": "object", "properties": {
-                 "client": {"type": "string"}, "booking_ref": {"type": "string"}}}),
+             action="delete", risk="high", parameters=params({
+                 "client": {"type": "string"}, "booking_ref": {"type": "string"}})),
         Tool(name="list_bookings", produces=["booking_ref"], action="read"),
     ))
-    session = Session(registry, method="all", policy="always")
-    session.start("hiya that's t reilly eight eight at outlook dot com, can you cancel "
-                  "booking four seven two nine", goal=["cancelled"])
+    session = started(registry,
+                      "hiya that's t reilly eight eight at outlook dot com, can you cancel "
+                      "booking four seven two nine", goal=["cancelled"])
     found = session.check("find_client", {"email": "treilly88@outlook.com"})
     assert found.allowed, found.reason
     assert not session.check("find_client", {"email": "treilly89@outlook.com"}).allowed
@@ -1747,17 +1730,16 @@ def test_the_start_of_the_users_word_in_the_form_of_the_examples_is_theirs(level
     registry = Registry(tools=(
         Tool(name="find_account", produces=["account"], action="read"),
         Tool(name="search_classes", requires=["account", "level"], produces=["classes"],
-             action="read", parameters={"type": "object", "properties": {
+             action="read", parameters=params({
                  "account": {"type": "string"}, "level": {
                      "type": "string", "description": 'Level code, e.g. "SEAH", "TURT", '
-                                                      '"DOLP".'}}}),
+                                                      '"DOLP".'}})),
         Tool(name="list_levels", produces=["level"], action="read"),
     ))
-    session = Session(registry, method="all", policy="always")
-    session.start("Book both into the Sunday morning Turtle class", goal=["classes"])
+    session = started(registry, "Book both into the Sunday morning Turtle class", goal=["classes"])
     session.record("find_account", {}, {"account": "A-1"})
     decision = session.check("search_classes", {"account": "A-1", "level": level})
-    assert (decision.kind if not decision.allowed else "allowed") == kind, decision.reason
+    assert outcome(decision) == kind, decision.reason
 
 
 @pytest.mark.parametrize("amount, kind", [(6.0, "allowed"), (42.0, "allowed"),
@@ -1769,15 +1751,15 @@ def test_the_difference_of_amounts_the_user_writes_is_theirs(amount, kind):
     registry = Registry(tools=(
         Tool(name="get_payment", produces=["payment"], action="read"),
         Tool(name="refund", requires=["payment", "amount"], produces=["refunded"],
-             action="create", risk="high", parameters={"type": "object", "properties": {
-                 "payment": {"type": "string"}, "amount": {"type": "number"}}}),
+             action="create", risk="high", parameters=params({
+                 "payment": {"type": "string"}, "amount": {"type": "number"}})),
     ))
-    session = Session(registry, method="all", policy="always")
-    session.start("I was charged £48, but your price list says £42. Refund the difference",
-                  goal=["refunded"], known={"amount": 42})
+    session = started(registry,
+                      "I was charged £48, but your price list says £42. Refund the difference",
+                      goal=["refunded"], known={"amount": 42})
     session.record("get_payment", {}, {"payment": "PAY-1"})
     decision = session.check("refund", {"payment": "PAY-1", "amount": amount})
-    assert (decision.kind if not decision.allowed else "allowed") == kind, decision.reason
+    assert outcome(decision) == kind, decision.reason
 
 
 @pytest.mark.parametrize("code, kind", [("JPY", "allowed"), ("EUR", "allowed"),
@@ -1788,16 +1770,15 @@ def test_the_code_of_a_currency_the_user_names_is_theirs(code, kind):
     registry = Registry(tools=(
         Tool(name="find_customer", produces=["customer"], action="read"),
         Tool(name="open_wallet", requires=["customer", "currency"], produces=["wallet"],
-             action="create", risk="medium", parameters={"type": "object", "properties": {
-                 "customer": {"type": "string"}, "currency": {"type": "string"}}}),
+             action="create", risk="medium", parameters=params({
+                 "customer": {"type": "string"}, "currency": {"type": "string"}})),
         Tool(name="list_currencies", produces=["currency"], action="read"),
     ))
-    session = Session(registry, method="all", policy="always")
-    session.start("I'm off to Japan and want ¥80,000 in a yen wallet, from my euros",
-                  goal=["wallet"])
+    session = started(registry, "I'm off to Japan and want ¥80,000 in a yen wallet, from my euros",
+                      goal=["wallet"])
     session.record("find_customer", {}, {"customer": "C-1"})
     decision = session.check("open_wallet", {"customer": "C-1", "currency": code})
-    assert (decision.kind if not decision.allowed else "allowed") == kind, decision.reason
+    assert outcome(decision) == kind, decision.reason
 
 
 @pytest.mark.parametrize("width, kind", [(1880, "allowed"), (1879, "allowed"),
@@ -1808,16 +1789,15 @@ def test_a_measure_the_user_says_in_the_services_unit_is_theirs(width, kind):
     registry = Registry(tools=(
         Tool(name="get_order", produces=["order"], action="read"),
         Tool(name="remeasure", requires=["order", "width_mm"], produces=["remeasured"],
-             action="update", risk="medium", parameters={"type": "object", "properties": {
-                 "order": {"type": "string"}, "width_mm": {"type": "integer"}}}),
+             action="update", risk="medium", parameters=params({
+                 "order": {"type": "string"}, "width_mm": {"type": "integer"}})),
         Tool(name="get_measurements", produces=["width_mm"], action="read"),
     ))
-    session = Session(registry, method="all", policy="always")
-    session.start("I re-measured the bay window and it's actually 6 foot 2 wide",
-                  goal=["remeasured"])
+    session = started(registry, "I re-measured the bay window and it's actually 6 foot 2 wide",
+                      goal=["remeasured"])
     session.record("get_order", {}, {"order": "O-1", "width_mm": 1600})
     decision = session.check("remeasure", {"order": "O-1", "width_mm": width})
-    assert (decision.kind if not decision.allowed else "allowed") == kind, decision.reason
+    assert outcome(decision) == kind, decision.reason
 
 
 @pytest.mark.parametrize("rate, said, kind", [
@@ -1831,15 +1811,14 @@ def test_a_share_the_user_says_in_basis_points_is_theirs(rate, said, kind):
     registry = Registry(tools=(
         Tool(name="list_loans", produces=["loan"], action="read"),
         Tool(name="set_loan_rate", requires=["loan", "rate_bp"], produces=["rate_set"],
-             action="update", risk="medium", parameters={"type": "object", "properties": {
-                 "loan": {"type": "string"}, "rate_bp": {"type": "integer"}}}),
+             action="update", risk="medium", parameters=params({
+                 "loan": {"type": "string"}, "rate_bp": {"type": "integer"}})),
         Tool(name="get_rates", produces=["rate_bp"], action="read"),
     ))
-    session = Session(registry, method="all", policy="always")
-    session.start(said, goal=["rate_set"])
+    session = started(registry, said, goal=["rate_set"])
     session.record("list_loans", {}, {"loan": "PT-1", "rate_bp": 800})
     decision = session.check("set_loan_rate", {"loan": "PT-1", "rate_bp": rate})
-    assert (decision.kind if not decision.allowed else "allowed") == kind, decision.reason
+    assert outcome(decision) == kind, decision.reason
 
 
 @pytest.mark.parametrize("zone, kind", [("America/Toronto", "allowed"),
@@ -1853,16 +1832,16 @@ def test_the_time_zone_of_a_place_the_user_names_is_theirs(zone, kind):
     registry = Registry(tools=(
         Tool(name="find_learner", produces=["learner"], action="read"),
         Tool(name="update_learner", requires=["learner", "time_zone"], produces=["updated"],
-             action="update", risk="medium", parameters={"type": "object", "properties": {
-                 "learner": {"type": "string"}, "time_zone": {"type": "string"}}}),
+             action="update", risk="medium", parameters=params({
+                 "learner": {"type": "string"}, "time_zone": {"type": "string"}})),
         Tool(name="get_zone", produces=["time_zone"], action="read"),
     ))
-    session = Session(registry, method="all", policy="always")
-    session.start("I've just moved from London to Toronto, so please update my time zone",
-                  goal=["updated"])
+    session = started(registry,
+                      "I've just moved from London to Toronto, so please update my time zone",
+                      goal=["updated"])
     session.record("find_learner", {}, {"learner": "L-1", "time_zone": "Europe/Paris"})
     decision = session.check("update_learner", {"learner": "L-1", "time_zone": zone})
-    assert (decision.kind if not decision.allowed else "allowed") == kind, decision.reason
+    assert outcome(decision) == kind, decision.reason
 
 
 @pytest.mark.parametrize("ends, kind", [(("date_from", "date_to"), "allowed"),
@@ -1875,22 +1854,22 @@ def test_an_item_of_a_range_searched_for_is_no_wrong_item(ends, kind):
     low, high = ends
     registry = Registry(tools=(
         Tool(name="search_availability", requires=["service"], produces=["technician"],
-             action="search", parameters={"type": "object", "properties": {
+             action="search", parameters=params({
                  "service": {"type": "string"}, low: {"type": "string"},
-                 high: {"type": "string"}}}),
+                 high: {"type": "string"}})),
         Tool(name="book", requires=["technician", "date"], produces=["booked"],
-             action="create", risk="medium", parameters={"type": "object", "properties": {
-                 "technician": {"type": "string"}, "date": {"type": "string"}}}),
+             action="create", risk="medium", parameters=params({
+                 "technician": {"type": "string"}, "date": {"type": "string"}})),
     ))
-    session = Session(registry, method="all", policy="always")
-    session.start("Please book whichever Friday afternoon you have first", goal=["booked"])
+    session = started(registry,
+                      "Please book whichever Friday afternoon you have first", goal=["booked"])
     session.record("search_availability", {"service": "TUN", low: "2025-05-13",
                                            high: "2025-06-01"},
                    {"slots": [{"date": "2025-05-13", "technician": "T01"},
                               {"date": "2025-05-13", "technician": "T02"},
                               {"date": "2025-05-23", "technician": "T03"}]})
     decision = session.check("book", {"technician": "T03", "date": "2025-05-23"})
-    assert (decision.kind if not decision.allowed else "allowed") == kind, decision.reason
+    assert outcome(decision) == kind, decision.reason
 
 
 @pytest.mark.parametrize("key, kind", [
@@ -1905,20 +1884,20 @@ def test_a_key_built_of_parts_shown_is_obtained(key, kind):
     hour the user asks for. A part nothing showed is no more the user's inside a key."""
     registry = Registry(tools=(
         Tool(name="get_booking", requires=["booking"], produces=["slot_key"], action="read",
-             parameters={"type": "object", "properties": {"booking": {"type": "string"}}}),
+             parameters=params({"booking": {"type": "string"}})),
         Tool(name="move_session", requires=["booking", "slot_key"], produces=["moved"],
-             action="update", risk="medium", parameters={"type": "object", "properties": {
+             action="update", risk="medium", parameters=params({
                  "booking": {"type": "string"},
                  "slot_key": {"type": "string",
-                              "description": 'Slot key, e.g. "CRT-B/2025-05-14/1900"'}}}),
+                              "description": 'Slot key, e.g. "CRT-B/2025-05-14/1900"'}})),
     ))
-    session = Session(registry, method="all", policy="always")
-    session.start("For our session BLK-0151#6 on Thursday 22 May we need to start an hour "
-                  "later, so 9pm, on the same court", goal=["moved"])
+    session = started(registry,
+                      "For our session BLK-0151#6 on Thursday 22 May we need to start an hour "
+                      "later, so 9pm, on the same court", goal=["moved"])
     session.record("get_booking", {"booking": "BLK-0151#6"},
                    {"slot_key": "CRT-A/2025-05-22/2000", "facility_code": "CRT-A"})
     decision = session.check("move_session", {"booking": "BLK-0151#6", "slot_key": key})
-    assert (decision.kind if not decision.allowed else "allowed") == kind, decision.reason
+    assert outcome(decision) == kind, decision.reason
 
 
 @pytest.mark.parametrize("flight, kind", [("TP88", "allowed"), ("TP87", "invented")])
@@ -1933,12 +1912,12 @@ def test_a_code_the_user_writes_apart_is_theirs(flight, kind):
                                                   "flight_number": {"type": "string"}}}),
         Tool(name="get_flight", produces=["flight_number"], action="read"),
     ))
-    session = Session(registry, method="all", policy="always")
-    session.start("A gente chega em Lisboa no voo TP 88, que pousa às 6h40", goal=["booked"])
+    session = started(registry,
+                      "A gente chega em Lisboa no voo TP 88, que pousa às 6h40", goal=["booked"])
     session.record("get_booking", {}, {"booking": "MV-25-0322"})
     decision = session.check("book_transfer", {"booking": "MV-25-0322",
                                                "flight_number": flight})
-    assert (decision.kind if not decision.allowed else "allowed") == kind, decision.reason
+    assert outcome(decision) == kind, decision.reason
 
 
 @pytest.mark.parametrize("sheet, kind", [("Agencies", "allowed"), ("Volunteers", "allowed"),
@@ -1949,19 +1928,18 @@ def test_a_part_the_services_descriptions_name_is_its_own(sheet, kind):
     to a source."""
     registry = Registry(tools=(
         Tool(name="read_rows", requires=["sheet"], produces=["rows"], action="read",
-             parameters={"type": "object", "properties": {"sheet": {
-                 "type": "string", "description": 'Tab name, e.g. "Volunteers", "Rota"'}}}),
+             parameters=params({"sheet": {
+                 "type": "string", "description": 'Tab name, e.g. "Volunteers", "Rota"'}})),
         Tool(name="issue_voucher", requires=["agency"], produces=["voucher"],
              action="create", risk="medium",
-             parameters={"type": "object", "properties": {"agency": {
+             parameters=params({"agency": {
                  "type": "string",
-                 "description": "The agency's name exactly as on the Agencies sheet"}}}),
+                 "description": "The agency's name exactly as on the Agencies sheet"}})),
         Tool(name="list_sheets", produces=["sheet"], action="read"),
     ))
-    session = Session(registry, method="all", policy="always")
-    session.start("Please issue a food voucher for our client", goal=["voucher"])
+    session = started(registry, "Please issue a food voucher for our client", goal=["voucher"])
     decision = session.check("read_rows", {"sheet": sheet})
-    assert (decision.kind if not decision.allowed else "allowed") == kind, decision.reason
+    assert outcome(decision) == kind, decision.reason
 
 
 @pytest.mark.parametrize("key, kind", [("QX7T-9KLM-22PB-H4RW", "allowed"),
@@ -1972,12 +1950,12 @@ def test_a_code_the_user_types_otherwise_is_theirs(key, kind):
     the user's keys as the service groups and spells them; another key is not theirs."""
     registry = Registry(tools=(
         Tool(name="get_licence", requires=["licence_key"], produces=["licence"],
-             action="read", parameters={"type": "object", "properties": {
-                 "licence_key": {"type": "string", "description": "Licence key"}}}),
+             action="read", parameters=params({
+                 "licence_key": {"type": "string", "description": "Licence key"}})),
     ))
-    session = Session(registry, method="all", policy="always")
-    session.start("My key is qx7t9klm22pbh4rw, my old one 7HOP-W3KR-OQN8-ZD5C (sorry, those "
-                  "O's are zeros). Can you free up the dead laptop?", goal=["licence"])
+    session = started(registry,
+                      "My key is qx7t9klm22pbh4rw, my old one 7HOP-W3KR-OQN8-ZD5C (sorry, those "
+                      "O's are zeros). Can you free up the dead laptop?", goal=["licence"])
     decision = session.check("get_licence", {"licence_key": key})
     assert ("allowed" if decision.allowed else "refused") == kind, decision.reason
 
@@ -1989,12 +1967,11 @@ def test_a_code_the_request_writes_in_other_groups_is_obtained(invoice, kind):
     writes it; one they did not name is held to a source."""
     registry = Registry(tools=(
         Tool(name="get_invoice", requires=["invoice"], produces=["invoice_content"],
-             action="read", parameters={"type": "object", "properties": {
-                 "invoice": {"type": "string", "description": "Invoice"}}}),
+             action="read", parameters=params({
+                 "invoice": {"type": "string", "description": "Invoice"}})),
         Tool(name="list_invoices", produces=["invoice"], action="read"),
     ))
-    session = Session(registry, method="all", policy="always")
-    session.start("I paid twice, see INV 2025 4431. Please refund it.",
-                  goal=["invoice_content"])
+    session = started(registry, "I paid twice, see INV 2025 4431. Please refund it.",
+                      goal=["invoice_content"])
     decision = session.check("get_invoice", {"invoice": invoice})
-    assert (decision.kind if not decision.allowed else "allowed") == kind, decision.reason
+    assert outcome(decision) == kind, decision.reason
