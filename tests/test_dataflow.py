@@ -1975,3 +1975,129 @@ def test_a_code_the_request_writes_in_other_groups_is_obtained(invoice, kind):
                       goal=["invoice_content"])
     decision = session.check("get_invoice", {"invoice": invoice})
     assert outcome(decision) == kind, decision.reason
+
+
+@pytest.mark.parametrize("mask, kind", [
+    ("delivery_address.postcode,delivery_day", "allowed"),
+    ("delivery_day", "allowed"),
+    ("delivery_address.city", "invented"),  # a field the record sent does not hold
+    ("delivery_day,INV-2291", "invented"),  # a value no field names
+])
+def test_a_field_mask_names_fields_of_the_calls_own_record(mask, kind):
+    """An update takes a partial record and ``update_mask``, "Comma separated field paths
+    to write": paths of the fields the record sent holds carry no value of their own (its
+    values are checked as any are); a path it does not hold is held to a source."""
+    registry = Registry(tools=(
+        Tool(name="get_subscription", produces=["subscription"], action="read"),
+        Tool(name="update_subscription", requires=["subscription", "update_mask"],
+             produces=["updated"], action="update", risk="medium", parameters=params({
+                 "subscription": {"type": "object"},
+                 "update_mask": {"type": "string",
+                                 "description": "Comma separated field paths to write"}})),
+    ))
+    session = started(registry, "Please fix my postcode to BS6 5AL and deliver on Saturday",
+                      goal=["updated"])
+    session.record("get_subscription", {}, {"name": "subs/S-1", "delivery_day": "MONDAY"})
+    decision = session.check("update_subscription", {
+        "subscription": {"name": "subs/S-1", "delivery_day": "SATURDAY",
+                         "delivery_address": {"postcode": "BS6 5AL"}},
+        "update_mask": mask})
+    assert outcome(decision) == kind, decision.reason
+
+
+@pytest.mark.parametrize("reason, kind", [("DAMAGED_ITEM", "allowed"),
+                                          ("DAMAGED_GOODS", "invented")])
+def test_a_field_of_an_object_takes_the_choices_its_description_lists(reason, kind):
+    """``refund``: ``{"amount": ..., "reason_code": str}``, "reason_code is one / of
+    MISSING_ITEM, DAMAGED_ITEM, ..." (a docstring wraps the line): a listed choice is the
+    service's; another code is held to a source."""
+    registry = Registry(tools=(
+        Tool(name="get_payment", produces=["payment"], action="read"),
+        Tool(name="create_refund", requires=["payment", "refund"], produces=["refunded"],
+             action="create", risk="high", parameters=params({
+                 "payment": {"type": "string"},
+                 "refund": {"type": "object", "description": (
+                     '``{"amount": Money, "reason_code": str}``. reason_code is one\nof '
+                     "MISSING_ITEM, DAMAGED_ITEM,\nOTHER.")}})),
+    ))
+    session = started(registry, "Two recipes arrived damaged", goal=["refunded"])
+    session.record("get_payment", {}, {"payment": "pay_1", "amount": 40})
+    decision = session.check("create_refund", {"payment": "pay_1", "refund": {
+        "amount": 12, "reason_code": reason}})
+    assert outcome(decision) == kind, decision.reason
+
+
+@pytest.mark.parametrize("path, kind", [
+    ("/Clients/Café Lumière/", "allowed"),  # the top folder the description shows
+    ("/Clients/Cafe Lumiere/", "allowed"),
+    ("/HR/Contracts/", "allowed"),  # every folder in the user's words
+    ("/Clients/Harlow & Sons/", "invented"),  # an example's client
+    ("/Projects/Café Lumière/", "invented"),  # a top folder nothing shows
+])
+def test_a_path_of_folders_the_user_names_is_theirs(path, kind):
+    """"The owner of Café Lumière wants their signed letter" (and "our HR Contracts
+    folder"): a folder path whose every folder the user's words name, below a top folder
+    the description's example shows, is the user's; an example's client, or a top folder
+    nothing shows, is held to a source."""
+    registry = Registry(tools=(
+        Tool(name="find_member", produces=["workspace"], action="read"),
+        Tool(name="list_folder", requires=["workspace", "folder_path"], produces=["docs"],
+             action="read", parameters=params({
+                 "workspace": {"type": "string"},
+                 "folder_path": {"type": "string", "description": 'Full folder path, e.g. '
+                                 '"/Clients/Harlow & Sons/2025/".'}})),
+    ))
+    session = started(registry, "Hello, the owner of Café Lumière wants a copy of their "
+                      "signed letter; and what is in our HR Contracts folder?", goal=["docs"])
+    session.record("find_member", {}, {"workspace": "ws_1"})
+    decision = session.check("list_folder", {"workspace": "ws_1", "folder_path": path})
+    assert outcome(decision) == kind, decision.reason
+
+
+@pytest.mark.parametrize("arguments, kind", [
+    ({"ACCTNO": "0020433582", "PAYACCTNO": "20577310"}, "allowed"),  # without its zeros
+    ({"ACCTNO": "20433582", "PAYACCTNO": "0020577310"}, "allowed"),
+    ({"ACCTNO": "0020433582", "PAYACCTNO": "20577311"}, "invented"),
+    ({"ACCTNO": "0020433582", "PAYACCTNO": "0020577310", "AMT": "0000018000"}, "allowed"),
+    ({"ACCTNO": "0020433582", "PAYACCTNO": "0020577310", "EFFDT": "20250422"}, "allowed"),
+    ({"ACCTNO": "0020433582", "PAYACCTNO": "0000018000"}, "invented"),
+])
+def test_a_hosts_padded_figures_are_the_same_number_and_pence_identify_nothing(arguments,
+                                                                              kind):
+    """A host pads an account to ten figures (``0020577310``) and takes it in eight: one
+    number, however many zeros go before it; another number is held to a source. An
+    amount in pence padded to ten figures ("amount of each payment, pence") and a date in
+    eight ("CCYYMMDD") identify nothing; the same figures for an account do."""
+    registry = Registry(tools=(
+        Tool(name="acct_list", produces=["ACCTNO"], action="read"),
+        Tool(name="so_create", requires=["ACCTNO", "PAYACCTNO"], produces=["created"],
+             action="create", risk="high", parameters=params({
+                 "ACCTNO": {"type": "string"}, "PAYACCTNO": {"type": "string"},
+                 "AMT": {"type": "string", "description": "amount of each payment, pence, "
+                                                          "10 digits"},
+                 "EFFDT": {"type": "string", "description": "date of the first payment, "
+                                                            "CCYYMMDD"}})),
+    ))
+    session = started(registry, "Please pay my Regular Saver the same amount each month",
+                      goal=["created"])
+    session.record("acct_list", {}, [{"ACCTNO": "0020433582", "TYPE": "CUR"},
+                                     {"ACCTNO": "0020577310", "TYPE": "RSV"}])
+    decision = session.check("so_create", arguments)
+    assert outcome(decision) == kind, decision.reason
+
+
+@pytest.mark.parametrize("day, kind", [("28", "allowed"), ("27", "invented")])
+def test_a_number_the_request_writes_as_an_ordinal_is_written(day, kind):
+    """"Move my payment from the 1st to the 28th": ``"28"`` is written; 27 is not."""
+    registry = Registry(tools=(
+        Tool(name="acct_list", produces=["account"], action="read"),
+        Tool(name="move_day", requires=["account", "PMTDAY"], produces=["moved"],
+             action="update", risk="medium", parameters=params({
+                 "account": {"type": "string"},
+                 "PMTDAY": {"type": "string", "description": "new payment day, 1-28"}})),
+    ))
+    session = started(registry, "could you move my mortgage payment from the 1st to the 28th?",
+                      goal=["moved"])
+    session.record("acct_list", {}, [{"account": "5000264419"}])
+    decision = session.check("move_day", {"account": "5000264419", "PMTDAY": day})
+    assert outcome(decision) == kind, decision.reason

@@ -527,3 +527,13 @@ def test_a_key_the_caller_makes_up_is_the_models(param, description, authored):
     specs = [tool("send_transfer", {param: {"type": "string", "description": description}},
                   (param,))]
     assert (param in infer_contracts(specs).registry.tool("send_transfer").authored) is authored
+
+
+@pytest.mark.parametrize("param, authored", [("NARR", True), ("narrative", True),
+                                             ("TXNREF", False)])
+def test_a_narrative_is_the_models_words(param, authored):
+    """``NARR``, "narrative for the refund entry, UPPER CASE": what the statement line says,
+    in the model's words, as a note's or a reason's is; a transaction's reference is not."""
+    specs = [tool("fee_rfnd", {param: {"type": "string", "description": "for the entry"}},
+                  (param,))]
+    assert (param in infer_contracts(specs).registry.tool("fee_rfnd").authored) is authored

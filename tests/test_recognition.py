@@ -1561,3 +1561,66 @@ def test_a_telephone_number_is_no_identifier_and_a_bid_is_money():
     assert stated_values(registry, "I'd like to bid by telephone: ring me on 07700 900417") \
         == {"telephone_number": "07700 900417"}
     assert stated_values(registry, "leave a commission bid of £320 please")["max_bid"] == 320
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Vi har redan betalat 17 440 kr, så säg vad som återstår.", {}),
+    ("Please refund the amount of 17 440 kr", {"amount": 17440}),
+    ("Please refund the amount, kr 3.400,-", {"amount": 3400}),
+    ("Please refund the amount of 1.250,50 kr", {"amount": 1250.5}),
+    ("vi er hjemme igen allerede den 7., så vi rejser torsdag den 7. august", {}),
+    ("Vi kommer den 14 augusti och åker 11–18/8", {}),
+])
+def test_amounts_grouped_by_spaces_or_dots_and_days_in_danish_norwegian_and_swedish(
+        text, expected):
+    """"17 440 kr" is one amount (it had bound 17 and 440 as a party's size), "kr 3.400,-"
+    and "1.250,50 kr" too; "den 7." and "14 augusti" are days, no amount."""
+    registry = _registry_of(amount={"type": "number", "description": "Amount in NOK or SEK"},
+                            party_size={"type": "integer", "description": "Guests"})
+    assert stated_values(registry, text) == expected
+
+
+def test_a_place_the_examples_show_outranks_a_place_a_word_leads_to():
+    """"a Konya kilim ... send it to my address in Utrecht" for ``origin`` ("Weaving
+    region or town, e.g. ``Konya``, ``Uşak``"): the request names a place the examples
+    show, so "in Utrecht" names no origin; alone, it still does."""
+    registry = _registry_of(origin={"type": "string", "description": "Weaving region or "
+                                    "town, e.g. ``Konya``, ``Uşak``, ``Kars``."})
+    assert stated_values(registry, "I'd like a Konya kilim; please send it to my address "
+                                   "in Utrecht") == {}
+    assert stated_values(registry, "a kilim woven in Utrecht") == {"origin": "Utrecht"}
+    # an example a word leads to is a place as any other ("from New York to Boston", the
+    # example "Boston"): the places say which is which
+    cities = _registry_of(origin_city={"type": "string", "description": 'city the '
+                                       'passengers leave from, e.g. "Boston".'},
+                          destination_city={"type": "string", "description": 'city they '
+                                            'travel to, e.g. "New York".'})
+    stated = stated_values(cities, "my coach from New York to Boston was cancelled")
+    assert "New York" in stated["origin_city"] and "Boston" in stated["destination_city"]
+
+
+def test_an_address_written_whole_outranks_a_place_a_word_leads_to():
+    """"My latest order is set to go to my old apartment in Oakland ... ship it to 2150
+    Shattuck Ave, Apt 5B, Berkeley, CA 94704": ``address`` takes no "Oakland"; alone, "to
+    Oakland" may still say where."""
+    registry = _registry_of(address={"type": "string", "description": "New address on one "
+                                     "line (street, unit, city, state or province, without "
+                                     "the country)."}, zipcode={"type": "string"})
+    text = ("My latest order is set to go to my old apartment in Oakland. Could you ship it "
+            "to 2150 Shattuck Ave, Apt 5B, Berkeley, CA 94704 instead?")
+    assert stated_values(registry, text) == {"zipcode": "94704"}
+
+
+def test_a_file_name_ending_a_quoted_title_is_no_file_of_the_request():
+    """"Move it into their 2025 folder and rename it "Bail commercial – signé.pdf"": the
+    title is given whole, for the model to pass on; "signé.pdf" names no folder, path or
+    day (it had bound all three)."""
+    registry = _registry_of(destination_folder={"type": "string", "description": "Folder "
+                                                "to move the file into"},
+                            uploaded_on={"type": "string", "description": "Day the file "
+                                         "was uploaded"})
+    text = ('The scan I uploaded yesterday: please move it into their 2025 folder and rename '
+            'it "Bail commercial – signé.pdf".')
+    assert stated_values(registry, text) == {}
+    assert stated_values(registry, "Please move report.pdf into the Archive folder")[
+        "destination_folder"] == "report.pdf"

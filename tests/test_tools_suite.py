@@ -107,7 +107,9 @@ DESKS = ("gadgetdesk", "staydesk", "carrierdesk", "clinicdesk", "rentdesk", "mea
          "fulfilmentdesk", "cookschooldesk", "sportshalldesk", "rotadesk", "kayakdesk",
          "drycleandesk", "assemblydesk", "climbdesk", "stationerydesk", "surfdesk",
          "studiodesk", "funeraldesk", "sofadesk", "podcastdesk", "craftdesk", "auctiondesk",
-         "licensedesk", "warrantydesk")
+         "licensedesk", "warrantydesk", "ryokandesk", "carpetdesk", "linkdesk", "telcodesk",
+         "boxdesk", "treedesk", "barberdesk", "cabindesk", "docdesk", "ledgerdesk",
+         "smarthomedesk", "koreadesk", "indiadesk", "swissdesk", "mainframedesk", "putdesk")
 
 
 @pytest.fixture(scope="module")
@@ -275,8 +277,32 @@ REFUSED_FROM_THE_ORACLE["auctiondesk"] = [
     ("telephone_bidding_two_lots", "list_lots", "invented"),
     ("telephone_bidding_two_lots", "list_lots", "invented"),
     ("telephone_bidding_two_lots", "register_for_sale", "invented")]
+# a customer looked up by a postcode district ("RG17") the user never gives (they say
+# "Kintbury"), and the invoices and the refund the refused lookup would have led to
+REFUSED_FROM_THE_ORACLE["treedesk"] = [
+    ("pryce_double_payment_refund", tool, "invented")
+    for tool in ("find_customer", "list_invoices", "refund_invoice")]
+# a top folder ("/Projects/") no description or read shows, and the drafts its listing
+# would have shown
+REFUSED_FROM_THE_ORACLE["docdesk"] = [
+    ("trash_menu_drafts_keep_final", tool, "invented")
+    for tool in ("list_folder", "trash_documents")]
 REFUSED_FROM_THE_REQUEST = {
     "auctiondesk": REFUSED_FROM_THE_ORACLE["auctiondesk"],
+    "treedesk": REFUSED_FROM_THE_ORACLE["treedesk"],
+    "docdesk": REFUSED_FROM_THE_ORACLE["docdesk"],
+    # "me n my boy ... sat 10am back to back": 10:00 is read as the start of both
+    # bookings; the son's starts when the father's ends (10:45, the booking's result)
+    "barberdesk": [("dad_and_son_back_to_back", "book_appointment", "substituted")],
+    # "serial sm 8hkn 2w9x" is read in pieces ("8hkn") and for the hub's serial too;
+    # "add the camera to my hub: serial CX-4TZ9-M7R2" binds the camera's serial to the
+    # hub's
+    "smarthomedesk": [("pair_new_plug_mini_house_hub", "register_device", "substituted"),
+                      ("outdoor_camera_needs_plan_upgrade", "register_device",
+                       "substituted")],
+    # "we moved in last Saturday" is dated from this machine's clock; the host's day is
+    # another (its own fixed date)
+    "mainframedesk": [("joint_holders_moved_house", "addr_chg", "substituted")] * 2,
     # "ZIP 45440" (the user's home) read as the ZIP of the search for a plumber at their
     # rental "on Elm Street in Dayton" (``418 Elm St``, 45410-2317), and the visit the
     # refused search would have offered

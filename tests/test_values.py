@@ -435,6 +435,10 @@ def test_a_destination_present_only_in_untrusted_text_never_passes_without_appro
     ('- "express": next day\n- "standard" (3 days)', ("express", "standard")),
     ("* ``card`` - the only way", ()),  # one bullet is no list
     ("- card: the card\n- amount: the amount", ()),  # bare words: fields, not choices
+    # the words that lead in, parted by a line's end as a docstring wraps them
+    ('``{"amount": Money, "reason_code": str}``. reason_code is one\nof MISSING_ITEM, '
+     "DAMAGED_ITEM,\nOTHER. description: what happened", ("MISSING_ITEM", "DAMAGED_ITEM",
+                                                           "OTHER")),
 ])
 def test_the_choices_a_description_lists(description, choices):
     assert documented_choices(description) == choices
@@ -530,3 +534,34 @@ def test_a_number_written_with_thousands_separators_is_seen(number, real):
 def test_a_short_code_of_a_digit_and_a_letter_is_seen_in_the_text(value, text, seen):
     store = ValueStore().with_text(text, Source(SourceKind.USER))
     assert bool(store.mentions(value)) is seen
+
+
+@pytest.mark.parametrize("text, value", [
+    ("高橋 健一　０８０－５５１２－９０４７", "080-5512-9047"),  # full-width figures
+    ("高橋 健一　０８０－５５１２－９０４７", "+81 80-5512-9047"),
+    ("予約番号KYT-250371の山本恵子です", "KYT-250371"),  # no space around a code
+    ("２泊、大人２名、ＫＹＴ－２５０３７１", "KYT-250371"),
+    ("Salondaki 200x300 cm halımız", 300),  # either measure of two
+    ("Salondaki 200×300 cm halımız", 200),
+])
+def test_a_value_written_wide_or_without_spaces_around_it_is_seen(text, value):
+    """What a Japanese, Chinese or Korean keyboard types wide is the ASCII it stands for,
+    and a code or a number written against a script without spaces is a word of its own."""
+    assert ValueStore().with_request(text).seen(value)
+
+
+@pytest.mark.parametrize("text, value", [
+    ("予約番号KYT-250371の山本恵子です", "KYT-25037"),  # a part of the code
+    ("Salondaki 200x300 cm halımız", 2003),
+    ("ＫＹＴ－２５０３７１", "KYT-250372"),
+])
+def test_only_the_whole_value_written_wide_or_without_spaces_is_seen(text, value):
+    assert not ValueStore().with_request(text).seen(value)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="ABCDEFGHJKLMNPQRSTUVWXYZ0123456789-", min_size=1, max_size=12))
+def test_text_typed_wide_is_the_same_value(text):
+    """The full-width form of any ASCII text is the same value (:func:`normal`)."""
+    wide = "".join(chr(ord(c) + 0xFEE0) for c in text)
+    assert normal(wide) == normal(text)

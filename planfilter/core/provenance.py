@@ -81,9 +81,11 @@ Every refusal names the value, where it was seen (call k's result at path p, tru
 not; the request; the user) or that it was seen nowhere, and the rule that decided.
 
 Arguments that carry no variable of the registry are taken as the model writes
-them. Values are matched by :func:`planfilter.core.values.normal`; the user's bound values
-are compared as JSON values, a number and its decimal text being one value and text being
-compared without its whitespace (see :func:`same_value`).
+them, and so is a field mask that names only fields the call's own record holds
+(:func:`field_mask`: its values are the record's, each checked). Values are matched by
+:func:`planfilter.core.values.normal`; the user's bound values are compared as JSON
+values, a number and its decimal text being one value and text being compared without its
+whitespace (see :func:`same_value`).
 """
 
 from __future__ import annotations
@@ -500,10 +502,47 @@ def argument_problems(registry: Registry, tool: Tool, name: str, arguments: Mapp
     if arg.given and sets_new(tool, name) and held_now(tool, name, arguments, flow, store,
                                                        arg.given):
         arg = replace(arg, given=())  # the user named what they leave, not what they take
+    if field_mask(tool, name, arguments):
+        return []  # it names fields of the call's other arguments, whose values are checked
     # an argument's checks stop at the first that finds a problem
     return (_origin_problems(tool, arg, flow, store, checked, registry)
             or _unseen_problems(tool, arg, flow, store)
             or _outbound_problems(tool, arg, arguments, flow, store, checked))
+
+
+#: A field's path as a mask names it: names joined by dots (``delivery_address.postcode``).
+_FIELD_PATH = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
+#: A parameter that names fields, by its name or description: ``update_mask``, ``fields``,
+#: "Comma separated field paths to write".
+_NAMES_FIELDS = re.compile(r"\b(?:fields?|masks?)\b", re.IGNORECASE)
+
+
+def field_mask(tool: Tool, name: str, arguments: Mapping[str, Any]) -> bool:
+    """The argument ``name`` is a field mask over the call's other arguments: the parameter
+    names fields (:data:`_NAMES_FIELDS`), and its value (field paths parted by commas, or a
+    list of them) names only fields another argument holds, each path's names keys nested
+    there: ``"delivery_address.postcode,delivery_day"`` beside ``{"delivery_day": ...,
+    "delivery_address": {"postcode": ...}}``. It carries no value of its own; the values it
+    picks are the other argument's, each checked as any is."""
+    schema = tool.parameters.get("properties", {}).get(name)
+    if not _NAMES_FIELDS.search(f"{name.replace('_', ' ')} {description_of(schema)}"):
+        return False
+    value = arguments[name]
+    paths = value.split(",") if isinstance(value, str) else value \
+        if isinstance(value, list) and all(isinstance(v, str) for v in value) else []
+    beside = [v for key, v in arguments.items() if key != name and isinstance(v, Mapping)]
+    return bool(paths) and all(
+        _FIELD_PATH.fullmatch(path.strip())
+        and any(_holds_path(other, path.strip().split(".")) for other in beside)
+        for path in paths)
+
+
+def _holds_path(node: Any, names: list[str]) -> bool:
+    for key in names:
+        if not isinstance(node, Mapping) or key not in node:
+            return False
+        node = node[key]
+    return True
 
 
 #: A parameter that takes the value a change sets, by its name or its description: "The new
@@ -764,6 +803,7 @@ def _invented(tool: Tool, name: str, variable: str, value: Any, store: ValueStor
         if any(obtained(s, variable) for s in sources):
             continue
         if _number_written(item, flow.request) or _capitals_written(item, flow.request) \
+                or _padded_as_seen(item, store) \
                 or _written_apart(item, flow.request) or _code_written(item, flow.request) \
                 or _converted(item, flow.request, name, key or "") \
                 or _currency_named(item, flow.request, name, variable, key or "") \
@@ -775,7 +815,8 @@ def _invented(tool: Tool, name: str, variable: str, value: Any, store: ValueStor
                 or _composed(item, store, described := (
                     f"{description_of(schema)} "
                     f"{description_of(tool.parameters.get('properties', {}).get(name))}")) \
-                or _keyed_like(item, store, f"{described} {tool.description}"):
+                or _keyed_like(item, store, f"{described} {tool.description}") \
+                or _path_given(item, store, flow.request, f"{described} {tool.description}"):
             continue  # "my retirement age to 62", "I'm an M", "a full groom", "Italian"
         if _glossed_as_said(item, tool, name, schema, flow.request):
             continue  # "electric hook-up", and the description's "EHU" (electric hook-up)
@@ -863,15 +904,16 @@ def _number_written(value: Any, request: str) -> bool:
     """``value`` is a number (or text of digits) the request writes on its own: not as part
     of a date, a telephone number or a code ("2025-06-17" writes no 17). A number the call
     passes as a number is written with any zeros before it too (a meter's "08812" is the
-    reading 8812); text of digits keeps its zeros (``"0042"`` is no ``"42"``)."""
+    reading 8812); text of digits keeps its zeros (``"0042"`` is no ``"42"``); an ordinal
+    writes its number ("to the 28th": 28)."""
     zeros = "0*" if isinstance(value, int | float) else ""
     if isinstance(value, str) and _DIGITS.fullmatch(value.strip()):
         value = int(value.strip())
     if not isinstance(value, int | float) or isinstance(value, bool) or not request:
         return False
     text = _number_text(value)
-    return re.search(rf"(?<![\w.\-/:]){zeros}{re.escape(text)}(?![\w]|[.\-/:]\d)",
-                     _words_of(request)) is not None
+    return re.search(rf"(?<![\w.\-/:]){zeros}{re.escape(text)}(?:st|nd|rd|th)?"
+                     rf"(?![\w]|[.\-/:]\d)", _words_of(request)) is not None
 
 
 #: The most groups a code is written in.
@@ -923,6 +965,21 @@ def _written_apart(value: Any, request: str) -> bool:
 
 #: A short code of capitals (a size, a grade, a row: ``M``, ``XL``, ``N``) written alone.
 _CAPITALS = re.compile(r"[A-Z]{1,3}")
+
+
+def _padded_as_seen(value: Any, store: ValueStore) -> bool:
+    """``value``, figures alone, is one the user or a trusted result shows with more or
+    fewer zeros before it (``20577310`` of the account ``0020577310`` a host pads to ten
+    figures, ``000418273`` of ``418273``): one number, written to another width."""
+    if not isinstance(value, str) or not value.strip().isdigit():
+        return False
+    bare = value.strip().lstrip("0")
+    if len(bare) < MIN_MENTION_DIGITS:
+        return False
+    return any(
+        any(s.kind is not SourceKind.MODEL and (s.kind is not SourceKind.RESULT or s.trusted)
+            for s in store.sources(bare.zfill(width)))
+        for width in range(len(bare), len(bare) + 8) if bare.zfill(width) != value.strip())
 
 
 def _capitals_written(value: Any, request: str) -> bool:
@@ -1142,6 +1199,33 @@ def _keyed_like(value: Any, store: ValueStore, described: str) -> bool:
     return False
 
 
+#: A path of folders, perhaps ending in a file: ``/Clients/Café Lumière/``,
+#: ``/HR/Contracts/offer.pdf``.
+_PATH = re.compile(r"/(?:[^/\n]+/)*[^/\n]*")
+
+
+def _path_given(value: Any, store: ValueStore, request: str, described: str) -> bool:
+    """``value`` is a path (:data:`_PATH`) whose every folder and file the user's words
+    spell out, each word whole ("our HR Contracts folder" for ``/HR/Contracts/``),
+    the user or a trusted result shows, or, for the top folder alone, a path the
+    descriptions show begins with (``/Clients/`` of ``e.g. "/Clients/Harlow & Sons/2025/"``:
+    the service's own arrangement, where each folder below is the user's or a read's, never
+    an example's): ``/Clients/Café Lumière/`` of "the owner of Café Lumière"."""
+    if not isinstance(value, str) or not _PATH.fullmatch(value.strip()):
+        return False
+    names = [n for n in value.strip().split("/") if n]
+    tops = {fold(m.group(1)) for m in re.finditer(r"(?<![\w/])/([^/\s\"'`]+)/", described)}
+    said = set(re.findall(r"\w+", fold(request)))
+
+    def given(name: str, depth: int) -> bool:
+        named = re.findall(r"\w+", fold(name))  # "HR" of "our HR Contracts folder" too
+        return bool(named) and all(w in said for w in named) \
+            or depth == 0 and fold(name) in tops or any(
+            s.kind is not SourceKind.MODEL and (s.kind is not SourceKind.RESULT or s.trusted)
+            for s in store.seen(name))
+    return bool(names) and all(given(n, depth) for depth, n in enumerate(names))
+
+
 def in_users_words(value: str, request: str) -> bool:
     """Each word of ``value`` (a run of letters or digits) the request spells out as a whole
     word: the user's words put together ("my twins Noah and Ella", from Sarah Whitfield:
@@ -1202,7 +1286,9 @@ def identifies(value: Any, schema: Mapping[str, Any], *, acting: bool = False,
     - an amount of money: a number, or a number written as text, in a parameter or field
       ``name`` names for money (:func:`~planfilter.core.text.names_money`: ``amount_minor``,
       ``price_cents``, ``refund``): the model converts ("£450" is ``45000`` pence), splits
-      and totals amounts, and none says which thing a call acts on;
+      and totals amounts, and none says which thing a call acts on; so too where the
+      description says it is one (:data:`_AMOUNT_DESCRIBED`: "amount of each payment,
+      pence, 10 digits" for ``AMT``: ``"0000045000"`` is £450);
     - a count: a whole number in a parameter or field named for one (``quantity``,
       ``qty``, ``count``, ``seats_count``, ``num_guests``, ``number_of_nights``) or that its
       description says is "how many" or "the number of" something (``points: how many
@@ -1212,7 +1298,8 @@ def identifies(value: Any, schema: Mapping[str, Any], *, acting: bool = False,
     - a date, a month, a quarter, an ISO week or a time (``2025-06-17``, ``2025-06``,
       ``2025-06-17 09:30``, ``09:30``, ``17/06/2025``, ``2025-Q4``, ``2025-W17``): the model
       writes them from the user's words ("June 17", "last month", "after the autumn", "the
-      week of 21 April");
+      week of 21 April"); and in eight figures where the description says a date
+      (``20250301``, "date the member moved, CCYYMMDD");
     - a measure with its unit (``8in``, ``128 GB``, ``500ml``,
       :data:`~planfilter.core.text.MEASURE`), but where a name says an identifier
       (``code``: ``12KG`` may be one): the model writes "an 8 inch" as the tool does;
@@ -1231,6 +1318,13 @@ def identifies(value: Any, schema: Mapping[str, Any], *, acting: bool = False,
         return False
     if name is not None and names_money(name) and _number(normal(value)) is not None:
         return False
+    if _AMOUNT_DESCRIBED.match(description_of(schema)) and (
+            _number(normal(value)) is not None
+            or isinstance(value, str) and value.strip().isdigit()):
+        return False  # "0000045000": pence, padded to ten figures
+    if isinstance(value, str) and _COMPACT_DATE.fullmatch(value.strip()) \
+            and _DATE_DESCRIBED.search(description_of(schema)):
+        return False
     if isinstance(value, int) and (_counts(name, schema) or _moment_named(name)):
         return False
     if isinstance(value, int | float):
@@ -1239,6 +1333,18 @@ def identifies(value: Any, schema: Mapping[str, Any], *, acting: bool = False,
     return not (isinstance(value, str) and (
         _MOMENT.fullmatch(value.strip())
         or MEASURE.fullmatch(value.strip()) and not set(words(name or "")) & ID_WORDS))
+
+
+#: A description that says its value is an amount of money, whatever the parameter is
+#: called: it opens so (``AMT``: "amount of each payment", "new amount per payment") or
+#: names a currency's minor unit ("overpayment, pence, 10 digits").
+_AMOUNT_DESCRIBED = re.compile(r"\s*(?:the\s+|an?\s+)?(?:new\s+)?(?:amount|price|fee|cost|"
+                               r"total)s?\b|.*\b(?:pence|cents|minor units?)\b",
+                               re.IGNORECASE | re.DOTALL)
+#: A date written in eight figures, year first (``20250301``), and a description that says
+#: its value is a date in them ("date the member moved, CCYYMMDD").
+_COMPACT_DATE = re.compile(r"(?:19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])")
+_DATE_DESCRIBED = re.compile(r"\bdate\b|\b(?:CC|YY)YYMMDD\b", re.IGNORECASE)
 
 
 def _head(name: str | None) -> str | None:

@@ -194,9 +194,10 @@ _GLOSSED = rf"{_BARE}(?:\s*\([^()]{{0,240}}\))?"
 #: A list of bare choices, each perhaps glossed, that is the whole of a sentence, or follows
 #: "one of", "any of", "either" or a colon: ``plumbing, heating, damp or general.``, ``one
 #: of bank_transfer, cheque``, ``need codes, any of: pensionable_age, mobility``, ``may
-#: contain: wheelchair_space (...), hearing_loop, captions (...).``
+#: contain: wheelchair_space (...), hearing_loop, captions (...).``; the words lead in may
+#: be parted by a line's end, as a docstring wraps them (``is one\nof MISSING_ITEM, ...``).
 _BARE_CHOICES = re.compile(
-    rf"(?:^|(?<=[.;:])\s+|\b(?i:one of|any of|either|one or more of)\s*:?\s*|:\s*)"
+    rf"(?:^|(?<=[.;:])\s+|\b(?i:one\s+of|any\s+of|either|one\s+or\s+more\s+of)\s*:?\s*|:\s*)"
     rf"({_GLOSSED}(?:\s*,\s*{_GLOSSED})+(?:\s*,?\s*(?:or|and)\s+{_BARE})?|"
     rf"{_BARE}\s+or\s+{_BARE})"
     r"\s*(?=[.;()]|$)")

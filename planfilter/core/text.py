@@ -49,14 +49,37 @@ PREPOSITIONS = frozenset({"by", "for", "in", "of", "from", "to", "with", "on", "
 LIST_JOIN = r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+"
 
 
+#: The full-width forms of ASCII (U+FF01 to U+FF5E) and the ideographic space, as the ASCII
+#: they stand for: what a Japanese, Chinese or Korean keyboard types wide (``０８０－５５１２``
+#: is ``080-5512``).
+_NARROW = {0x3000: " ", **{c: chr(c - 0xFEE0) for c in range(0xFF01, 0xFF5F)}}
+
+
+def narrow(text: str) -> str:
+    """``text`` with its full-width letters, figures and signs as ASCII (:data:`_NARROW`)."""
+    return text.translate(_NARROW)
+
+
+#: Where a script written without spaces (kana, Chinese characters, Hangul) meets Latin
+#: letters or figures: ``予約番号KYT-250371の`` holds the code ``KYT-250371`` as a word.
+_SCRIPT_EDGE = re.compile(
+    r"(?<=[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af])(?=[A-Za-z0-9])"
+    r"|(?<=[A-Za-z0-9])(?=[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af])")
+def apart(text: str) -> str:
+    """``text`` with a space where a script without spaces meets Latin letters or figures
+    (:data:`_SCRIPT_EDGE`): what stands there as a word, a code or a number, does."""
+    return text if text.isascii() else _SCRIPT_EDGE.sub(" ", text)
+
+
 @lru_cache(maxsize=8192)
 def fold(text: str) -> str:
     """``text`` as two spellings of one value are compared: case-folded and without accents
-    (``Gérard`` is ``gerard``, ``Comté`` is ``comte``), as people type a name they read."""
+    (``Gérard`` is ``gerard``, ``Comté`` is ``comte``), as people type a name they read, and
+    full-width forms as ASCII (:func:`narrow`)."""
     if text.isascii():
         return text.casefold()
     out: list[str] = []
-    for c in unicodedata.normalize("NFD", text.casefold()):  # canonical: "¸" stays "¸"
+    for c in unicodedata.normalize("NFD", narrow(text).casefold()):  # canonical: "¸" stays "¸"
         if unicodedata.combining(c) and out and not out[-1].isspace():
             continue  # an accent on a letter; one standing alone is a character of its own
         out.append(c)
@@ -236,24 +259,54 @@ def currencies_named(text: str) -> frozenset[str]:
 
 #: Before a number, a currency's sign or code ("£48", "EUR 48"); after it, a currency's code
 #: or name ("48 GBP", "42 pounds", "50 pence").
-CURRENCY_BEFORE = re.compile(r"[£$€¥]\s?$|\b(?:EUR|USD|GBP|CHF)\s?$")
-CURRENCY_AFTER = re.compile(r"\s?(?:EUR|USD|GBP|CHF|euros?|dollars?|pounds?|pence|cents?)\b",
+CURRENCY_BEFORE = re.compile(r"[£$€¥₺]\s?$|\b(?:EUR|USD|GBP|CHF|NOK|SEK|DKK|TRY|kr\.?)\s?$")
+CURRENCY_AFTER = re.compile(r"\s?(?:EUR|USD|GBP|CHF|NOK|SEK|DKK|TRY|TL|kr|kroner|kronor|₺|"
+                            r"euros?|dollars?|pounds?|pence|cents?)(?!\w)",
                             re.IGNORECASE)
 
 
 def written_as_money(text: str, start: int, end: int) -> bool:
     """The number at ``text[start:end]`` is written as money: after a currency's sign or
-    code, or before a currency (:data:`CURRENCY_BEFORE`, :data:`CURRENCY_AFTER`)."""
+    code, or before a currency (:data:`CURRENCY_BEFORE`, :data:`CURRENCY_AFTER`; "kr
+    3.400,-", "17 440 kr", "1.250,00 TL")."""
     return bool(CURRENCY_BEFORE.search(text[max(0, start - 4):start])
                 or CURRENCY_AFTER.match(text, end))
+
+
+#: An amount as many languages group it, the thousands parted by a space or a dot, perhaps
+#: a decimal comma or ",-" after ("17 440", "9.740", "1.250,00", "3.400,-"): money only
+#: beside a currency (:func:`grouped_amounts`); else the figures of a date, a count or a
+#: code.
+GROUPED_AMOUNT = re.compile(r"(?<![\w.,])\d{1,3}(?:[ \u00a0\u202f.]\d{3})+(?:,\d{1,2}|,-)?"
+                            r"(?!\w|[.,]\d)")
+
+
+def grouped_value(text: str) -> float | int:
+    """The amount a :data:`GROUPED_AMOUNT` match writes: ``17 440`` is 17440, ``1.250,50``
+    1250.5."""
+    whole, _, cents = text.partition(",")
+    number = int(re.sub(r"\D", "", whole))
+    return number + int(cents) / 10 ** len(cents) if cents.isdigit() else number
+
+
+def grouped_amounts(text: str) -> Iterable[tuple[int, int, float | int]]:
+    """(start, end, amount) of each amount ``text`` writes grouped by spaces or dots beside
+    its currency (:data:`GROUPED_AMOUNT`, :func:`written_as_money`)."""
+    for m in GROUPED_AMOUNT.finditer(text):
+        if written_as_money(text, m.start(), m.end()):
+            yield m.start(), m.end(), grouped_value(m.group(0))
 
 
 @lru_cache(maxsize=256)
 def amounts_written(text: str) -> tuple[float, ...]:
     """The amounts of money ``text`` writes with their currency (:func:`written_as_money`:
-    "£48", "48 EUR", "42 pounds"; a continental "1.450,00 €" is not read)."""
+    "£48", "48 EUR", "42 pounds"; grouped by spaces or dots, "17 440 kr", "1.250,00 TL";
+    a "€" after the number is not read)."""
+    grouped = list(grouped_amounts(text))
     return tuple(float(m.group(0).replace(",", "")) for m in NUMBER.finditer(text)
-                 if written_as_money(text, m.start(), m.end()))
+                 if written_as_money(text, m.start(), m.end())
+                 and not any(s <= m.start() < e for s, e, _ in grouped)) \
+        + tuple(float(amount) for _, _, amount in grouped)
 
 
 @lru_cache(maxsize=4096)

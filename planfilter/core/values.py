@@ -32,7 +32,7 @@ from functools import lru_cache
 from typing import Any
 
 from .spoken import spoken_addresses, written
-from .text import fold, has_digit
+from .text import apart, fold, has_digit, narrow
 
 #: Text shorter than this (after :func:`normal`) is never looked for inside other text: a
 #: two-letter id would occur everywhere. Except a digit with a letter (a seat ``2A``, a
@@ -283,13 +283,14 @@ class ValueStore:
         """The store with the user's request, the user's: its text, the same text as written
         where it spells values out in words (``four seven two nine`` as ``4729``:
         :func:`~planfilter.core.spoken.written`), each telephone number it writes (``07712
-        345678`` is ``+447712345678``: :func:`phone_key`) and each e-mail address it says with
-        "at" and "dot" (:func:`~planfilter.core.spoken.spoken_addresses`)."""
+        345678`` is ``+447712345678``: :func:`phone_key`; in full-width figures too) and
+        each e-mail address it says with "at" and "dot"
+        (:func:`~planfilter.core.spoken.spoken_addresses`)."""
         user = Source(SourceKind.USER)
         store = self.with_text(text, user)
         if not isinstance(text, str):
             return store
-        spelled = written(text)
+        spelled = written(narrow(text))
         if spelled != text:
             store = store.with_text(spelled, user)
         found = [m.group() for m in PHONE.finditer(spelled) if phone_key(m.group())]
@@ -367,7 +368,9 @@ def mention_pattern(value: Any) -> re.Pattern[str] | None:
         key = normal(value)
         if key is None or sum(c.isdigit() for c in key) < MIN_MENTION_DIGITS:
             return None
-        return re.compile(rf"(?<![\w.,]){_grouped(key)}(?![\w]|[.,]\d)")
+        # either measure of "200x300 cm" is a number of its own
+        return re.compile(rf"(?:(?<![\w.,])|(?<=\d[x×])){_grouped(key)}"
+                          rf"(?:(?![\w]|[.,]\d)|(?=[x×]\d))")
     if not isinstance(value, str):
         return None
     needle = _spaced(value).lstrip("#")
@@ -400,7 +403,7 @@ _WORDS = re.compile(r"[^\w#]")
 
 
 def _spaced(text: str) -> str:
-    return " ".join(fold(text).split())
+    return " ".join(apart(fold(text)).split())
 
 
 def pointer_token(key: Any) -> str:

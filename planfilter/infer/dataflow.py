@@ -51,7 +51,8 @@ AUTHORED_KEYS = frozenset({"content", "contents", "body", "subject", "message", 
                            "complaint", "feedback", "details", "focus", "symptoms",
                            "preferences", "requirements", "concern", "concerns",
                            # and as a hurried team shortens them
-                           "subj", "msg", "desc", "descr", "txt", "expr"})
+                           "narrative",
+                           "subj", "msg", "desc", "descr", "txt", "expr", "narr"})
 #: Nouns a parameter's description opens with when the model composes its value ("The
 #: arithmetic expression to work out", "A search query"), whatever the parameter is called.
 COMPOSED_NOUNS = ("expression", "formula", "equation", "query", "message", "body", "text")
@@ -96,7 +97,8 @@ FREE_TEXT_KEYS = frozenset({"description", "body", "content", "contents", "messa
 #: model writes, even where some result has a field so called.
 PROSE_KEYS = FREE_TEXT_KEYS | {"reason", "statement", "declaration", "explanation",
                                "justification", "circumstances", "complaint", "feedback",
-                               "details", "focus", "symptoms", "preferences", "requirements"}
+                               "details", "focus", "symptoms", "preferences", "requirements",
+                               "narrative"}
 #: Last words of parameters that hold an address (a web page's, a person's e-mail): when no
 #: tool's result has a field of that kind, the model reads it out of text (a link in a
 #: message, an address on a web page) or the request, so it writes it; since outside text may

@@ -61,7 +61,13 @@ inside a passage quoted word for word (a notice's wording) or on a line an e-mai
 - a code printed in groups of digits ("serial SN4K 881 0273") is one value, and so is a
   reference of a few capitals and groups of figures ("inv/2025/4389", "INV 2025 4431");
 - a speaker's label that starts a line of a chat's log ("Customer: Three 100cm sections")
-  says who speaks, not what kind of value follows.
+  says who speaks, not what kind of value follows;
+- an amount grouped by spaces or dots beside its currency ("17 440 kr", "kr 3.400,-") is
+  one number; a day by its figure and stop ("den 7.", "am 14.") none;
+- where the request names a place the parameter's examples show ("a Konya kilim" for
+  ``origin``, "e.g. ``Konya``, ``Uşak``"), or writes an address whole, a place a word leads
+  to ("in Utrecht", "my old flat in Oakland") is no value of it; a file name that ends a
+  quoted title ('rename it "Bail commercial – signé.pdf"') is none either.
 
 A value is kept only when it validates against every parameter that carries the variable.
 Several spans for one variable are several values of it (any of them is the user's).
@@ -81,11 +87,14 @@ from ..core.schemas import QUOTED, accepts_list, description_of, examples, offer
 from ..core.text import (
     CHANGE_AFTER,
     CHANGE_BEFORE,
+    GROUPED_AMOUNT,
     LIST_JOIN,
     NUMBER,
     PREPOSITIONS,
     UNIT_OF,
     VALUE_STOP_WORDS,
+    fold,
+    grouped_value,
     has_digit,
     names_money,
     numbering,
@@ -150,7 +159,8 @@ _MONTH_NUMBERS = {name: number for number, name in enumerate(_MONTH_NAMES, start
 #: The months' names as a pattern's alternatives (here and in planfilter.live.dates).
 MONTHS = "|".join(_MONTH_NAMES)
 #: The months' names in other languages a request may be written in (Spanish, Portuguese,
-#: French, Italian, German, Dutch, Polish; a Polish day takes the month's genitive).
+#: French, Italian, German, Dutch, Polish, Danish, Norwegian, Swedish; a Polish day takes the
+#: month's genitive; the names English shares, in small letters).
 FOREIGN_MONTHS = "|".join((
     "enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre",
     "setiembre", "octubre", "noviembre", "diciembre",
@@ -162,6 +172,8 @@ FOREIGN_MONTHS = "|".join((
     "dicembre",
     "januar", "jänner", "februar", "märz", "maerz", "juni", "juli", "oktober", "dezember",
     "januari", "februari", "maart", "mei", "augustus",
+    "marts", "maj", "augusti", "desember", "april", "august", "september", "november",
+    "december",
     "stycznia", "lutego", "marca", "kwietnia", "maja", "czerwca", "lipca", "sierpnia",
     "września", "wrzesnia", "października", "pazdziernika", "listopada", "grudnia"))
 #: A clock time in words or on a 12-hour clock: ``4 PM``, ``4:30 p.m.``, ``11am``, ``10 in the
@@ -198,6 +210,10 @@ _PLACE_AFTER = re.compile(r"\b(?:in|into|to|from|at|visit|visiting|between)\s+("
 _SITE_PLACE = re.compile(r"\b(?:the|your|our|my|their)\s+(" + _PLACE + r")(?=\s+(?:"
                          + "|".join(_SITES) + r")s?\b)")
 
+#: The text between quotation marks (an apostrophe inside a word, "I'm", "order's", opens
+#: and closes none).
+_QUOTED = re.compile(r"(?<![A-Za-z])'([^'\n]{1,200})'(?![A-Za-z])|\"([^\"\n]{1,200})\"|"
+                     r"‘([^’\n]{1,200})’|“([^”\n]{1,200})”")
 #: Four groups or more of capitals and digits, each with a digit, printed with spaces: a
 #: long code when :func:`_one_code` says so.
 _GROUPED_CODE = re.compile(r"(?<![\w+.,-])[A-Z0-9]{1,6}(?: [A-Z0-9]{1,6}){3,}(?![\w-]|[.,]\d)")
@@ -232,6 +248,9 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
                        rf"\s*(?:(?:dia|día|le|el|il|den|am)\s+)?\d{{1,2}}\.?)*"
                        rf"\s+(?:(?:de|del|di|du)\s+)?(?:{FOREIGN_MONTHS})"
                        rf"(?:\s+(?:de\s+)?\d{{4}})?(?!\w)", re.IGNORECASE)),
+    # and a day by its figure and stop alone, as Danish, Norwegian, Swedish and German write
+    # one ("allerede den 7., så", "am 14.")
+    ("day", re.compile(r"\b(?:den|am)\s+\d{1,2}\.(?!\d)", re.IGNORECASE)),
     ("time", re.compile(r"\b(?:[01]?\d|2[0-3]):[0-5]\d\b")),
     # a clock time in words ("4 PM", "10 in the morning"): planfilter.live.dates reads it;
     # its digits are no number
@@ -239,8 +258,7 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     # and as French and Portuguese write it ("18h30", "às 9h")
     ("clock", re.compile(r"\b(?:[01]?\d|2[0-3])h(?:[0-5]\d)?\b")),
     # an apostrophe inside a word ("I'm", "order's") opens and closes no quote
-    ("quoted", re.compile(r"(?<![A-Za-z])'([^'\n]{1,200})'(?![A-Za-z])|\"([^\"\n]{1,200})\"|"
-                          r"‘([^’\n]{1,200})’|“([^”\n]{1,200})”")),
+    ("quoted", _QUOTED),
     ("person", re.compile(r"(?:\b(?:I'm|I am|[Mm]y name is|[Tt]his is)\s+)"
                           r"([A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?)\s+([A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?)")),
     # a place after the word that leads to it: "in Lisbon", "from Lyon to Turin", "visit
@@ -264,6 +282,9 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     # groups of digits joined by hyphens, no date and no telephone number: a sort code
     # ("04-00-04"), a reference ("12-3456-78")
     ("code", re.compile(r"(?<![\w./-])\d{2,6}(?:-\d{2,6}){2,}(?![\w/-]|\.\d)")),
+    # an amount grouped by spaces or dots beside its currency ("17 440 kr", "kr 3.400,-"):
+    # one number
+    ("grouped amount", GROUPED_AMOUNT),
     # thousands separated by commas ("4,000") are one number
     ("number", NUMBER),
 )
@@ -383,6 +404,16 @@ def _spans(text: str) -> tuple[Span, ...]:
                     end < e and s < groups.end() for s, e in taken):
                 end = groups.end()  # "serial SN4K 881 0273": one code, as printed
                 value = text[start:end]
+            elif kind == "file" and any(
+                    q.start() < start and end <= q.end() and re.search(r"\s", q.group(0))
+                    for q in _QUOTED.finditer(text)):
+                taken.append((start, end))
+                continue  # "rename it "Bail commercial – signé.pdf"": the end of a title
+                # given whole, for the model to pass on; no file of the request's own
+            elif kind == "grouped amount":
+                if not written_as_money(text, start, end):
+                    continue
+                kind, value = "number", grouped_value(match.group(0))
             elif kind == "number":
                 if (start, end) in listed:
                     continue
@@ -524,6 +555,12 @@ def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
     if not _offered(tool, parameter, span.value) or not _of_named_kind(parameter, span) \
             or _unlike_examples(tool, parameter, span):
         return False
+    # "a Konya kilim ... send it to my address in Utrecht" for ``origin`` ("e.g. ``Konya``,
+    # ``Uşak``"): the request names a place the examples show, so the place a word leads
+    # to is another's
+    if span.kind == "place" and _example_named(tool, parameter, text) \
+            and fold(str(span.value)) not in _example_named(tool, parameter, text):
+        return False
     # a time written ``H:MM:SS`` takes a time alone: no e-mail address, whatever its
     # description says of whose it is ("predicted finish for the recipient"); no hour alone
     # ("after 12": noon or midnight, the model's to write out)
@@ -603,6 +640,12 @@ def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
         return False
     # nor is a place an identifier's ("Leg id of the replacement flight (same origin and
     # destination)" takes no "Boston")
+    # nor, where the request writes an address whole, is a place a word leads to the
+    # address's ("my old flat in Oakland ... ship it to 2150 Shattuck Ave, Apt 5B,
+    # Berkeley, CA 94704" for ``address``): the written one says it
+    if span.kind == "place" and re.split(r"[^a-z]+", parameter.lower())[-1] == "address" \
+            and (_ADDRESS.search(text) or _UK_ADDRESS.search(text)):
+        return False
     if span.kind == "place" and head in _IDENTIFIERS:
         return False
     # a time of day is no date ("docked around 8:20" for ``date_from``: "first start date")
@@ -648,6 +691,25 @@ def _unlike_examples(tool: Tool, parameter: str, span: Span) -> bool:
         or _bare_number(span.value) and (_worded(tool, parameter)
                                          or _coded(tool, parameter, lettered=True)) \
         or span.kind == "time" and _untimed(tool, parameter)
+
+
+def _example_named(tool: Tool, parameter: str, text: str) -> frozenset[str]:
+    """The examples of the parameter's description, words alone (``Konya``, ``Uşak``), that
+    ``text`` names as words (case and accents aside) where no word leads to a place ("a
+    Konya kilim"; not "to Boston", which the places a word leads to say)."""
+    folded, led = _folded_and_led(text)
+    return frozenset(fold(e) for e in examples(tool.parameters.get("properties", {})
+                                              .get(parameter))
+                     if _AS_WORDS.fullmatch(e) and fold(e) not in led
+                     and re.search(rf"(?<!\w){re.escape(fold(e))}(?!\w)", folded))
+
+
+@lru_cache(maxsize=256)
+def _folded_and_led(text: str) -> tuple[str, frozenset[str]]:
+    """``text`` folded, and the places in it a word leads to (:data:`_PLACE_AFTER`), folded."""
+    led = frozenset(fold(place.group(0)) for m in _PLACE_AFTER.finditer(text)
+                    for place in re.finditer(_PLACE, m.group(1)))
+    return fold(text), led
 
 
 #: A time of day as examples write one: ``09:30``, ``9am``, ``T12:00``.
