@@ -291,9 +291,6 @@ REFUSED_FROM_THE_REQUEST = {
     "auctiondesk": REFUSED_FROM_THE_ORACLE["auctiondesk"],
     "treedesk": REFUSED_FROM_THE_ORACLE["treedesk"],
     "docdesk": REFUSED_FROM_THE_ORACLE["docdesk"],
-    # "me n my boy ... sat 10am back to back": 10:00 is read as the start of both
-    # bookings; the son's starts when the father's ends (10:45, the booking's result)
-    "barberdesk": [("dad_and_son_back_to_back", "book_appointment", "substituted")],
     # "serial sm 8hkn 2w9x" is read in pieces ("8hkn") and for the hub's serial too;
     # "add the camera to my hub: serial CX-4TZ9-M7R2" binds the camera's serial to the
     # hub's
