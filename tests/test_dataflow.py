@@ -173,6 +173,8 @@ def test_a_list_of_records_is_obtained_when_every_identifier_inside_it_was(argum
     # a term or a season of a year, not an id that holds one
     ("2025-SUM", {}, False), ("2024/25-AUT", {}, False), ("2025-T2", {}, False),
     ("INV-25SPR-1010", {}, True), ("2025-SUMMIT", {}, True),
+    # a length of time as ISO 8601 writes it
+    ("PT45M", {}, False), ("P2D", {}, False), ("PT1H30M", {}, False), ("P1234", {}, True),
 ])
 def test_what_identifies_something(value, schema, identifying):
     assert identifies(value, schema) is identifying
@@ -2100,4 +2102,47 @@ def test_a_number_the_request_writes_as_an_ordinal_is_written(day, kind):
                       goal=["moved"])
     session.record("acct_list", {}, [{"account": "5000264419"}])
     decision = session.check("move_day", {"account": "5000264419", "PMTDAY": day})
+    assert outcome(decision) == kind, decision.reason
+
+
+@pytest.mark.parametrize("request_text, arguments, kind", [
+    # dashes and a space of no width a paste carries inside the values
+    ("On invoice INV–2025–00417 you charged me twice. Login: sam@\u200bkestrel.example",
+     {"account": "A-1", "invoice_id": "INV-2025-00417"}, "allowed"),
+    ("On invoice INV–2025–00417 you charged me twice.",
+     {"account": "A-1", "invoice_id": "INV-2025-00418"}, "invented"),
+    # Arabic-Indic figures: the order ٤٥٨٢١٧ is 458217
+    ("أريد إرجاع الطلب رقم ٤٥٨٢١٧ من فضلك", {"account": "A-1", "invoice_id": "458217"},
+     "allowed"),
+    ("أريد إرجاع الطلب رقم ٤٥٨٢١٧ من فضلك", {"account": "A-1", "invoice_id": "458218"},
+     "invented"),
+])
+def test_a_value_pasted_or_typed_in_other_figures_is_the_users(request_text, arguments,
+                                                               kind):
+    """What a paste carries inside a value (an en dash for a hyphen, a space of no width)
+    and figures of another script are the value the user gave, as the tool takes it; a
+    value they did not give is still held to a source."""
+    registry = Registry(tools=(
+        Tool(name="find_account", produces=["account"], action="read"),
+        Tool(name="refund", requires=["account", "invoice_id"], produces=["refunded"],
+             action="update", risk="high", parameters=params({
+                 "account": {"type": "string"}, "invoice_id": {"type": "string"}})),
+    ))
+    session = started(registry, request_text, goal=["refunded"])
+    session.record("find_account", {}, {"account": "A-1"})
+    decision = session.check("refund", arguments)
+    assert outcome(decision) == kind, decision.reason
+
+
+@pytest.mark.parametrize("phone, kind", [("+201002345678", "allowed"),
+                                         ("+201002345679", "substituted")])
+def test_a_telephone_number_in_arabic_indic_figures_is_the_users(phone, kind):
+    """"رقمي ٠١٠٠ ٢٣٤ ٥٦٧٨": ``+201002345678`` is that number; another is not."""
+    registry = Registry(tools=(
+        Tool(name="find_customer", requires=["phone"], produces=["customer"], action="read",
+             parameters=params({"phone": {"type": "string", "description": "Phone"}})),
+    ))
+    session = started(registry, "مرحبا، رقمي ٠١٠٠ ٢٣٤ ٥٦٧٨", goal=["customer"],
+                      known={"phone": "٠١٠٠ ٢٣٤ ٥٦٧٨"})
+    decision = session.check("find_customer", {"phone": phone})
     assert outcome(decision) == kind, decision.reason

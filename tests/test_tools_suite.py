@@ -109,7 +109,9 @@ DESKS = ("gadgetdesk", "staydesk", "carrierdesk", "clinicdesk", "rentdesk", "mea
          "studiodesk", "funeraldesk", "sofadesk", "podcastdesk", "craftdesk", "auctiondesk",
          "licensedesk", "warrantydesk", "ryokandesk", "carpetdesk", "linkdesk", "telcodesk",
          "boxdesk", "treedesk", "barberdesk", "cabindesk", "docdesk", "ledgerdesk",
-         "smarthomedesk", "koreadesk", "indiadesk", "swissdesk", "mainframedesk", "putdesk")
+         "smarthomedesk", "koreadesk", "indiadesk", "swissdesk", "mainframedesk", "putdesk",
+         "gulfdesk", "teadesk", "spadeskhu", "scooterdesk", "islanddesk", "tradesdesk",
+         "pastedesk", "lessondesk")
 
 
 @pytest.fixture(scope="module")
@@ -287,8 +289,25 @@ REFUSED_FROM_THE_ORACLE["treedesk"] = [
 REFUSED_FROM_THE_ORACLE["docdesk"] = [
     ("trash_menu_drafts_keep_final", tool, "invented")
     for tool in ("list_folder", "trash_documents")]
+# a room type's code ("STD") for "a standard room", where the codes' examples are of
+# several lengths ("STD", "SUP", "JS"), with no read of the hotel's room types
+REFUSED_FROM_THE_ORACLE["spadeskhu"] = [
+    ("bp_downgrade_single_refund_difference", tool, "invented")
+    for tool in ("check_availability", "modify_booking")]
+# a bike's make the user never says ("Honda" of "xe Vision") and no read shows
+REFUSED_FROM_THE_ORACLE["scooterdesk"] = [("book_workshop_after_3pm", "book_repair",
+                                           "invented")]
 REFUSED_FROM_THE_REQUEST = {
     "auctiondesk": REFUSED_FROM_THE_ORACLE["auctiondesk"],
+    "spadeskhu": REFUSED_FROM_THE_ORACLE["spadeskhu"],
+    "scooterdesk": REFUSED_FROM_THE_ORACLE["scooterdesk"],
+    # a bare domain in capitals ("My domain is TRANCERAMICS.COM") is not read; the CNAME's
+    # target the request quotes ("shops.myshopify.com") binds as the domain, and the records
+    # the refused listing would have shown are not seen
+    "pastedesk": [("connect_domain_to_shopify", "list_dns_records", "substituted"),
+                  ("connect_domain_to_shopify", "update_dns_record", "invented"),
+                  ("connect_domain_to_shopify", "delete_dns_records", "invented"),
+                  ("connect_domain_to_shopify", "add_dns_record", "substituted")],
     "treedesk": REFUSED_FROM_THE_ORACLE["treedesk"],
     "docdesk": REFUSED_FROM_THE_ORACLE["docdesk"],
     # "serial sm 8hkn 2w9x" is read in pieces ("8hkn") and for the hub's serial too;

@@ -543,6 +543,13 @@ def test_a_short_code_of_a_digit_and_a_letter_is_seen_in_the_text(value, text, s
     ("２泊、大人２名、ＫＹＴ－２５０３７１", "KYT-250371"),
     ("Salondaki 200x300 cm halımız", 300),  # either measure of two
     ("Salondaki 200×300 cm halımız", 200),
+    ("改到上海市徐汇区漕溪北路88号圣爱大厦1203室，邮编200030", "徐汇区漕溪北路88号圣爱大厦1203室"),
+    ("on invoice INV–2025–00417 please", "INV-2025-00417"),  # pasted dashes
+    ("login sam@\u200bkestrel.example, thanks", "sam@kestrel.example"),  # no-width space
+    ("الطلب رقم ٤٥٨٢١٧", "458217"),  # Arabic-Indic figures
+    ("رقمي ٠١٠٠ ٢٣٤ ٥٦٧٨", "+201002345678"),
+    ("改到上海市徐汇区", "上海"),  # two characters of a script without spaces are a word
+    ("The two invoices are INV-2025-\n00452 and", "INV-2025-00452"),  # broken at its dash
 ])
 def test_a_value_written_wide_or_without_spaces_around_it_is_seen(text, value):
     """What a Japanese, Chinese or Korean keyboard types wide is the ASCII it stands for,
@@ -554,6 +561,10 @@ def test_a_value_written_wide_or_without_spaces_around_it_is_seen(text, value):
     ("予約番号KYT-250371の山本恵子です", "KYT-25037"),  # a part of the code
     ("Salondaki 200x300 cm halımız", 2003),
     ("ＫＹＴ－２５０３７１", "KYT-250372"),
+    ("改到上海市徐汇区漕溪北路88号圣爱大厦1203室", "徐汇区漕溪北路88号圣爱大厦1204室"),
+    ("الطلب رقم ٤٥٨٢١٧", "458216"),
+    ("改到上海市徐汇区", "北京"),
+    ("The two invoices are INV-2025-\n00452 and", "INV-2025-00451"),
 ])
 def test_only_the_whole_value_written_wide_or_without_spaces_is_seen(text, value):
     assert not ValueStore().with_request(text).seen(value)

@@ -1299,7 +1299,8 @@ def identifies(value: Any, schema: Mapping[str, Any], *, acting: bool = False,
       ``2025-06-17 09:30``, ``09:30``, ``17/06/2025``, ``2025-Q4``, ``2025-W17``): the model
       writes them from the user's words ("June 17", "last month", "after the autumn", "the
       week of 21 April"); and in eight figures where the description says a date
-      (``20250301``, "date the member moved, CCYYMMDD");
+      (``20250301``, "date the member moved, CCYYMMDD"); and a length of time as ISO 8601
+      writes it (``PT45M`` of "45 minutes");
     - a measure with its unit (``8in``, ``128 GB``, ``500ml``,
       :data:`~planfilter.core.text.MEASURE`), but where a name says an identifier
       (``code``: ``12KG`` may be one): the model writes "an 8 inch" as the tool does;
@@ -1331,7 +1332,7 @@ def identifies(value: Any, schema: Mapping[str, Any], *, acting: bool = False,
         return schema.get("type") != "number" and \
             (acting or len(_number_text(abs(value))) >= MIN_MENTION_DIGITS)
     return not (isinstance(value, str) and (
-        _MOMENT.fullmatch(value.strip())
+        _MOMENT.fullmatch(value.strip()) or _DURATION.fullmatch(value.strip())
         or MEASURE.fullmatch(value.strip()) and not set(words(name or "")) & ID_WORDS))
 
 
@@ -1341,6 +1342,9 @@ def identifies(value: Any, schema: Mapping[str, Any], *, acting: bool = False,
 _AMOUNT_DESCRIBED = re.compile(r"\s*(?:the\s+|an?\s+)?(?:new\s+)?(?:amount|price|fee|cost|"
                                r"total)s?\b|.*\b(?:pence|cents|minor units?)\b",
                                re.IGNORECASE | re.DOTALL)
+#: A length of time as ISO 8601 writes it: ``PT45M``, ``P2D``, ``P1Y2M``, ``PT1H30M``.
+_DURATION = re.compile(r"P(?=\d|T\d)(?:\d+Y)?(?:\d+M)?(?:\d+W)?(?:\d+D)?"
+                       r"(?:T(?=\d)(?:\d+H)?(?:\d+M)?(?:\d+(?:\.\d+)?S)?)?")
 #: A date written in eight figures, year first (``20250301``), and a description that says
 #: its value is a date in them ("date the member moved, CCYYMMDD").
 _COMPACT_DATE = re.compile(r"(?:19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])")

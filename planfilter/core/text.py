@@ -49,22 +49,33 @@ PREPOSITIONS = frozenset({"by", "for", "in", "of", "from", "to", "with", "on", "
 LIST_JOIN = r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+"
 
 
-#: The full-width forms of ASCII (U+FF01 to U+FF5E) and the ideographic space, as the ASCII
-#: they stand for: what a Japanese, Chinese or Korean keyboard types wide (``０８０－５５１２``
-#: is ``080-5512``).
-_NARROW = {0x3000: " ", **{c: chr(c - 0xFEE0) for c in range(0xFF01, 0xFF5F)}}
+#: Characters as the plain ones they stand for: the full-width forms of ASCII (U+FF01 to
+#: U+FF5E) and the ideographic space, as a Japanese, Chinese or Korean keyboard types them
+#: (``０８０－５５１２`` is ``080-5512``); Arabic-Indic and Persian figures and the Arabic
+#: thousands and decimal signs (``٤٥٨٢١٧`` is ``458217``); the dashes and minus a pasted
+#: text puts in an id (``INV–2025–00417``); spaces that do not break; and, as nothing, the
+#: spaces of no width a copied text hides inside a value (``sam@\u200bexample.com``).
+_NARROW: dict[int, str | None] = {
+    0x3000: " ", **{c: chr(c - 0xFEE0) for c in range(0xFF01, 0xFF5F)},
+    **{0x0660 + n: str(n) for n in range(10)}, **{0x06F0 + n: str(n) for n in range(10)},
+    0x066B: ".", 0x066C: ",",
+    **{c: "-" for c in (0x2010, 0x2011, 0x2012, 0x2013, 0x2014, 0x2015, 0x2212)},
+    **{c: " " for c in (0x00A0, 0x2007, 0x202F)},
+    **{c: None for c in (0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF)}}
 
 
 def narrow(text: str) -> str:
-    """``text`` with its full-width letters, figures and signs as ASCII (:data:`_NARROW`)."""
-    return text.translate(_NARROW)
+    """``text`` with the characters :data:`_NARROW` lists as the plain ones they stand for:
+    the same value, however it was typed or pasted."""
+    return text if text.isascii() else text.translate(_NARROW)
 
 
-#: Where a script written without spaces (kana, Chinese characters, Hangul) meets Latin
-#: letters or figures: ``予約番号KYT-250371の`` holds the code ``KYT-250371`` as a word.
-_SCRIPT_EDGE = re.compile(
-    r"(?<=[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af])(?=[A-Za-z0-9])"
-    r"|(?<=[A-Za-z0-9])(?=[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af])")
+#: A character of a script written without spaces between words: kana, Chinese characters,
+#: Hangul (whose particles join the word before them).
+SPACELESS = "[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]"
+#: Where such a script meets Latin letters or figures: ``予約番号KYT-250371の`` holds the
+#: code ``KYT-250371`` as a word.
+_SCRIPT_EDGE = re.compile(rf"(?<={SPACELESS})(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])(?={SPACELESS})")
 def apart(text: str) -> str:
     """``text`` with a space where a script without spaces meets Latin letters or figures
     (:data:`_SCRIPT_EDGE`): what stands there as a word, a code or a number, does."""
@@ -75,7 +86,7 @@ def apart(text: str) -> str:
 def fold(text: str) -> str:
     """``text`` as two spellings of one value are compared: case-folded and without accents
     (``Gérard`` is ``gerard``, ``Comté`` is ``comte``), as people type a name they read, and
-    full-width forms as ASCII (:func:`narrow`)."""
+    typed or pasted as the plain characters they stand for (:func:`narrow`)."""
     if text.isascii():
         return text.casefold()
     out: list[str] = []

@@ -32,7 +32,7 @@ from functools import lru_cache
 from typing import Any
 
 from .spoken import spoken_addresses, written
-from .text import apart, fold, has_digit, narrow
+from .text import SPACELESS, apart, fold, has_digit, narrow
 
 #: Text shorter than this (after :func:`normal`) is never looked for inside other text: a
 #: two-letter id would occur everywhere. Except a digit with a letter (a seat ``2A``, a
@@ -48,8 +48,9 @@ MIN_MENTION_DIGITS = 3
 MIN_GROUPED_CHARS = 8
 #: What may stand between two characters of such a code, its own dashes too: a space, a dash
 #: or a comma, as people write a code in groups or spell it out (``SN4K 881 0273``,
-#: ``L-U-M-N, 4-K-Q-8`` for ``LUMN-4KQ8``).
-_GAP = r"(?:[ -]|, ?)?"
+#: ``L-U-M-N, 4-K-Q-8`` for ``LUMN-4KQ8``), or a dash and the line's end a pasted code
+#: breaks at ("INV-2025-\n00452").
+_GAP = r"(?:- ?| |, ?)?"
 #: A plain decimal number, with or without thousands separators: ``42``, ``-0.5``,
 #: ``1,200.00``. Not ``01`` or ``007`` (ids are often digits, and keep their zeros), not
 #: ``1e3`` or ``nan``.
@@ -94,7 +95,7 @@ def phone_key(text: str) -> str | None:
     None for other text (an IPv4 address too). Asked of every text compared or stored, so
     text that cannot be one (not starting with a digit, ``+`` or ``(``, or not ending in a
     digit) is turned away before the pattern, and answers are kept per text."""
-    stripped = text.strip()
+    stripped = narrow(text).strip()
     if not (stripped[:1] in _PHONE_START and stripped[-1:].isdigit()) \
             or not PHONE.fullmatch(stripped) or _DOTTED_QUAD.fullmatch(stripped):
         return None
@@ -376,15 +377,20 @@ def mention_pattern(value: Any) -> re.Pattern[str] | None:
     needle = _spaced(value).lstrip("#")
     if len(needle.replace(" ", "")) < MIN_MENTION_CHARS and not (
             len(needle) == 2 and any(c.isdigit() for c in needle)
-            and any(c.isalpha() for c in needle)):
-        return None
+            and any(c.isalpha() for c in needle)) \
+            and not (len(needle) == 2 and re.fullmatch(f"{SPACELESS}+", needle)):
+        return None  # (two characters of a script without spaces are a word: 上海)
     if needle.isdigit() and len(needle) < MIN_MENTION_DIGITS:
         return None
+    # a word of a script written without spaces starts or ends wherever it stands (an
+    # address inside "改到上海市徐汇区漕溪北路88号")
+    before = "" if re.match(SPACELESS, needle) else r"(?<!\w)"
+    after = "" if re.match(SPACELESS, needle[-1]) else r"(?!\w)"
     if len(needle) >= MIN_GROUPED_CHARS and " " not in needle \
             and any(c.isdigit() for c in needle):  # a code people write in groups
-        return re.compile(r"(?<!\w)" + _GAP.join(map(re.escape, needle.replace("-", "")))
-                          + r"(?!\w)")
-    return re.compile(rf"(?<!\w){re.escape(needle)}(?!\w)")
+        return re.compile(before + _GAP.join(map(re.escape, needle.replace("-", "")))
+                          + after)
+    return re.compile(rf"{before}{re.escape(needle)}{after}")
 
 
 def _grouped(number: str) -> str:

@@ -9,6 +9,7 @@ from typing import Any
 from ..core.contracts import Registry
 from ..core.environment import Supplied, supply, tool_sources
 from ..core.errors import PlanfilterError
+from ..core.text import narrow
 from ..core.values import Source, SourceKind, ValueStore
 from ..filters import GOAL_DIRECTED_METHODS
 from ..models import CallOptions
@@ -74,10 +75,13 @@ def opening(registry: Registry, request: Any, how: Resolving, *, goal: Any = Non
     candidates under a goal-directed method, also the request's later parts, the document
     it delegates to and the reads it directs to. Raises PlanfilterError for a request that
     is not text or too long, a known value that fits no tool, an environment value a tool
-    call must supply, or a malformed goal."""
+    call must supply, or a malformed goal. The request is read with the characters a
+    keyboard types wide or a paste carries as the plain ones they stand for
+    (:func:`~planfilter.core.text.narrow`)."""
     if not isinstance(request, str):
         raise PlanfilterError("the request must be text")
     check_size("the request", request, MAX_REQUEST_CHARS)
+    request = narrow(request)  # as typed or pasted: "INV–2025–00417" is INV-2025-00417
     given = dict(known or {})
     check_known(registry, given)
     supplied = supplied_values(registry, given, environment)
