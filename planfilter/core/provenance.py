@@ -967,6 +967,13 @@ def _written_apart(value: Any, request: str) -> bool:
 _CAPITALS = re.compile(r"[A-Z]{1,3}")
 
 
+def first_hand(sources: Iterable[Source]) -> bool:
+    """Some of ``sources`` is the user's, the environment's or a trusted result's: what the
+    model may build a value of (not the model's own text, nor outside content)."""
+    return any(s.kind is not SourceKind.MODEL and (s.kind is not SourceKind.RESULT
+                                                   or s.trusted) for s in sources)
+
+
 def _padded_as_seen(value: Any, store: ValueStore) -> bool:
     """``value``, figures alone, is one the user or a trusted result shows with more or
     fewer zeros before it (``20577310`` of the account ``0020577310`` a host pads to ten
@@ -976,10 +983,8 @@ def _padded_as_seen(value: Any, store: ValueStore) -> bool:
     bare = value.strip().lstrip("0")
     if len(bare) < MIN_MENTION_DIGITS:
         return False
-    return any(
-        any(s.kind is not SourceKind.MODEL and (s.kind is not SourceKind.RESULT or s.trusted)
-            for s in store.sources(bare.zfill(width)))
-        for width in range(len(bare), len(bare) + 8) if bare.zfill(width) != value.strip())
+    return any(first_hand(store.sources(bare.zfill(width)))
+               for width in range(len(bare), len(bare) + 8) if bare.zfill(width) != value.strip())
 
 
 def _capitals_written(value: Any, request: str) -> bool:
@@ -1125,8 +1130,7 @@ def _composed(value: Any, store: ValueStore, described: str) -> bool:
         return False
 
     def given(text: str) -> bool:
-        return any(s.kind is not SourceKind.MODEL and (s.kind is not SourceKind.RESULT
-                                                       or s.trusted) for s in store.seen(text))
+        return first_hand(store.seen(text))
     return all(m is not None and (given(m.group(0)) or given(m.group(2)) or bool(
         (bare := _PREFIXED.fullmatch(m.group(2))) and given(bare.group(1)))) for m in parts)
 
@@ -1176,21 +1180,17 @@ def _keyed_like(value: Any, store: ValueStore, described: str) -> bool:
         return False
     parts, joins = mine
 
-    def given(text: str) -> bool:
-        return any(s.kind is not SourceKind.MODEL and (s.kind is not SourceKind.RESULT
-                                                       or s.trusted) for s in store.seen(text))
-
     def fits(part: str, other: str, trusted: bool) -> bool:
-        return trusted and normal(part) == normal(other) or given(part) or bool(
+        return trusted and normal(part) == normal(other) or first_hand(store.seen(part)) or bool(
             _MOMENT.fullmatch(part) and _MOMENT.fullmatch(other)
             or _CLOCK_FIGURES.fullmatch(part) and _CLOCK_FIGURES.fullmatch(other)
             or part.isdigit() and other.isdigit() and len(part) < MIN_MENTION_DIGITS)
 
-    shown = [(key, False) for key in _SHOWN.findall(described)]
+    written = [(key, False) for key in _SHOWN.findall(described)]
     held = [(key, True) for key, sources in store.index.items()
             if key and _KEY_JOINS.search(key)
             and any(s.kind is SourceKind.RESULT and s.trusted for s in sources)]
-    for key, trusted in (*shown, *held):
+    for key, trusted in (*written, *held):
         other = key_parts(key)
         if other is not None and other[1] == joins and all(
                 fits(part, them, trusted)
@@ -1220,9 +1220,7 @@ def _path_given(value: Any, store: ValueStore, request: str, described: str) -> 
     def given(name: str, depth: int) -> bool:
         named = re.findall(r"\w+", fold(name))  # "HR" of "our HR Contracts folder" too
         return bool(named) and all(w in said for w in named) \
-            or depth == 0 and fold(name) in tops or any(
-            s.kind is not SourceKind.MODEL and (s.kind is not SourceKind.RESULT or s.trusted)
-            for s in store.seen(name))
+            or depth == 0 and fold(name) in tops or first_hand(store.seen(name))
     return bool(names) and all(given(n, depth) for depth, n in enumerate(names))
 
 

@@ -76,6 +76,8 @@ SPACELESS = "[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]"
 #: Where such a script meets Latin letters or figures: ``予約番号KYT-250371の`` holds the
 #: code ``KYT-250371`` as a word.
 _SCRIPT_EDGE = re.compile(rf"(?<={SPACELESS})(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])(?={SPACELESS})")
+
+
 def apart(text: str) -> str:
     """``text`` with a space where a script without spaces meets Latin letters or figures
     (:data:`_SCRIPT_EDGE`): what stands there as a word, a code or a number, does."""

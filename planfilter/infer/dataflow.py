@@ -49,9 +49,8 @@ AUTHORED_KEYS = frozenset({"content", "contents", "body", "subject", "message", 
                            "expression", "formula", "equation", "thought", "statement",
                            "declaration", "explanation", "justification", "circumstances",
                            "complaint", "feedback", "details", "focus", "symptoms",
-                           "preferences", "requirements", "concern", "concerns",
+                           "preferences", "requirements", "concern", "concerns", "narrative",
                            # and as a hurried team shortens them
-                           "narrative",
                            "subj", "msg", "desc", "descr", "txt", "expr", "narr"})
 #: Nouns a parameter's description opens with when the model composes its value ("The
 #: arithmetic expression to work out", "A search query"), whatever the parameter is called.

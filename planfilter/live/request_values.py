@@ -558,8 +558,8 @@ def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
     # "a Konya kilim ... send it to my address in Utrecht" for ``origin`` ("e.g. ``Konya``,
     # ``Uşak``"): the request names a place the examples show, so the place a word leads
     # to is another's
-    if span.kind == "place" and _example_named(tool, parameter, text) \
-            and fold(str(span.value)) not in _example_named(tool, parameter, text):
+    if span.kind == "place" and (named := _example_named(tool, parameter, text)) \
+            and fold(str(span.value)) not in named:
         return False
     # a time written ``H:MM:SS`` takes a time alone: no e-mail address, whatever its
     # description says of whose it is ("predicted finish for the recipient"); no hour alone
