@@ -113,6 +113,7 @@ from .text import (
     ID_WORDS,
     LIST_JOIN,
     MEASURE,
+    MINOR_UNIT,
     UNIT_SIZES,
     amounts_written,
     changes_stated,
@@ -524,13 +525,15 @@ def field_mask(tool: Tool, name: str, arguments: Mapping[str, Any]) -> bool:
     there: ``"delivery_address.postcode,delivery_day"`` beside ``{"delivery_day": ...,
     "delivery_address": {"postcode": ...}}``. It carries no value of its own; the values it
     picks are the other argument's, each checked as any is."""
+    beside = [v for key, v in arguments.items() if key != name and isinstance(v, Mapping)]
+    if not beside:  # asked of every argument: no record beside it, no mask (the common case)
+        return False
     schema = tool.parameters.get("properties", {}).get(name)
     if not _NAMES_FIELDS.search(f"{name.replace('_', ' ')} {description_of(schema)}"):
         return False
     value = arguments[name]
     paths = value.split(",") if isinstance(value, str) else value \
         if isinstance(value, list) and all(isinstance(v, str) for v in value) else []
-    beside = [v for key, v in arguments.items() if key != name and isinstance(v, Mapping)]
     return bool(paths) and all(
         _FIELD_PATH.fullmatch(path.strip())
         and any(_holds_path(other, path.strip().split(".")) for other in beside)
@@ -1317,12 +1320,13 @@ def identifies(value: Any, schema: Mapping[str, Any], *, acting: bool = False,
         return False
     if name is not None and names_money(name) and _number(normal(value)) is not None:
         return False
-    if _AMOUNT_DESCRIBED.match(description_of(schema)) and (
+    described = description_of(schema)
+    if (_AMOUNT_DESCRIBED.match(described) or MINOR_UNIT.search(described)) and (
             _number(normal(value)) is not None
             or isinstance(value, str) and value.strip().isdigit()):
         return False  # "0000045000": pence, padded to ten figures
     if isinstance(value, str) and _COMPACT_DATE.fullmatch(value.strip()) \
-            and _DATE_DESCRIBED.search(description_of(schema)):
+            and _DATE_DESCRIBED.search(described):
         return False
     if isinstance(value, int) and (_counts(name, schema) or _moment_named(name)):
         return False
@@ -1334,12 +1338,12 @@ def identifies(value: Any, schema: Mapping[str, Any], *, acting: bool = False,
         or MEASURE.fullmatch(value.strip()) and not set(words(name or "")) & ID_WORDS))
 
 
-#: A description that says its value is an amount of money, whatever the parameter is
-#: called: it opens so (``AMT``: "amount of each payment", "new amount per payment") or
-#: names a currency's minor unit ("overpayment, pence, 10 digits").
+#: A description that opens by saying its value is an amount of money, whatever the
+#: parameter is called (``AMT``: "amount of each payment", "new amount per payment"); one
+#: that names a currency's minor unit says so too (:data:`~planfilter.core.text.MINOR_UNIT`:
+#: "overpayment, pence, 10 digits").
 _AMOUNT_DESCRIBED = re.compile(r"\s*(?:the\s+|an?\s+)?(?:new\s+)?(?:amount|price|fee|cost|"
-                               r"total)s?\b|.*\b(?:pence|cents|minor units?)\b",
-                               re.IGNORECASE | re.DOTALL)
+                               r"total)s?\b", re.IGNORECASE)
 #: A length of time as ISO 8601 writes it: ``PT45M``, ``P2D``, ``P1Y2M``, ``PT1H30M``.
 _DURATION = re.compile(r"P(?=\d|T\d)(?:\d+Y)?(?:\d+M)?(?:\d+W)?(?:\d+D)?"
                        r"(?:T(?=\d)(?:\d+H)?(?:\d+M)?(?:\d+(?:\.\d+)?S)?)?")

@@ -270,6 +270,11 @@ def currencies_named(text: str) -> frozenset[str]:
         re.search(rf"(?<![^\W\d_]){re.escape(fold(n))}(?![^\W\d_])", folded) for n in names))
 
 
+#: Words that say an amount is in a currency's minor unit: ``amount_cents``, "in pence",
+#: "overpayment, pence, 10 digits".
+MINOR_UNIT = re.compile(r"(?:^|_|\b)(?:cents?|pence|pennies|minor)(?:$|_|\b)", re.IGNORECASE)
+
+
 #: Before a number, a currency's sign or code ("£48", "EUR 48"); after it, a currency's code
 #: or name ("48 GBP", "42 pounds", "50 pence").
 CURRENCY_BEFORE = re.compile(r"[£$€¥₺]\s?$|\b(?:EUR|USD|GBP|CHF|NOK|SEK|DKK|TRY|kr\.?)\s?$")

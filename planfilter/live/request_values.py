@@ -89,6 +89,7 @@ from ..core.text import (
     CHANGE_BEFORE,
     GROUPED_AMOUNT,
     LIST_JOIN,
+    MINOR_UNIT,
     NUMBER,
     PREPOSITIONS,
     UNIT_OF,
@@ -842,16 +843,12 @@ def _other_unit(text: str, span: Span, parameter: str) -> bool:
 
 
 
-#: Words that say an amount is in a currency's minor unit: ``amount_cents``, "in pence".
-_MINOR = re.compile(r"(?:^|_|\b)(?:cents?|pence|pennies|minor)(?:$|_|\b)", re.IGNORECASE)
-
-
 def _minor_units(tool: Tool, parameter: str) -> bool:
     """``parameter`` takes money in a minor unit, by its name or the variable's
     (``amount_cents``, ``price_minor``) or its description ("Amount in pence")."""
     schema = tool.parameters.get("properties", {}).get(parameter)
-    return any(_MINOR.search(said) for said in (parameter, tool.variable_of(parameter),
-                                                description_of(schema)))
+    return any(MINOR_UNIT.search(said) for said in (parameter, tool.variable_of(parameter),
+                                                    description_of(schema)))
 
 
 #: Words that say an amount is before tax: ``net_amount``, "in pounds NET of VAT",
