@@ -2146,3 +2146,124 @@ def test_a_telephone_number_in_arabic_indic_figures_is_the_users(phone, kind):
                       known={"phone": "٠١٠٠ ٢٣٤ ٥٦٧٨"})
     decision = session.check("find_customer", {"phone": phone})
     assert outcome(decision) == kind, decision.reason
+
+
+@pytest.mark.parametrize("arguments, kind", [
+    ({"cust_no": "C0101", "delivery_date": 45821}, "allowed"),  # a day as a spreadsheet counts
+    ({"cust_no": "C0102", "delivery_date": 45821}, "invented"),
+])
+def test_a_whole_number_a_name_says_is_a_date_identifies_nothing(arguments, kind):
+    """``delivery_date: 45821`` (an Excel serial day number, "Friday 13 June" in the
+    user's words) is a date the model works out, as ``"2025-06-13"`` is; a customer no
+    read showed is still held to a source."""
+    registry = Registry(tools=(
+        Tool(name="find_customer", produces=["cust_no"], action="read"),
+        Tool(name="create_hire", requires=["cust_no", "delivery_date"], produces=["hired"],
+             action="create", risk="high", parameters=params({
+                 "cust_no": {"type": "string"},
+                 "delivery_date": {"type": "integer", "description": "Excel serial day"}})),
+    ))
+    session = started(registry, "Could you deliver on Friday the 13th, between 9 and 12?",
+                      goal=["hired"])
+    session.record("find_customer", {}, {"Cust No": "C0101"})
+    decision = session.check("create_hire", arguments)
+    assert outcome(decision) == kind, decision.reason
+
+
+BOOK_COLLECTION = ("<CollectionRequest>\n  <ShipmentRef>{ref}</ShipmentRef>\n"
+                   "  <Date>2025-04-03</Date>\n  <Window>AM</Window>\n</CollectionRequest>")
+
+
+@pytest.mark.parametrize("ref, kind", [("SHP-448120", "allowed"), ("SHP-448121", "invented")])
+def test_an_xml_document_a_call_carries_is_checked_by_the_values_inside_it(ref, kind):
+    """``request_xml``, a document the model composes: its tags are names (as a result's
+    keys are), its date and window (one of the tool's choices) identify nothing, and the
+    shipment it names must have been seen, as a record's field must."""
+    registry = Registry(tools=(
+        Tool(name="list_shipments", produces=["shipments"], action="read"),
+        Tool(name="book_collection", requires=["request_xml"], produces=["booked"],
+             action="create", risk="medium", description="Book a collection. Window is "
+             "one of AM, PM.", parameters=params({
+                 "request_xml": {"type": "string", "description": "The request document"}})),
+    ))
+    session = started(registry, "Please collect my Rotterdam shipment on 3 April, morning",
+                      goal=["booked"])
+    session.record("list_shipments", {}, [{"ref": "SHP-448120", "to": "Rotterdam"}])
+    decision = session.check("book_collection", {"request_xml": BOOK_COLLECTION.format(ref=ref)})
+    assert outcome(decision) == kind, decision.reason
+
+
+@pytest.mark.parametrize("address, kind", [
+    ("0x71c726946cef26c8bfbe60aaf21da1419c6a0e3b", "allowed"),
+    ("0x71c7f0ffee0000000000000000000000000a0e3c", "substituted")])
+def test_a_value_the_user_writes_by_its_ends_is_the_long_value_with_those_ends(address, kind):
+    """"remove my old address (0x71c7…0e3b)": the whitelisted address that starts and ends
+    so is the user's; one with other ends is not."""
+    registry = Registry(tools=(
+        Tool(name="list_addresses", produces=["address"], action="read"),
+        Tool(name="remove_address", requires=["address"], produces=["removed"],
+             action="delete", risk="high", parameters=params({"address": {"type": "string"}})),
+    ))
+    session = started(registry, "Please remove my old address (0x71c7…0e3b) from the list",
+                      goal=["removed"], known={"address": "0x71c7…0e3b"})
+    session.record("list_addresses", {}, [
+        {"address": "0x71c726946cef26c8bfbe60aaf21da1419c6a0e3b"},
+        {"address": "0x71c7f0ffee0000000000000000000000000a0e3c"}])
+    decision = session.check("remove_address", {"address": address})
+    assert outcome(decision) == kind, decision.reason
+
+
+@pytest.mark.parametrize("order, kind", [("JBP-458217", "allowed"), ("JBP-458218", "invented"),
+                                         ("XQ-458217", "invented")])
+def test_figures_the_user_gives_in_the_form_the_description_shows_are_theirs(order, kind):
+    """"order number 458217", where an order's id is ``"JBP-"`` followed by six digits:
+    ``JBP-458217`` is the user's number as the service writes it; another number, or the
+    same figures after letters the description does not show, is not."""
+    registry = Registry(tools=(
+        Tool(name="get_order", requires=["order_id"], produces=["order"], action="read",
+             parameters=params({"order_id": {
+                 "type": "string",
+                 "description": 'Order id, "JBP-" followed by six digits, e.g. "JBP-458390".'}})),
+    ))
+    session = started(registry, "Hello, about order number 458217: where is it?",
+                      goal=["order"])
+    decision = session.check("get_order", {"order_id": order})
+    assert outcome(decision) == kind, decision.reason
+
+
+def test_a_time_written_on_a_twelve_hour_clock_is_either_half_of_the_day():
+    """"move it to 7:30" (an evening court): ``19:30`` is the user's time as much as
+    ``07:30``; "07:30" written so is the morning's alone."""
+    from planfilter.core.provenance import same_clock
+    assert same_clock("19:30", ["7:30"]) and same_clock("07:30", ["7:30"])
+    assert not same_clock("19:30", ["07:30"]) and not same_clock("19:45", ["7:30"])
+
+
+@pytest.mark.parametrize("name, value, identifies_it", [
+    ("outageDuration", "5400s", False), ("timeout", "30s", False), ("model", "5400s", True),
+    ("newDay", 14, False)])
+def test_a_length_of_time_in_seconds_where_a_name_says_one_identifies_nothing(name, value,
+                                                                               identifies_it):
+    """A protocol buffer's ``Duration`` ("5400s" of "an hour and a half") is a length of time
+    where the name says so, camel-cased or not; "5400s" for a model is a code."""
+    from planfilter.core.provenance import identifies
+    assert identifies(value, {"type": "string"}, name=name) is identifies_it
+
+
+def test_a_field_mask_named_in_camel_case_is_one():
+    """``updateMask: "email,postalAddress"`` (lowerCamelCase, as a protocol buffer's JSON
+    names it, no description) names the fields of the patch beside it."""
+    registry = Registry(tools=(
+        Tool(name="GetSubscriber", produces=["subscriber"], action="read"),
+        Tool(name="UpdateSubscriber", requires=["subscriber", "updateMask"],
+             produces=["updated"], action="update", risk="medium", parameters=params({
+                 "subscriber": {"type": "object"}, "updateMask": {"type": "string"}})),
+    ))
+    session = started(registry, "Change my e-mail to ana@example.com and my address to "
+                      "4 High St, Bath BA1 1AA", goal=["updated"])
+    session.record("GetSubscriber", {}, {"subscriberId": "7300124881"})
+    decision = session.check("UpdateSubscriber", {
+        "subscriber": {"subscriberId": "7300124881", "email": "ana@example.com",
+                       "postalAddress": "4 High St, Bath BA1 1AA"},
+        "updateMask": "email,postalAddress"})
+    assert outcome(decision) == "allowed", decision.reason

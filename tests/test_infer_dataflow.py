@@ -537,3 +537,28 @@ def test_a_narrative_is_the_models_words(param, authored):
     specs = [tool("fee_rfnd", {param: {"type": "string", "description": "for the entry"}},
                   (param,))]
     assert (param in infer_contracts(specs).registry.tool("fee_rfnd").authored) is authored
+
+
+@pytest.mark.parametrize("param", ["label", "nickname"])
+def test_the_label_of_a_record_a_call_saves_is_the_models_words(param):
+    """Saving a new address with a ``label`` ("Short label for the address, e.g. Home or
+    Office"): the model names it from the user's words ("my new place"), though the address
+    book it read shows other labels; the address the call acts on is still held to a read."""
+    item = {"type": "object", "properties": {"address_id": {"type": "string"},
+                                             param: {"type": "string"}}}
+    specs = [tool("list_addresses", {"customer_id": "string"}, ("customer_id",),
+                  output=listing(item)),
+             tool("add_customer_address", {
+                 "customer_id": "string", "street": "string",
+                 param: {"type": "string", "description": "Short label, e.g. Home or Office"}},
+                 ("customer_id", param, "street"), description="Save a new delivery address."),
+             tool("set_default_address", {"address_id": "string"}, ("address_id",),
+                  description="Make an address the default one.")]
+    registry = infer_contracts(specs).registry
+    assert param in registry.tool("add_customer_address").authored
+    assert "address_id" not in registry.tool("set_default_address").authored
+    # a label a call adds to a thread is one of the labels there are
+    labels = [tool("get_labels", output={"type": "array", "items": {"type": "string"}}),
+              tool(f"add_{param}_to_thread", {"thread_id": "string", param: "string"},
+                   ("thread_id", param))]
+    assert param not in infer_contracts(labels).registry.tool(f"add_{param}_to_thread").authored

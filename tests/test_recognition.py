@@ -1624,3 +1624,63 @@ def test_a_file_name_ending_a_quoted_title_is_no_file_of_the_request():
     assert stated_values(registry, text) == {}
     assert stated_values(registry, "Please move report.pdf into the Archive folder")[
         "destination_folder"] == "report.pdf"
+
+
+def test_codes_in_three_groups_and_digits_joined_by_hyphens_are_one_value():
+    """A sort code printed with spaces ("20 45 77"), a payment's code as a receipt prints it
+    ("SLB 7K2 M9QD"), an ISBN with groups of one figure ("978-5-04-116047-0"), a payment
+    slip's line of figures in dotted groups: each one value, none of their groups a number
+    or a code of its own; a flight and its airport are not one code. An e-mail address
+    written against Chinese is the address alone."""
+    days = {"type": "integer", "description": "Days to add"}
+    for name, text, value in (
+            ("sort_code", "pay it to sort code 20 45 77, thanks", "20 45 77"),
+            ("mpesa_code", "The code: SLB 7K2 M9QD. Please shift it", "SLB 7K2 M9QD"),
+            ("isbn", "«Маленький принц», ISBN 978-5-04-116047-0, одну", "978-5-04-116047-0"),
+            ("email", "email也改成hsu.mh@proton.me，謝謝", "hsu.mh@proton.me")):
+        registry = _registry_of(**{name: {"type": "string", "description": name}}, days=days)
+        assert stated_values(registry, text) == {name: value}
+    assert "SKQ 8RT 2MZA" in [s.value for s in spans("nilituma 1k, code SKQ 8RT 2MZA, ilifika?")]
+    assert [s.value for s in spans("CPF 123.456.789-09, CNPJ 45.723.174/0001-10.")] == [
+        "123.456.789-09", "45.723.174/0001-10"]  # punctuated as national ids are
+    line = "34191.09156 53000.151570 20823.140007 1 11080000259900"
+    assert [s.value for s in spans(f"A linha digitável é {line}. Dá pra pagar?")] == [line]
+    assert "BA 249 LHR" not in [s.value for s in spans("on BA 249 LHR to JFK")]
+
+
+def test_the_numero_sign_marks_a_number_as_an_id():
+    """"My order №4522963" (as a session reads the request, its characters made plain):
+    the order's number, as "#4522963" is, and no count of days."""
+    from planfilter.core.text import narrow
+    registry = _registry_of(order_id={"type": "string", "description": "Order number"},
+                            days={"type": "integer", "description": "Days to extend it by"})
+    assert stated_values(registry, narrow("My order №4522963 is waiting, please keep it")) == {
+        "order_id": "#4522963"}
+
+
+def test_a_day_of_a_hijri_month_and_a_number_out_of_a_parts_range_give_no_value():
+    """"on 14 Ramadan 1446", "on 5 Shawwal": a day of the Hijri calendar, which a tool of
+    the service converts; neither its day nor its year is a month, and no number above 12
+    is one ("month 14")."""
+    registry = _registry_of(day={"type": "integer", "description": "Hijri day"},
+                            month={"type": "integer", "description": "Hijri month number"},
+                            year={"type": "integer", "description": "Hijri year"})
+    assert stated_values(registry, "The package that leaves on 14 Ramadan 1446, please") == {}
+    assert stated_values(registry, "the earliest flight on 5 Shawwal. Just her") == {}
+    assert "month" not in stated_values(registry, "the month is 14, the year 1446")
+
+
+def test_a_container_number_printed_in_three_groups_is_one_code():
+    """"MSKU 752104 8" (owner, serial, check digit): one container, not two numbers."""
+    registry = _registry_of(container_no={"type": "string", "description": "Container"},
+                            count={"type": "integer", "description": "Pallets"})
+    assert stated_values(registry, "Container MSKU 752104 8 is held at customs") == {
+        "container_no": "MSKU 752104 8"}
+
+
+
+def test_an_amount_in_groups_then_a_number_in_groups_that_is_no_amount_are_read_apart():
+    """"Paguei R$ 3.799,00 ... CPF 123.456.789-09": the first is money; the second, grouped
+    the same way with no currency, is no amount (and reading it raised before)."""
+    found = spans("Paguei R$ 3.799,00 no boleto. CPF 123.456.789-09. Obrigada!")
+    assert found[0].value == 3799 and 123456789 not in [s.value for s in found]

@@ -87,3 +87,31 @@ def test_a_run_that_fails_validation_keeps_the_traces(done, tmp_path):
     assert result.exit_code == 1
     assert "injection_task_999" in result.output
     assert (folder / "traces.jsonl").read_bytes() == before
+
+
+def test_a_run_that_breaks_is_recorded_as_failed_and_the_others_go_on(tmp_path, monkeypatch):
+    """Whatever one run raises (a fault of planfilter's own, an outside suite's), that run
+    is written as failed with the error, the other runs complete, and no traceback ends the
+    benchmark."""
+    import planfilter.bench.runner as runner
+
+    real = runner.run_case
+    broken = {}
+
+    def run_case(bench, case, **kwargs):
+        if not broken:
+            broken[case.id] = True
+            raise ValueError("could not convert string to float: '123.456.789'")
+        return real(bench, case, **kwargs)
+
+    monkeypatch.setattr(runner, "run_case", run_case)
+    out = tmp_path / "out"
+    result = invoke("run", "--sample", "3", "--methods", "cmtf", "--models", "sim/careful",
+                    "--out", str(out), "--no-plots")
+    assert result.exit_code == 0, result.output
+    assert "Traceback" not in result.output
+    runs = [json.loads(line) for line in (out / "traces.jsonl").read_text().splitlines()
+            if json.loads(line)["type"] == "run"]
+    [failed] = [r for r in runs if r["task"] in broken]
+    assert not failed["success"] and "ValueError: could not convert" in failed["error"]
+    assert len(runs) > 1 and all(r["error"] is None or r["task"] in broken for r in runs)

@@ -111,7 +111,11 @@ DESKS = ("gadgetdesk", "staydesk", "carrierdesk", "clinicdesk", "rentdesk", "mea
          "boxdesk", "treedesk", "barberdesk", "cabindesk", "docdesk", "ledgerdesk",
          "smarthomedesk", "koreadesk", "indiadesk", "swissdesk", "mainframedesk", "putdesk",
          "gulfdesk", "teadesk", "spadeskhu", "scooterdesk", "islanddesk", "tradesdesk",
-         "pastedesk", "lessondesk")
+         "pastedesk", "lessondesk", "russiadesk", "argsdesk", "thaidesk", "portaldesk",
+         "israeldesk", "manilladesk", "nairobidesk", "sheetdesk", "instadesk", "jakartadesk",
+         "courtdesk", "cryptodesk", "soapdesk", "jaipurdesk", "riyadhdesk", "berthdesk",
+         "brazildesk", "taiwandesk", "logfmtdesk", "formdesk", "quebecdesk", "protodesk",
+         "htmlmaildesk", "persiandesk")
 
 
 @pytest.fixture(scope="module")
@@ -245,6 +249,13 @@ REFUSED_FROM_THE_ORACLE["massagedesk"] = [
         ("block_of_physio_tuesdays", ("find_available_slots",) * 3 + ("book_block",)),
         ("sports_package_book_and_summary", ("find_available_slots", "book_appointment")))
     for tool in tools]
+# a book's ISBN no read of the ground truth shows (the order lists its items by title),
+# for the return and the new order of it
+REFUSED_FROM_THE_ORACLE["russiadesk"] = [("wrong_strugatsky_delivered", tool, "invented")
+                                         for tool in ("create_return", "place_order")]
+# an occasion's word the user never says ("Wedding" of "we're getting married")
+REFUSED_FROM_THE_ORACLE["sheetdesk"] = [("new_wedding_booking", "create_hire_order",
+                                         "invented")]
 # an office's code for the office the user names, with no read of the offices
 REFUSED_FROM_THE_ORACLE["lostpropertydesk"] = [("switch_post_to_collection", "book_collection",
                                                 "invented")]
@@ -298,6 +309,13 @@ REFUSED_FROM_THE_ORACLE["spadeskhu"] = [
 REFUSED_FROM_THE_ORACLE["scooterdesk"] = [("book_workshop_after_3pm", "book_repair",
                                            "invented")]
 REFUSED_FROM_THE_REQUEST = {
+    "russiadesk": REFUSED_FROM_THE_ORACLE["russiadesk"],
+    # and "collection ... between 12 and 3" binds 12 as the collection's day and its slot's
+    # start, which the tools take as a spreadsheet's day number and a fraction of a day (and
+    # the order the refused call would have made is not there to confirm)
+    "sheetdesk": REFUSED_FROM_THE_ORACLE["sheetdesk"] + [
+        ("trade_book_and_confirm_racecourse", "create_hire_order", "substituted"),
+        ("trade_book_and_confirm_racecourse", "confirm_hire_order", "invented")],
     "auctiondesk": REFUSED_FROM_THE_ORACLE["auctiondesk"],
     "spadeskhu": REFUSED_FROM_THE_ORACLE["spadeskhu"],
     "scooterdesk": REFUSED_FROM_THE_ORACLE["scooterdesk"],
@@ -447,6 +465,60 @@ REFUSED_FROM_THE_REQUEST = {
                     ("meet_and_greet_for_wifes_car_with_valet", "list_addons", "invented"),
                     ("meet_and_greet_for_wifes_car_with_valet", "create_booking", "invented")],
 }
+
+# And sixteen more (two batches of eight), each measured on the rules before it, then
+# mended; what they still refuse:
+# a coach's surname the user never says, with no read of the coaches ("Marta's cardio
+# tennis"), and the sessions that read would list
+REFUSED_FROM_THE_ORACLE["courtdesk"] = [
+    ("cardio_tennis_mum_and_daughter", "book_coaching_session", "invented"),
+    ("cardio_tennis_mum_and_daughter", "book_coaching_session", "invented"),
+    ("cardio_tennis_mum_and_daughter", "list_coaching_sessions", "invented"),
+    ("court_and_junior_squad_saturday", "book_coaching_session", "invented"),
+    ("court_and_junior_squad_saturday", "list_coaching_sessions", "invented")]
+# an airport's code the model knows ("MED" for Madinah), with no read of the airports, and
+# the flight and the booking after it
+REFUSED_FROM_THE_ORACLE["riyadhdesk"] = [
+    ("cheapest_morning_flight_to_madinah", "book_flight", "invented"),
+    ("cheapest_morning_flight_to_madinah", "make_payment", "invented"),
+    ("cheapest_morning_flight_to_madinah", "search_flights", "invented"),
+    ("sister_visa_status_then_flight", "book_flight", "invented"),
+    ("sister_visa_status_then_flight", "search_flights", "invented")]
+# a pick-up address put together from the one the booking holds and the user's "terminal
+# 3" ("Bandara Soekarno-Hatta Terminal 3" for "... Terminal 1A")
+REFUSED_FROM_THE_ORACLE["jakartadesk"] = [
+    ("reschedule_airport_pickup_new_flight", "update_trip_details", "invented")]
+# a room's code ("SP-LB" for "your Library room") with no read of the rooms
+REFUSED_FROM_THE_ORACLE["htmlmaildesk"] = [
+    ("zielinski_new_birthday_enquiry_viewing", "create_enquiry", "invented")]
+for _desk in ("courtdesk", "riyadhdesk", "jakartadesk", "htmlmaildesk"):
+    REFUSED_FROM_THE_REQUEST[_desk] = list(REFUSED_FROM_THE_ORACLE[_desk])
+# From the request: the user's own member number where the court is booked in their
+# daughter's; "move it to 7:30" binds 7:30 to the booking's present start too
+REFUSED_FROM_THE_REQUEST["courtdesk"] += [
+    ("court_and_junior_squad_saturday", "book_court", "substituted"),
+    ("move_thursday_court_later", "move_court_booking", "substituted")]
+# "Madinah" binds the city where the search takes its airport's code
+REFUSED_FROM_THE_REQUEST["riyadhdesk"] = [
+    (task, tool, "substituted" if tool == "search_flights" else kind)
+    for task, tool, kind in REFUSED_FROM_THE_REQUEST["riyadhdesk"]]
+# an address written by its ends ("TXk2…J8Pq") binds the withdrawal's id too
+REFUSED_FROM_THE_REQUEST["cryptodesk"] = [
+    ("hacked_account_freeze_remove_address_cancel", "cancel_withdrawal", "substituted")]
+# a count binds a price ("2 king size ... Rs 2000/-"; "50 dohars ... 1.25 lakh", lakhs
+# read as no money), and the order the refused search would have led to
+REFUSED_FROM_THE_REQUEST["jaipurdesk"] = [
+    ("bulk_neft_payment_and_gstin_invoice", "record_bank_transfer", "substituted"),
+    ("cod_order_king_bedsheets_bengaluru", "place_order", "invented"),
+    ("cod_order_king_bedsheets_bengaluru", "search_products", "substituted")]
+# "draws just under 2 m" binds 2 as the boat's beam and draft; the record holds 3.85, 1.95
+REFUSED_FROM_THE_REQUEST["berthdesk"] = [
+    ("visitor_berth_penmor_bank_holiday", "search_visitor_berths", "substituted")]
+# a form's postcode field is the user's office; their words say the repair is at home
+# (the claim's postcode), and the contractor the refused search would have listed
+REFUSED_FROM_THE_REQUEST["formdesk"] = [
+    ("book_plasterer_claim_ref_in_policy_field", "book_repair", "invented"),
+    ("book_plasterer_claim_ref_in_policy_field", "find_contractors", "substituted")]
 
 
 @pytest.mark.parametrize("goal", ["oracle", "resolve"])
@@ -693,3 +765,54 @@ def test_tools_that_are_methods_of_a_service_object_run(tmp_path, monkeypatch):
     data = {"pings": 0}
     done = run_tool(suite.toolset, data, "ping", {"times": "2"})
     assert done.ok and done.result == {"pings": 2} and data == {"pings": 2}
+
+
+SIGNATURES = USING + '''
+
+
+def tag(order_id: str, /, *line_ids: str, note: str = "") -> dict:
+    """Tag lines of an order.
+
+    Args:
+        order_id: the order.
+        *line_ids: the lines to tag.
+        note: a note.
+    """
+    _DATA["db"]["tags"] = [order_id, *line_ids, note]
+    return {"tagged": list(line_ids)}
+
+
+def find(*, limit: int = 5, **filters: str) -> dict:
+    """Find orders by any of their fields (colour, size)."""
+    return {"limit": limit, "filters": filters}
+'''
+
+
+def test_positional_only_variadic_and_keyword_gathering_parameters_are_called_by_name(
+        tmp_path, monkeypatch):
+    """A positional-only ``order_id, /``, a ``*line_ids`` and a ``**filters``: drafted as
+    the parameters a call names (``line_ids`` a list, ``filters`` an object) and called as
+    the signature takes them; a key no parameter names goes to ``**filters`` too."""
+    folder = _tool_set(tmp_path / "desk_signatures", SIGNATURES, "tasks: [{id: t1, prompt: "
+                       "hi, calls: [{tool: tag, arguments: {order_id: O-1}}]}]")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    specs = {s.name: s for s in read_python_source(f"python:{folder.name}.tools")}
+    tag_schema, find_schema = specs["tag"].input_schema, specs["find"].input_schema
+    assert tag_schema["properties"]["line_ids"] == {
+        "type": "array", "items": {"type": "string"}, "description": "the lines to tag."}
+    assert list(tag_schema["required"]) == ["order_id"]
+    assert find_schema["properties"]["filters"]["type"] == "object"
+    (folder / "contracts.yaml").write_text("tools:\n- name: tag\n  produces: [tagged]\n"
+                                           "- name: find\n  produces: [found]\n")
+    suite = load_bench_suite(f"tools:{folder}")
+    data: dict = {}
+    done = run_tool(suite.toolset, data, "tag", {"order_id": "O-1", "line_ids": ["L-1", "L-2"],
+                                                 "note": "x"})
+    assert done.ok and done.result == {"tagged": ["L-1", "L-2"]}
+    assert data["tags"] == ["O-1", "L-1", "L-2", "x"]
+    assert run_tool(suite.toolset, data, "find", {"filters": {"colour": "navy"}}).result == {
+        "limit": 5, "filters": {"colour": "navy"}}
+    assert run_tool(suite.toolset, data, "find", {"size": "M", "limit": 2}).result == {
+        "limit": 2, "filters": {"size": "M"}}
+    missing = run_tool(suite.toolset, data, "tag", {"line_ids": ["L-1"]})
+    assert not missing.ok and "order_id" in (missing.error or "")

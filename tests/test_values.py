@@ -107,6 +107,10 @@ def test_a_telephone_number_has_one_key_however_it_is_written(a, b, c, written):
     ("+48 519 407 262", "519 407 262"),          # nine figures
     ("+351 912 345 678", "912 345 678"),         # a code of three figures
     ("+44 7712 345678", "07712 345678"),         # a trunk 0 at home
+    ("+254722908113", "254722 908 113"),         # the country's code without its "+"
+    ("+919829012345", "98290 12345"),            # two groups of five
+    ("+5511981234567", "(11) 98123-4567"),       # a mobile of five and four figures
+    ("+989127782219", "09127782219"),            # its trunk 0 in one run of figures
 ])
 def test_a_telephone_number_is_known_by_its_national_number(international, national):
     """"+48 519 407 262" and "519 407 262" are one number: its country's code and a trunk
@@ -550,6 +554,11 @@ def test_a_short_code_of_a_digit_and_a_letter_is_seen_in_the_text(value, text, s
     ("رقمي ٠١٠٠ ٢٣٤ ٥٦٧٨", "+201002345678"),
     ("改到上海市徐汇区", "上海"),  # two characters of a script without spaces are a word
     ("The two invoices are INV-2025-\n00452 and", "INV-2025-00452"),  # broken at its dash
+    ("โทร ๐๘๑-๒๓๔-๕๖๗๘ ค่ะ", "+66812345678"),  # Thai figures
+    ("ऑर्डर नंबर ४५८२१७ नहीं आया", "458217"),  # Devanagari figures
+    ("จองCMC-25-0412ไว้ 4 ที่ค่ะ", "CMC-25-0412"),  # a code against Thai, no space
+    ("My phone is 254722 908 113.", "+254722908113"),  # a country's code without "+"
+    ("<p>call 07700&nbsp;900456</p>", "+447700900456"),  # an e-mail's markup
 ])
 def test_a_value_written_wide_or_without_spaces_around_it_is_seen(text, value):
     """What a Japanese, Chinese or Korean keyboard types wide is the ASCII it stands for,
@@ -565,9 +574,22 @@ def test_a_value_written_wide_or_without_spaces_around_it_is_seen(text, value):
     ("الطلب رقم ٤٥٨٢١٧", "458216"),
     ("改到上海市徐汇区", "北京"),
     ("The two invoices are INV-2025-\n00452 and", "INV-2025-00451"),
+    ("โทร ๐๘๑-๒๓๔-๕๖๗๘ ค่ะ", "+66812345679"),
+    ("จองCMC-25-0412ไว้ 4 ที่ค่ะ", "CMC-25-041"),
+    ("My phone is 254722 908 113.", "+254722908114"),
 ])
 def test_only_the_whole_value_written_wide_or_without_spaces_is_seen(text, value):
     assert not ValueStore().with_request(text).seen(value)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 10**12), st.sampled_from([0x0660, 0x06F0, 0x0966, 0x09E6, 0x0E50,
+                                                0x1040, 0x17E0, 0xFF10]))
+def test_a_number_in_any_scripts_figures_is_the_same_value(number, zero):
+    """Written in the figures of another script (Arabic-Indic, Persian, Devanagari,
+    Bengali, Thai, Burmese, Khmer, full-width), a number is the same value."""
+    written = "".join(chr(zero + int(c)) for c in str(number))
+    assert normal(written) == normal(str(number))
 
 
 @settings(max_examples=200, deadline=None)

@@ -27,7 +27,7 @@ from .agent import RunOutcome, run_task
 from .fingerprint import run_fingerprint
 from .options import AgentOptions, check_options
 from .report import REPORT_FILES, ReportFiles, build_report
-from .traces import TRACES_FILE, RunKey, TraceWriter, prepare_resume
+from .traces import TRACES_FILE, RunKey, RunRecord, TraceWriter, prepare_resume
 
 #: Called with (runs finished, runs to do, the run's outcome): once with (0, n, None) before
 #: the first run, then after each run.
@@ -199,8 +199,16 @@ def _execute(config: RunConfig, todo: list[RunKey], options: AgentOptions, path:
     cases = {c.id: c for c in bench.cases()}
 
     def one(key: RunKey) -> RunOutcome:
-        return run_case(bench, cases[key.task], method=key.method, model=key.model,
-                        seed=key.seed, options=options)
+        case = cases[key.task]
+        try:
+            return run_case(bench, case, method=key.method, model=key.model,
+                            seed=key.seed, options=options)
+        except Exception as exc:  # a fault of one run is that run's failure, not the others'
+            return RunOutcome((), RunRecord(
+                key=key, domain=case.task.domain, success=False, steps=0,
+                error=f"the run failed: {type(exc).__name__}: {exc}", input_tokens=0,
+                output_tokens=0, query=case.task.query,
+                suite=None if bench.kind == "yaml" else f"{bench.kind}:{bench.name}"))
 
     done = 0
     with TraceWriter(path) as writer, ThreadPoolExecutor(workers(config)) as pool:

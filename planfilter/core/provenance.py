@@ -93,6 +93,7 @@ from __future__ import annotations
 import json
 import locale
 import re
+import xml.etree.ElementTree as ElementTree
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -133,6 +134,7 @@ from .values import (
     SourceKind,
     ValueStore,
     code_key,
+    elided_as,
     normal,
     same_code,
     token_key,
@@ -167,8 +169,9 @@ _MOMENT = re.compile(r"\d{4}-\d{2}-\d{2}(?:[ T]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)
                      r"winter|[tsh][1-3])|(?:spr|sum|aut|win)[-/ ]?\d{2}(?:\d{2})?",
                      re.IGNORECASE)
 #: Words of a name that say its whole number is a moment, not a count nor an id: ``hour``
-#: (a clock's), ``new_day`` (a day of the month), ``start_minute``.
-_MOMENT_WORDS = frozenset({"hour", "minute", "day", "weekday", "month", "year"})
+#: (a clock's), ``new_day`` (a day of the month), ``start_minute``, ``delivery_date`` (a
+#: day as a spreadsheet counts it, ``45821``, or a calendar's day number).
+_MOMENT_WORDS = frozenset({"hour", "minute", "day", "weekday", "month", "year", "date"})
 #: Sources named in a refusal (the rest are counted).
 SHOWN_SOURCES = 2
 
@@ -498,8 +501,10 @@ def argument_problems(registry: Registry, tool: Tool, name: str, arguments: Mapp
     checked = registry.produced if flow.scope == "produced" else registry.variables
     store = flow_store(flow) if store is None else store
     variable = tool.variable_of(name)
-    arg = _Argument(name, arguments[name], variable, tuple(flow.given.get(variable, ())),
-                    name in tool.authored)
+    document = document_record(arguments[name])
+    arg = _Argument(name, arguments[name] if document is None else document, variable,
+                    tuple(flow.given.get(variable, ())),
+                    name in tool.authored and document is None)
     if arg.given and sets_new(tool, name) and held_now(tool, name, arguments, flow, store,
                                                        arg.given):
         arg = replace(arg, given=())  # the user named what they leave, not what they take
@@ -509,6 +514,61 @@ def argument_problems(registry: Registry, tool: Tool, name: str, arguments: Mapp
     return (_origin_problems(tool, arg, flow, store, checked, registry)
             or _unseen_problems(tool, arg, flow, store)
             or _outbound_problems(tool, arg, arguments, flow, store, checked))
+
+
+#: The longest text read as a document (:func:`document_record`).
+MAX_DOCUMENT_CHARS = 100_000
+#: Elements of a web page or a message's markup: text so marked is prose, not a record.
+_MARKUP_TAGS = frozenset("html head body div span p br a b i u em strong table tr td th ul ol "
+                         "li h1 h2 h3 h4 h5 h6 img font blockquote pre code hr".split())
+
+
+def document_record(value: Any) -> dict[str, Any] | None:
+    """``value``, an XML document a call carries as text (``request_xml:
+    "<CollectionRequest><ShipmentRef>SHP-448120</ShipmentRef>..."``), as the record it
+    writes: each element with children an object of them by tag (a tag repeated, a list),
+    each other element its text, each attribute a field (``Amount_currency`` beside
+    ``Amount``). Its values are checked as a record's fields are, each by where it was
+    seen; its tags, like a result's keys, are names, not values. None for any other value:
+    text that is no well-formed document, an element alone, markup of a web page or a
+    message (prose), or text with words between its elements."""
+    if not isinstance(value, str) or not value.lstrip().startswith("<") \
+            or len(value) > MAX_DOCUMENT_CHARS:
+        return None
+    try:
+        root = ElementTree.fromstring(value.strip())
+    except ElementTree.ParseError:
+        return None
+    elements = list(root.iter())
+    if not len(root) or any(_local(e.tag).lower() in _MARKUP_TAGS for e in elements) \
+            or any(len(e) and (e.text or "").strip() for e in elements) \
+            or any((e.tail or "").strip() for e in elements if e is not root):
+        return None  # markup, or words between elements: prose
+    record = _element_record(root)
+    return record if isinstance(record, dict) else None
+
+
+def _local(tag: Any) -> str:
+    """An element's tag without its namespace (``{urn:x}ShipmentRef`` is ``ShipmentRef``)."""
+    return str(tag).rsplit("}", 1)[-1]
+
+
+def _element_record(element: ElementTree.Element) -> Any:
+    """An element with children as an object (its attributes among its fields), else its
+    text; a leaf's attributes are fields beside it, named for it (``Amount_currency``)."""
+    if not len(element):
+        return (element.text or "").strip()
+    fields: dict[str, Any] = {_local(k): v for k, v in element.attrib.items()}
+    for child in element:
+        tag, value = _local(child.tag), _element_record(child)
+        if not len(child):
+            fields.update({f"{tag}_{_local(k)}": v for k, v in child.attrib.items()})
+        if tag in fields:
+            held = fields[tag]
+            fields[tag] = [*held, value] if isinstance(held, list) else [held, value]
+        else:
+            fields[tag] = value
+    return fields
 
 
 #: A field's path as a mask names it: names joined by dots (``delivery_address.postcode``).
@@ -529,7 +589,8 @@ def field_mask(tool: Tool, name: str, arguments: Mapping[str, Any]) -> bool:
     if not beside:  # asked of every argument: no record beside it, no mask (the common case)
         return False
     schema = tool.parameters.get("properties", {}).get(name)
-    if not _NAMES_FIELDS.search(f"{name.replace('_', ' ')} {description_of(schema)}"):
+    spelled = re.sub(r"(?<=[a-z])(?=[A-Z])|_", " ", name)  # ``updateMask``, ``update_mask``
+    if not _NAMES_FIELDS.search(f"{spelled} {description_of(schema)}"):
         return False
     value = arguments[name]
     paths = value.split(",") if isinstance(value, str) else value \
@@ -611,6 +672,7 @@ def _origin_problems(tool: Tool, arg: _Argument, flow: Flow, store: ValueStore,
             and not any(same_code(value, g) for g in _plain_values(given)) \
             and not named_record(value, given, store, flow.request) \
             and not at_given_time(value, given) \
+            and not any(elided_as(value, g) for g in given) \
             and not listed_with_given(value, given, flow.request) \
             and not worked_out(value, (*given, *amounts_written(flow.request)),
                                (name, variable)) \
@@ -819,6 +881,7 @@ def _invented(tool: Tool, name: str, variable: str, value: Any, store: ValueStor
                     f"{description_of(schema)} "
                     f"{description_of(tool.parameters.get('properties', {}).get(name))}")) \
                 or _keyed_like(item, store, f"{described} {tool.description}") \
+                or _prefixed_as_described(item, store, described) \
                 or _path_given(item, store, flow.request, f"{described} {tool.description}"):
             continue  # "my retirement age to 62", "I'm an M", "a full groom", "Italian"
         if _glossed_as_said(item, tool, name, schema, flow.request):
@@ -919,8 +982,8 @@ def _number_written(value: Any, request: str) -> bool:
                      rf"(?![\w]|[.\-/:]\d)", _words_of(request)) is not None
 
 
-#: The most groups a code is written in.
-MAX_CODE_GROUPS = 6
+#: The most groups a code is written in (a payment slip's line: eight).
+MAX_CODE_GROUPS = 8
 
 
 def _code_written(value: Any, request: str) -> bool:
@@ -1138,6 +1201,25 @@ def _composed(value: Any, store: ValueStore, described: str) -> bool:
         (bare := _PREFIXED.fullmatch(m.group(2))) and given(bare.group(1)))) for m in parts)
 
 
+#: An id of a few letters and figures (``JBP-458217``, ``ORD58213``): the letters and what
+#: joins them, then the figures.
+_LETTERED_NUMBER = re.compile(r"([A-Za-z]{1,5}[-_/#]?)(\d+)")
+
+
+def _prefixed_as_described(value: Any, store: ValueStore, described: str) -> bool:
+    """``value`` is figures the user or a trusted result gave, after the letters the
+    parameter's description shows every such id starts with, in an example of as many
+    figures (``JBP-458217`` of "order number 458217", where the description says ``"JBP-"``
+    followed by six digits, e.g. ``"JBP-458390"``): the model wrote the service's form of
+    the number it was given."""
+    found = _LETTERED_NUMBER.fullmatch(value.strip()) if isinstance(value, str) else None
+    if found is None or len(found.group(2)) < MIN_MENTION_DIGITS:
+        return False
+    prefix, figures = found.groups()
+    shown = rf"(?<![\w-]){re.escape(prefix)}\d{{{len(figures)}}}(?!\w)"
+    return re.search(shown, described) is not None and first_hand(store.seen(figures))
+
+
 #: What joins the parts of a key a service builds of parts ("CRT-A/2025-05-22/1900",
 #: "HALL2:2025-05-14T18:00", "BLK-0147#2"); a date or a time inside one stays whole.
 _KEY_JOINS = re.compile(r"[/:#|]")
@@ -1301,13 +1383,15 @@ def identifies(value: Any, schema: Mapping[str, Any], *, acting: bool = False,
       writes them from the user's words ("June 17", "last month", "after the autumn", "the
       week of 21 April"); and in eight figures where the description says a date
       (``20250301``, "date the member moved, CCYYMMDD"); and a length of time as ISO 8601
-      writes it (``PT45M`` of "45 minutes");
+      writes it (``PT45M`` of "45 minutes"), or in seconds where a name says a length of
+      time (``outageDuration: "5400s"``, as a protocol buffer's JSON writes one);
     - a measure with its unit (``8in``, ``128 GB``, ``500ml``,
       :data:`~planfilter.core.text.MEASURE`), but where a name says an identifier
       (``code``: ``12KG`` may be one): the model writes "an 8 inch" as the tool does;
     - a part of a weekday (``Fri AM``) or an iCalendar recurrence
       (``FREQ=WEEKLY;BYDAY=TH;BYHOUR=14``): the model writes "Thursdays at two" so; and a
-      whole number a name says is a moment (``hour``, ``new_day``: :data:`_MOMENT_WORDS`).
+      whole number a name says is a moment (``hour``, ``new_day``, ``delivery_date``:
+      :data:`_MOMENT_WORDS`).
     """
     if value is None or isinstance(value, bool) or isinstance(value, str) and (
             not value.strip() or value.strip(" .").lower() in COURTESY_TITLES):
@@ -1335,6 +1419,7 @@ def identifies(value: Any, schema: Mapping[str, Any], *, acting: bool = False,
             (acting or len(_number_text(abs(value))) >= MIN_MENTION_DIGITS)
     return not (isinstance(value, str) and (
         _MOMENT.fullmatch(value.strip()) or _DURATION.fullmatch(value.strip())
+        or _SECONDS.fullmatch(value.strip()) and _head(name) in _LENGTH_WORDS
         or MEASURE.fullmatch(value.strip()) and not set(words(name or "")) & ID_WORDS))
 
 
@@ -1347,6 +1432,10 @@ _AMOUNT_DESCRIBED = re.compile(r"\s*(?:the\s+|an?\s+)?(?:new\s+)?(?:amount|price
 #: A length of time as ISO 8601 writes it: ``PT45M``, ``P2D``, ``P1Y2M``, ``PT1H30M``.
 _DURATION = re.compile(r"P(?=\d|T\d)(?:\d+Y)?(?:\d+M)?(?:\d+W)?(?:\d+D)?"
                        r"(?:T(?=\d)(?:\d+H)?(?:\d+M)?(?:\d+(?:\.\d+)?S)?)?")
+#: A length of time in seconds, as a protocol buffer's JSON writes a ``Duration``
+#: (``5400s``, ``1.5s``), and the last words of names that say a value is one.
+_SECONDS = re.compile(r"\d+(?:\.\d+)?s")
+_LENGTH_WORDS = frozenset({"duration", "length", "timeout", "ttl", "interval", "delay", "period"})
 #: A date written in eight figures, year first (``20250301``), and a description that says
 #: its value is a date in them ("date the member moved, CCYYMMDD").
 _COMPACT_DATE = re.compile(r"(?:19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])")
@@ -1354,8 +1443,9 @@ _DATE_DESCRIBED = re.compile(r"\bdate\b|\b(?:CC|YY)YYMMDD\b", re.IGNORECASE)
 
 
 def _head(name: str | None) -> str | None:
-    """The last word of a parameter's or a field's name (``new_day``: ``day``), if any."""
-    last = words(name, numbers=False)[-1:] if name else []
+    """The last word of a parameter's or a field's name (``new_day``, ``newDay``: ``day``),
+    if any."""
+    last = words(re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name), numbers=False)[-1:] if name else []
     return last[0] if last else None
 
 
@@ -1751,10 +1841,18 @@ def changed_by(value: Any, names: Iterable[str], store: ValueStore, request: str
 
 def same_clock(value: Any, given: Iterable[Any]) -> bool:
     """``value`` is a time the user gave written with its seconds, or without them: "3:10"
-    is ``3:10:00``, a finish time or a time of day alike."""
+    is ``3:10:00``, a finish time or a time of day alike; or the afternoon's or evening's
+    of an hour the user wrote on a twelve-hour clock, without saying which half of the day
+    ("7:30" is ``19:30`` as much as ``07:30``; "07:30" and "19:30" are one each)."""
     clock = _clock_of(value) if isinstance(value, str) else None
-    return clock is not None and any(isinstance(g, str) and _clock_of(g) == clock
-                                     for g in given)
+    if clock is None:
+        return False
+    hour, minute = clock.split(":")
+    evening = f"{int(hour) - 12:02d}:{minute}" if 13 <= int(hour) <= 23 else None
+    return any(isinstance(g, str) and (
+        _clock_of(g) == clock or evening is not None and _clock_of(g) == evening
+        and re.fullmatch(r"[1-9]:\d{2}|1[0-2]:\d{2}", g.strip()) is not None)
+        for g in given)
 
 
 def at_given_time(value: Any, given: Iterable[Any]) -> bool:

@@ -14,6 +14,7 @@ not a second copy, so that each reader keeps its own reading.
 
 from __future__ import annotations
 
+import html
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
@@ -51,28 +52,40 @@ LIST_JOIN = r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+"
 
 #: Characters as the plain ones they stand for: the full-width forms of ASCII (U+FF01 to
 #: U+FF5E) and the ideographic space, as a Japanese, Chinese or Korean keyboard types them
-#: (``０８０－５５１２`` is ``080-5512``); Arabic-Indic and Persian figures and the Arabic
-#: thousands and decimal signs (``٤٥٨٢١٧`` is ``458217``); the dashes and minus a pasted
-#: text puts in an id (``INV–2025–00417``); spaces that do not break; and, as nothing, the
-#: spaces of no width a copied text hides inside a value (``sam@\u200bexample.com``).
+#: (``０８０－５５１２`` is ``080-5512``); the figures of every script (Unicode's decimal
+#: digits: Arabic-Indic ``٤٥٨٢١٧``, Devanagari ``४५८``, Thai ``๐๘๑`` are ``458217``,
+#: ``458``, ``081``) and the Arabic thousands and decimal signs; the numero sign, as ``#``
+#: (``№4522963``); the dashes and minus a pasted text puts in an id (``INV–2025–00417``);
+#: spaces that do not break; and, as nothing, the spaces of no width a copied text hides
+#: inside a value (``sam@\u200bexample.com``).
 _NARROW: dict[int, str | None] = {
     0x3000: " ", **{c: chr(c - 0xFEE0) for c in range(0xFF01, 0xFF5F)},
-    **{0x0660 + n: str(n) for n in range(10)}, **{0x06F0 + n: str(n) for n in range(10)},
-    0x066B: ".", 0x066C: ",",
+    **{c: str(unicodedata.decimal(chr(c))) for c in range(0x80, 0x1FC00)
+       if unicodedata.category(chr(c)) == "Nd"},
+    0x066B: ".", 0x066C: ",", 0x2116: "#",
     **{c: "-" for c in (0x2010, 0x2011, 0x2012, 0x2013, 0x2014, 0x2015, 0x2212)},
     **{c: " " for c in (0x00A0, 0x2007, 0x202F)},
     **{c: None for c in (0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF)}}
 
 
+#: A character reference of HTML or XML (``&nbsp;``, ``&pound;``, ``&#39;``, ``&#x27;``).
+_ENTITY = re.compile(r"&(?:[A-Za-z][A-Za-z0-9]{1,31}|#\d{1,7}|#[xX][0-9A-Fa-f]{1,6});")
+
+
 def narrow(text: str) -> str:
-    """``text`` with the characters :data:`_NARROW` lists as the plain ones they stand for:
-    the same value, however it was typed or pasted."""
+    """``text`` with the characters :data:`_NARROW` lists as the plain ones they stand for,
+    and with the characters an e-mail's or a page's markup writes as references
+    (``07700&nbsp;900456``, ``&pound;5,104.00``): the same value, however it was typed,
+    pasted or sent."""
+    if "&" in text and _ENTITY.search(text):
+        text = html.unescape(text)
     return text if text.isascii() else text.translate(_NARROW)
 
 
-#: A character of a script written without spaces between words: kana, Chinese characters,
-#: Hangul (whose particles join the word before them).
-SPACELESS = "[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]"
+#: A character of a script written without spaces between words: Thai, Lao, Khmer and
+#: Burmese letters, kana, Chinese characters, Hangul (whose particles join the word before them).
+SPACELESS = ("[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff"
+             "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 #: Where such a script meets Latin letters or figures: ``予約番号KYT-250371の`` holds the
 #: code ``KYT-250371`` as a word.
 _SCRIPT_EDGE = re.compile(rf"(?<={SPACELESS})(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])(?={SPACELESS})")
@@ -275,11 +288,16 @@ def currencies_named(text: str) -> frozenset[str]:
 MINOR_UNIT = re.compile(r"(?:^|_|\b)(?:cents?|pence|pennies|minor)(?:$|_|\b)", re.IGNORECASE)
 
 
-#: Before a number, a currency's sign or code ("£48", "EUR 48"); after it, a currency's code
-#: or name ("48 GBP", "42 pounds", "50 pence").
-CURRENCY_BEFORE = re.compile(r"[£$€¥₺]\s?$|\b(?:EUR|USD|GBP|CHF|NOK|SEK|DKK|TRY|kr\.?)\s?$")
+#: Before a number, a currency's sign or code ("£48", "EUR 48", "₹1,250", "Rs 2000/-",
+#: "KSh 1,500"); after it, a currency's code or name ("48 GBP", "42 pounds", "50 pence",
+#: "1,250 baht", "350 rupees").
+CURRENCY_BEFORE = re.compile(r"[£$€¥₺₹₱₩₽₪฿₦₫]\s?$|\b(?:EUR|USD|GBP|CHF|NOK|SEK|DKK|TRY|"
+                             r"INR|PHP|Php|KES|KSh|Ksh|SAR|AED|IDR|Rp|Rs\.?|kr\.?)\s?$")
 CURRENCY_AFTER = re.compile(r"\s?(?:EUR|USD|GBP|CHF|NOK|SEK|DKK|TRY|TL|kr|kroner|kronor|₺|"
-                            r"euros?|dollars?|pounds?|pence|cents?)(?!\w)",
+                            r"INR|PHP|KES|SAR|AED|IDR|₹|₽|₪|฿|"
+                            r"euros?|dollars?|pounds?|pence|cents?|rupees?|pesos?|riyals?|"
+                            r"shillings?|baht|roubles?|rubles?|shekels?|rupiah|reais|"
+                            r"dirhams?)(?!\w)",
                             re.IGNORECASE)
 
 

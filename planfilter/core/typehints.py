@@ -100,3 +100,55 @@ def portable_function(function: Callable[..., Any]) -> Callable[..., Any]:
                     for p in signature.parameters.values()],
         return_annotation=new.get("return", signature.return_annotation))
     return call
+
+
+def gathered_hint(param: inspect.Parameter, hint: Any) -> Any:
+    """The hint of what a call passes under a gathering parameter's name: the list a
+    ``*line_ids: str`` takes (``list[str]``), the object a ``**filters: str`` takes
+    (``dict[str, str]``); ``hint`` itself for any other parameter."""
+    if param.kind is param.VAR_POSITIONAL:
+        return list[hint]  # type: ignore[valid-type]
+    if param.kind is param.VAR_KEYWORD:
+        return dict[str, hint]  # type: ignore[valid-type]
+    return hint
+
+
+def bound_call(function: Callable[..., Any], arguments: typing.Mapping[str, Any]
+               ) -> tuple[list[Any], dict[str, Any]]:
+    """A call's arguments, named as its schema names them, as the positional and keyword
+    arguments ``function``'s signature takes: a positional-only parameter by its name
+    (``get_order(order_id, /)``), a ``*line_ids`` as the list under ``line_ids``, a
+    ``**filters`` as the object under ``filters`` and any key no parameter is named for.
+    What does not fit is passed as named, for the function's validation to name; a
+    TypeError names a missing argument that must go by position."""
+    try:
+        parameters = list(inspect.signature(function).parameters.values())
+    except (TypeError, ValueError):
+        return [], dict(arguments)
+    left = dict(arguments)
+    gathered = next((p for p in parameters if p.kind is p.VAR_POSITIONAL), None)
+    spread = gathered is not None and left.get(gathered.name) not in (None, [], ())
+    args: list[Any] = []
+    kwargs: dict[str, Any] = {}
+    for param in parameters:
+        if param.kind is param.VAR_KEYWORD:
+            continue
+        if param.kind is param.VAR_POSITIONAL:
+            items = left.pop(param.name, ())
+            args.extend(items if isinstance(items, list | tuple) else [items])
+        elif param.kind is param.POSITIONAL_ONLY or (
+                spread and param.kind is param.POSITIONAL_OR_KEYWORD):
+            if param.name in left:
+                args.append(left.pop(param.name))
+            elif param.default is not param.empty:
+                args.append(param.default)
+            else:
+                raise TypeError(f"missing required argument {param.name!r}")
+        elif param.name in left:
+            kwargs[param.name] = left.pop(param.name)
+    extra = next((p for p in parameters if p.kind is p.VAR_KEYWORD), None)
+    if extra is not None and isinstance(left.get(extra.name), typing.Mapping) \
+            and extra.name not in {p.name for p in parameters if p is not extra}:
+        kwargs.update(left.pop(extra.name))
+    kwargs.update(left)
+    return args, kwargs

@@ -56,10 +56,12 @@ _GAP = r"(?:- ?| |, ?)?"
 #: ``1e3`` or ``nan``.
 _NUMBER = re.compile(r"-?(0|[1-9]\d{0,2}(,\d{3})+|[1-9]\d*)(\.\d+)?")
 #: A telephone number as people and services write it: ``+14155550134``, ``(415) 555-0134``,
-#: ``415-555-0134``, ``+1 415 555 0134``, ``020 7946 0958``. Not a date (``2025-06-12``), a
+#: ``415-555-0134``, ``+1 415 555 0134``, ``020 7946 0958``, ``98290 12345`` (two groups of
+#: five, as India writes a mobile), ``(11) 98123-4567``, and a national number with its trunk
+#: 0 in one run of ten or eleven figures (``09127782219``). Not a date (``2025-06-12``), a
 #: card number in fours, a postcode with its suffix or an account number with a dash.
-PHONE = re.compile(r"\+\d{8,15}|\+?(?:\d{1,3}[\s.-])?(?:\(\d{2,5}\)\s?|\d{2,5}[\s.-])"
-                    r"\d{3,4}[\s.-]?\d{3,4}")
+PHONE = re.compile(r"\+\d{8,15}|\+?(?:\d{1,3}[\s.-])?(?:\(\d{2,5}\)\s?|\d{2,6}[\s.-])"
+                   r"\d{3,5}[\s.-]?\d{3,4}|(?:\+\d{1,3}[\s.-]?)?\d{5}[\s.-]\d{5}|0[1-9]\d{8,9}")
 #: What a telephone number's text starts with.
 _PHONE_START = frozenset("+(0123456789")
 #: Four numbers joined by dots: an IPv4 address (``192.168.100.200``), no telephone.
@@ -77,11 +79,12 @@ _SHORT_COUNTRY_CODES = frozenset({
 
 
 def national_number(text: str) -> str:
-    """The figures of a telephone number without its country code (after ``+``) or its
-    trunk ``0``: ``+48 519 407 262`` and ``519 407 262`` are ``519407262``;
-    ``+44 7712 345678`` and ``07712 345678`` are ``7712345678``."""
+    """The figures of a telephone number without its country code (after ``+``, or leading
+    twelve figures or more, more than a national number has) or its trunk ``0``:
+    ``+48 519 407 262`` and ``519 407 262`` are ``519407262``; ``+44 7712 345678`` and
+    ``07712 345678`` are ``7712345678``; ``254722 908 113`` is ``722908113``."""
     digits = "".join(c for c in text if c.isdigit())
-    if text.strip().startswith("+"):
+    if text.strip().startswith("+") or len(digits) > PHONE_DIGITS + 1 and digits[0] != "0":
         code = next((digits[:n] for n in (1, 2) if digits[:n] in _SHORT_COUNTRY_CODES),
                     digits[:3])
         digits = digits[len(code):]
@@ -136,6 +139,25 @@ def same_code(value: Any, other: Any) -> bool:
     mine, theirs = code_key(value), code_key(other)
     return mine is not None and theirs is not None and (
         mine[0] == theirs[0] or mine[1] == theirs[1])
+
+
+#: A long value written by its ends, its middle left out as a wallet or a screen shows it:
+#: ``0x3f4a…9a2c``, ``bc1qxy2...x0wlh``.
+ELIDED = re.compile(r"([A-Za-z0-9]{3,})(?:…|\.{3})([A-Za-z0-9]{3,})")
+
+
+def elided_as(value: Any, written: Any) -> bool:
+    """``value`` is the long value ``written`` shows by its ends (:data:`ELIDED`): it starts
+    with the one and ends with the other (case aside), and is longer than both together
+    (``0x3f4a51e0...9a2c`` of "0x3f4a…9a2c"). Ends of four characters tell apart what one
+    person holds, not what another made to look alike: where the value came from is still
+    asked of it."""
+    found = ELIDED.fullmatch(written.strip()) if isinstance(written, str) else None
+    if found is None or not isinstance(value, str):
+        return False
+    head, tail, whole = found.group(1).lower(), found.group(2).lower(), value.strip().lower()
+    return len(whole) > len(head) + len(tail) and whole.startswith(head) \
+        and whole.endswith(tail)
 
 
 def _ungrouped(code: str) -> str:

@@ -35,6 +35,7 @@ from typing import Any
 
 from ..core.schemas import schema_kind
 from ..core.sentences import NOT_AN_ABBREVIATION
+from ..core.text import CREATE_VERBS
 from ..core.text import words as split_words
 from .names import entity_words, local_name, singular, tokens
 from .nested import fields
@@ -52,6 +53,22 @@ AUTHORED_KEYS = frozenset({"content", "contents", "body", "subject", "message", 
                            "preferences", "requirements", "concern", "concerns", "narrative",
                            # and as a hurried team shortens them
                            "subj", "msg", "desc", "descr", "txt", "expr", "narr"})
+#: Last words of parameters that name what a call saves (``label``, ``nickname``: "Short
+#: label for the address, e.g. Home or Office"): the model names it from the user's words
+#: when the call saves a thing of another kind (:func:`_saves_another`); a label a call
+#: adds to a thread is one of the labels there are.
+NAMING_KEYS = frozenset({"label", "nickname"})
+#: Why such a parameter is the model's, even where a read shows labels of other things.
+SAVED_NAME = "the name it gives what it saves"
+
+
+def _saves_another(spec: ToolSpec, word: str) -> bool:
+    """The tool saves a new thing (its verb creates or adds) whose kind is not ``word``
+    (``add_customer_address``, not ``add_label_to_thread`` nor ``create_label``)."""
+    verb, _ = verb_and_object(spec)
+    return verb in CREATE_VERBS and word not in tokens(local_name(spec.name))
+
+
 #: Nouns a parameter's description opens with when the model composes its value ("The
 #: arithmetic expression to work out", "A search query"), whatever the parameter is called.
 COMPOSED_NOUNS = ("expression", "formula", "equation", "query", "message", "body", "text")
@@ -204,6 +221,8 @@ def authored_candidates(spec: ToolSpec, returned: frozenset[str] | None
             found[param] = "a date"  # date_from, day_to: one end of a range of days
         elif parts[-1] in AUTHORED_KEYS:
             found[param] = "free text" if parts[-1] not in ("date", "time", "day") else "a date"
+        elif parts[-1] in NAMING_KEYS and _saves_another(spec, parts[-1]):
+            found[param] = SAVED_NAME
         elif isinstance(said, str) and IN_WORDS.search(said):
             found[param] = "free text"
         elif isinstance(said, str) and (composed := _COMPOSED.match(said)):

@@ -13,6 +13,7 @@ from ..core.frozen import freeze
 from .dataflow import (
     IN_WORDS,
     PROSE_KEYS,
+    SAVED_NAME,
     authored_candidates,
     authored_note,
     listed_in_text,
@@ -99,6 +100,7 @@ def _authored(specs: Sequence[ToolSpec], vocab: Vocabulary) -> dict[str, dict[st
         drafted[s.name] = {p: why[p] for p in s.properties
                            if p in why and (not _elsewhere(v := vocab.variable(s.name, p),
                                                            s.name, declared)
+                                            or why[p] == SAVED_NAME
                                             or _prose(s, p, why[p], v, everything))}
     return drafted
 

@@ -30,7 +30,7 @@ from pydantic.fields import FieldInfo
 from typing_extensions import is_typeddict
 
 from ..core.frozen import freeze
-from ..core.typehints import portable
+from ..core.typehints import gathered_hint, portable
 from .spec import SourceError, ToolSpec, map_subschema
 
 PREFIX = "python:"
@@ -177,13 +177,18 @@ def spec_from_function(func: Callable[..., Any], where: str) -> ToolSpec:
     described.update({k: v for k, v in loose.items() if not described.get(k)})
     fields: dict[str, Any] = {}
     for param in signature.parameters.values():
-        if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
-            continue
         hint = hints.get(param.name, Any)
         if _is_depends(hint):
             continue
+        said = annotated_text(hint) or described.get(param.name) or next(
+            (described[k] for k in (f"*{param.name}", f"**{param.name}") if described.get(k)),
+            None)  # the hint's own word first
+        if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):  # what it gathers, by name
+            empty = list if param.kind is param.VAR_POSITIONAL else dict
+            fields[param.name] = (gathered_hint(param, hint),
+                                  Field(default_factory=empty, description=said))
+            continue
         default = ... if param.default is param.empty else param.default
-        said = annotated_text(hint) or described.get(param.name)  # the hint's own word first
         fields[param.name] = (hint, Field(default, description=said))
     try:
         model = create_model(f"{name}_arguments", **fields)

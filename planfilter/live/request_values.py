@@ -76,7 +76,7 @@ Several spans for one variable are several values of it (any of them is the user
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from functools import lru_cache, partial
@@ -104,8 +104,15 @@ from ..core.text import (
     written_as_money,
 )
 from ..core.text import words as split_words
-from ..core.values import PHONE, code_groups, normal
+from ..core.values import ELIDED, PHONE, code_groups, normal
 
+#: The months of the Hijri calendar, as they are written in Latin letters and in Arabic.
+HIJRI_MONTHS = (r"Muharram|Safar|Rabi[ʿ'`]?\s*(?:al[- ]?)?(?:Awwal|Thani|Akhir(?:ah)?)|"
+                r"Jumad[ae]\s*(?:al[- ]?)?(?:Ula|Awwal|Akhir(?:ah)?|Thani(?:yah)?)|Rajab|"
+                r"Sha[ʿ'`]?ban|Rama[dz]an|Shawwal|"
+                r"Dhu(?:\s*al[- ]?|l[- ]?)(?:Qa[ʿ'`]?dah|Qi[ʿ'`]?dah|Hijjah)|محرم|صفر|"
+                r"ربيع\s+(?:الأول|الآخر|الثاني)|جمادى\s+(?:الأولى|الآخرة|الثانية)|رجب|شعبان|"
+                r"رمضان|شوال|ذو\s+القعدة|ذو\s+الحجة")
 #: Words between a quoted text or a number and a word of the parameter, at most.
 NEAR = 4
 
@@ -221,7 +228,8 @@ _GROUPED_CODE = re.compile(r"(?<![\w+.,-])[A-Z0-9]{1,6}(?: [A-Z0-9]{1,6}){3,}(?!
 _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("address", _ADDRESS),
     ("address", _UK_ADDRESS),
-    ("email", re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")),
+    # its local part in ASCII: "email也改成hsu.mh@proton.me" holds ``hsu.mh@proton.me``
+    ("email", re.compile(r"(?<![A-Za-z0-9.+_-])[A-Za-z0-9._%+-]+@[\w-]+(?:\.[\w-]+)+\b")),
     # a web address's labels start with no capitalised word: "www.example.com.They sent"
     # ends the address at "com", a sentence's stop without its space
     ("url", re.compile(r"\b(?:https?://[^\s'\"<>]+|"
@@ -243,6 +251,10 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     # (which year is not said), and its digits are no number
     ("day", re.compile(rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)?{_DAY_RANGE}\s+(?:of\s+)?(?:{MONTHS})|"
                        rf"(?:{MONTHS})\s+\d{{1,2}}(?:st|nd|rd|th)?{_DAY_RANGE})\b")),
+    # and of a month of the Hijri calendar ("14 Ramadan 1446", "٥ شوال"): which day that is
+    # the service's calendar says (a tool converts it); no value, and no number
+    ("day", re.compile(rf"\b\d{{1,2}}\s+(?:{HIJRI_MONTHS})(?:\s+\d{{4}})?(?:\s*(?:AH|هـ))?",
+                       re.IGNORECASE)),
     # and in another language ("dia 8 e dia 10 de julho", "le 14 mai", "14. Mai 2025", "12
     # marca"), its year too
     ("day", re.compile(rf"\b\d{{1,2}}\.?(?:\s*(?:-|–|,|e|y|et|und|en|i|a|al|au|bis|tot|do)"
@@ -270,6 +282,21 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     # a long code printed in groups ("9405 5112 0620 4471 2283 19", "1Z 8A9 47E 03 1184
     # 2207"), no telephone number (:func:`_one_code`)
     ("grouped code", _GROUPED_CODE),
+    # figures punctuated as a national id number is, dots then a dash, perhaps a slash
+    # ("123.456.789-09", "45.723.174/0001-10"): one code
+    ("code", re.compile(r"(?<![\w.,/-])\d{1,4}(?:\.\d{3}){2}(?:/\d{4})?-\d{1,2}"
+                        r"(?![\w/-]|[.,]\d)")),
+    # a long line of figures in groups parted by dots and spaces, as a payment slip prints
+    # it ("34191.09156 53000.151570 20823.140007 1 11080000259900"): one code when
+    # :func:`_one_code` says so (more figures than a telephone number has)
+    ("grouped code", re.compile(r"(?<![\w.,-])\d{3,}(?:[. ]\d+){3,}(?![\w-]|[.,]\d)")),
+    # a long value written by its ends, as a wallet shows it ("0x3f4a…9a2c"): one value
+    ("code", ELIDED),
+    # three groups of capitals and figures printed with spaces, a code when
+    # :func:`_three_groups` says so: a sort code ("20 45 77"), a payment's code as a
+    # receipt prints it ("SLB 7K2 M9QD"), a serial ("SHS KE 001976")
+    ("grouped code", re.compile(r"(?<![\w+.,-])(?<![A-Z0-9] )[A-Z0-9]{2,6}(?: [A-Z0-9]{1,6}){2}"
+                                r"(?![\w-]|[.,]\d| [A-Z0-9])")),
     # a reference of a few capitals and groups of figures, parted by slashes or spaces
     # ("INV/2025/004417", "ZK/2025/01873", "INV 2025 4431"; not the start of a longer code
     # in groups, "PD 7741 2093 58GB")
@@ -279,10 +306,10 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     # a British postcode, its two halves one value ("BS6 6LA")
     ("postcode", re.compile(r"\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}\b")),
     ("code", re.compile(r"(?<![\w@/.-])#?(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z#])"
-                        r"[A-Za-z0-9][A-Za-z0-9_-]{2,40}\b|#\d{3,40}\b")),
+                        r"[A-Za-z0-9][A-Za-z0-9_-]{2,100}\b|#\d{3,40}\b")),
     # groups of digits joined by hyphens, no date and no telephone number: a sort code
-    # ("04-00-04"), a reference ("12-3456-78")
-    ("code", re.compile(r"(?<![\w./-])\d{2,6}(?:-\d{2,6}){2,}(?![\w/-]|\.\d)")),
+    # ("04-00-04"), a reference ("12-3456-78"), an ISBN ("978-5-04-116047-0")
+    ("code", re.compile(r"(?<![\w./-])\d{2,6}(?:-\d{1,7}){2,}(?![\w/-]|\.\d)")),
     # an amount grouped by spaces or dots beside its currency ("17 440 kr", "kr 3.400,-"):
     # one number
     ("grouped amount", GROUPED_AMOUNT),
@@ -349,6 +376,7 @@ def _spans(text: str) -> tuple[Span, ...]:
             if any(start < e and s < end for s, e in taken):
                 continue
             value: Any = match.group(0).rstrip(".,;:!?)")
+            read_as = kind  # what this match is read as (the pattern's kind stays for the next)
             if kind == "quoted":
                 value = next(g for g in match.groups() if g is not None).strip()
                 if not value:
@@ -389,7 +417,7 @@ def _spans(text: str) -> tuple[Span, ...]:
             elif kind == "grouped code":
                 if not _one_code(value):
                     continue
-                kind = "code"
+                read_as = "code"
             elif kind == "numeric date":
                 taken.append((start, end))
                 if iso := _numeric_date(match):
@@ -414,14 +442,14 @@ def _spans(text: str) -> tuple[Span, ...]:
             elif kind == "grouped amount":
                 if not written_as_money(text, start, end):
                     continue
-                kind, value = "number", grouped_value(match.group(0))
+                read_as, value = "number", grouped_value(match.group(0))
             elif kind == "number":
                 if (start, end) in listed:
                     continue
                 value = value.replace(",", "")
                 value = float(value) if "." in value else int(value)
             taken.append((start, end))
-            found.append(Span(kind, value, start, end))
+            found.append(Span(read_as, value, start, end))
     return tuple(sorted(found, key=lambda s: s.start))
 
 
@@ -429,12 +457,29 @@ def _one_code(text: str) -> bool:
     """Groups printed with spaces are one code when each has a digit, one has three digits
     or more, and they hold letters or more digits than a telephone number has (fifteen):
     a parcel's tracking number, a card's number; not seats ("12A 12B 12C 12D") nor a
-    telephone number ("020 7946 0958")."""
+    telephone number ("020 7946 0958"). Three groups are one code by :func:`_three_groups`.
+    """
     groups = text.split()
+    if len(groups) == 3:
+        return _three_groups(groups)
     digits = sum(c.isdigit() for c in text)
     return all(any(c.isdigit() for c in g) for g in groups) and \
         any(re.search(r"\d{3}", g) for g in groups) and \
         (digits > 15 or any(c.isalpha() for c in text))
+
+
+def _three_groups(groups: Sequence[str]) -> bool:
+    """Three groups printed with spaces are one code when each is two figures (a sort code,
+    "20 45 77"), or together they hold nine characters or more, letters, and three figures
+    or figures in two groups ("SLB 7K2 M9QD", "SKQ 8RT 2MZA", "SHS KE 001976", a container
+    "MSKU 752104 8"); not a flight and its airport ("BA 249 LHR")."""
+    if all(len(g) == 2 and g.isdigit() for g in groups):
+        return True
+    text = "".join(groups)
+    figured = sum(any(c.isdigit() for c in g) for g in groups)
+    return len(text) >= 9 and sum(c.isalpha() for c in text) >= 2 \
+        and (sum(c.isdigit() for c in text) >= 3 or figured >= 2) \
+        and not (groups[1].isdigit() and groups[2].isalpha())
 
 
 def _numeric_date(match: re.Match[str]) -> str | None:
@@ -550,11 +595,27 @@ def _clock_form(tool: Tool, parameter: str) -> bool:
                                             or bool(_CLOCK_FORM.search(description_of(schema))))
 
 
+#: The whole numbers a parameter named for a part of a date or a time takes (its name's
+#: last word): no month is 14, no hour 1446.
+_RANGES: Mapping[str, tuple[int, int]] = {"month": (1, 12), "day": (1, 31), "hour": (0, 23),
+                                          "minute": (0, 59), "weekday": (0, 7)}
+
+
+def _out_of_range(parameter: str, span: Span) -> bool:
+    """``span`` is a whole number outside what ``parameter``, named for a part of a date or
+    a time (:data:`_RANGES`), takes ("14 Ramadan 1446": neither 14 nor 1446 a month)."""
+    last = split_words(parameter, numbers=False)[-1:]
+    bounds = _RANGES.get(last[0]) if last else None
+    value = span.value
+    return bounds is not None and isinstance(value, int) and not isinstance(value, bool) \
+        and not bounds[0] <= value <= bounds[1]
+
+
 def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
     """``span`` of ``text`` may be a value of the tool's ``parameter`` (see the module
     docstring)."""
     if not _offered(tool, parameter, span.value) or not _of_named_kind(parameter, span) \
-            or _unlike_examples(tool, parameter, span):
+            or _unlike_examples(tool, parameter, span) or _out_of_range(parameter, span):
         return False
     # "a Konya kilim ... send it to my address in Utrecht" for ``origin`` ("e.g. ``Konya``,
     # ``Uşak``"): the request names a place the examples show, so the place a word leads

@@ -11,7 +11,9 @@ import path), whose ``using(data)`` runs its tools on ``data`` inside the block,
 contracts infer python:DIR.tools`` drafts them).
 
 Each run works on its own copy of the database. A call's arguments are validated against
-the tool's signature (a record becomes its model); a tool written ``async def`` is awaited
+the tool's signature (a record becomes its model; a positional-only parameter, a ``*args``
+and a ``**kwargs`` are passed as the signature takes them, named as the drafts name them:
+:func:`~planfilter.core.typehints.bound_call`); a tool written ``async def`` is awaited
 inside ``using(data)``; and whatever the tool raises is the error result a service would
 answer, never the run's end. A run succeeds when the database at its end is the database
 the task's ground truth leaves, whatever calls led there. Each task's
@@ -44,7 +46,7 @@ from ..core.errors import ContractError, PlanfilterError
 from ..core.loading import load_registry
 from ..core.resources import domains_file
 from ..core.tasks import Suite, Task
-from ..core.typehints import portable_function
+from ..core.typehints import bound_call, portable_function
 from .base import Case, Execution, GroundCall, SuiteOptions, Verdict
 from .oracle import gold_goal, oracle_known
 from .shop import tools as shop_tools
@@ -125,7 +127,8 @@ def run_tool(toolset: ToolSet, data: dict[str, Any], tool: str,
     before = copy.deepcopy(data)
     try:
         with toolset.module.using(data):
-            answered = toolset.tools[tool](**dict(arguments))
+            args, kwargs = bound_call(toolset.tools[tool], arguments)
+            answered = toolset.tools[tool](*args, **kwargs)
             if inspect.isawaitable(answered):  # an ``async def`` tool, awaited in this context
                 answered = asyncio.run(_awaited(answered))
             result = _plain(answered)
