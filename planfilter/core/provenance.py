@@ -122,6 +122,7 @@ from .text import (
     fold,
     has_digit,
     measures_said,
+    name_parts,
     names_money,
     singular,
     unit_named,
@@ -589,7 +590,7 @@ def field_mask(tool: Tool, name: str, arguments: Mapping[str, Any]) -> bool:
     if not beside:  # asked of every argument: no record beside it, no mask (the common case)
         return False
     schema = tool.parameters.get("properties", {}).get(name)
-    spelled = re.sub(r"(?<=[a-z])(?=[A-Z])|_", " ", name)  # ``updateMask``, ``update_mask``
+    spelled = " ".join(name_parts(name))  # ``updateMask``, ``update_mask``
     if not _NAMES_FIELDS.search(f"{spelled} {description_of(schema)}"):
         return False
     value = arguments[name]
@@ -1445,7 +1446,7 @@ _DATE_DESCRIBED = re.compile(r"\bdate\b|\b(?:CC|YY)YYMMDD\b", re.IGNORECASE)
 def _head(name: str | None) -> str | None:
     """The last word of a parameter's or a field's name (``new_day``, ``newDay``: ``day``),
     if any."""
-    last = words(re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name), numbers=False)[-1:] if name else []
+    last = name_parts(name)[-1:] if name else []
     return last[0] if last else None
 
 

@@ -350,7 +350,7 @@ def names_money(name: str) -> bool:
     """``name`` (a parameter's or a field's) is of an amount of money: it has a word of
     :data:`MONEY_WORDS` and none of :data:`ID_WORDS` (``amount_minor``, ``price_cents``,
     ``refund``; not ``payment_id``)."""
-    said = set(words(re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name), numbers=False))
+    said = set(name_parts(name))
     return bool(said & MONEY_WORDS) and not said & ID_WORDS
 
 
@@ -374,6 +374,16 @@ CHANGE_VERBS = frozenset(
     "update move reschedule change push edit modify rename send reply forward respond "
     "delete remove cancel create add draft write share".split()
 )
+
+
+#: Where the words of a camel-cased name meet (``outageDuration``, ``updateMask``).
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+
+
+def name_parts(name: str) -> list[str]:
+    """The words of a parameter's or a field's name, snake_case or camelCase, each starting
+    with a letter (``outageDuration`` and ``outage_duration``: ``outage``, ``duration``)."""
+    return words(_CAMEL.sub(" ", name), numbers=False)
 
 
 def words(text: str, *, digits: bool = True, numbers: bool = True,

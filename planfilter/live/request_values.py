@@ -97,6 +97,7 @@ from ..core.text import (
     fold,
     grouped_value,
     has_digit,
+    name_parts,
     names_money,
     numbering,
     quoted_at,
@@ -604,7 +605,7 @@ _RANGES: Mapping[str, tuple[int, int]] = {"month": (1, 12), "day": (1, 31), "hou
 def _out_of_range(parameter: str, span: Span) -> bool:
     """``span`` is a whole number outside what ``parameter``, named for a part of a date or
     a time (:data:`_RANGES`), takes ("14 Ramadan 1446": neither 14 nor 1446 a month)."""
-    last = split_words(parameter, numbers=False)[-1:]
+    last = name_parts(parameter)[-1:]
     bounds = _RANGES.get(last[0]) if last else None
     value = span.value
     return bounds is not None and isinstance(value, int) and not isinstance(value, bool) \
