@@ -1154,10 +1154,12 @@ def test_the_users_value_is_one_value_however_a_call_writes_it(known, value, kin
 
 
 @pytest.mark.parametrize("city, kind", [("Porto", "allowed"), ("Porto Airport", "allowed"),
-                                        ("Lisbon", "substituted")])
+                                        ("Faro", "substituted")])
 def test_part_of_the_value_the_user_gave_is_theirs(city, kind):
     """The user names a place ("Porto Airport"); a search by the part the request spells
-    out ("Porto") is by their value; another place is not."""
+    out ("Porto") is by their value; a place nobody gave is not (a read may take another
+    of the user's own values: see
+    :func:`test_a_read_may_take_another_of_the_users_values_a_write_may_not`)."""
     session = Session(moves(), method="all", policy="always")
     session.start("From Porto Airport to Lisbon", goal=["moved"],
                   known={"city": "Porto Airport"})
@@ -2267,3 +2269,264 @@ def test_a_field_mask_named_in_camel_case_is_one():
                        "postalAddress": "4 High St, Bath BA1 1AA"},
         "updateMask": "email,postalAddress"})
     assert outcome(decision) == "allowed", decision.reason
+
+
+@pytest.mark.parametrize("order, kind", [("ORD-88213", "allowed"), ("ORD-88214", "invented")])
+def test_figures_in_the_form_the_tools_own_description_shows_are_the_users(order, kind):
+    """"Order 88213", where the tool's description (not the parameter's) says an order id
+    looks like ``ORD-88213``: the user's number as the service writes it."""
+    registry = Registry(tools=(
+        Tool(name="get_order", requires=["order_id"], produces=["order"], action="read",
+             description="Show an order. The order id looks like ORD-10442 (the number "
+             "alone is what customers see on their receipt).",
+             parameters=params({"order_id": {"type": "string"}})),
+    ))
+    session = started(registry, "Order 88213: I'm picking it up on Friday.", goal=["order"])
+    decision = session.check("get_order", {"order_id": order})
+    assert outcome(decision) == kind, decision.reason
+
+
+@pytest.mark.parametrize("cuts, kind", [(["6 @ 900", "4 @ 300"], "allowed"),
+                                        (["6 @ 900", "4 @ 3000"], "invented")])
+def test_counts_and_measures_joined_as_a_cut_list_are_the_users(cuts, kind):
+    """"six pieces at 900mm and four at 300mm" is the cut list ``6 @ 900``, ``4 @ 300``:
+    how many of what size is no identifier; a length the user never said is still held to
+    a source."""
+    registry = Registry(tools=(
+        Tool(name="find_timber", produces=["sku"], action="read"),
+        Tool(name="quote_cuts", requires=["sku", "cuts"], produces=["quote"], action="read",
+             parameters=params({"sku": {"type": "string"},
+                                "cuts": {"type": "array", "items": {"type": "string"}}})),
+    ))
+    session = started(registry, "Cut the planed 18 x 94 into six pieces at 900mm and four "
+                      "at 300mm please.", goal=["quote"])
+    session.record("find_timber", {}, {"sku": "TMB-PSE-1894-24"})
+    decision = session.check("quote_cuts", {"sku": "TMB-PSE-1894-24", "cuts": cuts})
+    assert outcome(decision) == kind, decision.reason
+
+
+@pytest.mark.parametrize("name, value, identifies_it", [
+    ("fromMs", 1764716400000, False), ("passed_at", 1764716400, False),
+    ("timestamp", 1764716400, False), ("account_no", 1764716400, True)])
+def test_a_moment_a_clock_counts_since_1970_identifies_nothing(name, value, identifies_it):
+    """``fromMs: 1764716400000`` of "on the 3rd of December" is a date the model works
+    out in the service's clock; the same figures as an account's number identify it."""
+    from planfilter.core.provenance import identifies
+    assert identifies(value, {"type": "integer"}, name=name) is identifies_it
+
+
+def test_a_window_of_two_times_identifies_nothing():
+    from planfilter.core.provenance import identifies
+    assert not identifies("17:00-21:00", {"type": "string"}, name="window")
+    assert identifies("17:00-21:00X", {"type": "string"}, name="window")
+
+
+@pytest.mark.parametrize("status, kind", [("cancelled", "allowed"), ("archived", "invented")])
+def test_a_choice_an_optional_fields_description_lists_identifies_nothing(status, kind):
+    """A patch's ``status: str | None`` (``anyOf`` a string and null) whose description
+    lists "active", "paused" or "cancelled": a listed choice is the tool's; another word
+    is held to a source."""
+    registry = Registry(tools=(
+        Tool(name="list_repeats", produces=["repeat_id"], action="read"),
+        Tool(name="update_repeat", requires=["repeat_id", "update"], produces=["updated"],
+             action="update", risk="medium", parameters=params({
+                 "repeat_id": {"type": "string"},
+                 "update": {"type": "object", "properties": {"status": {
+                     "anyOf": [{"type": "string"}, {"type": "null"}],
+                     "description": '"active", "paused" or "cancelled" (cancelled is '
+                                    'final).'}}}})),
+    ))
+    session = started(registry, "Please stop my glucose strips repeat for good.",
+                      goal=["updated"])
+    session.record("list_repeats", {}, [{"repeat_id": "RO-00288"}])
+    decision = session.check("update_repeat", {"repeat_id": "RO-00288",
+                                               "update": {"status": status}})
+    assert outcome(decision) == kind, decision.reason
+
+
+@pytest.mark.parametrize("floor, kind", [("3", "allowed"), ("3417", "invented")])
+def test_a_few_figures_in_a_records_field_are_a_number_beside_it(floor, kind):
+    """An address the model writes from "Ypsilantou 25, 3os orofos": its ``floor: "3"`` is
+    a number beside the fields that say which address it is, as a whole number there is;
+    figures enough to be an id are held to a source."""
+    registry = Registry(tools=(
+        Tool(name="find_customer", produces=["customer_id"], action="read"),
+        Tool(name="add_address", requires=["customer_id", "address"], produces=["added"],
+             action="create", risk="medium", parameters=params({
+                 "customer_id": {"type": "string"}, "address": {"type": "object"}})),
+    ))
+    session = started(registry, "Prosthesete ti nea mou dieuthinsi: Ypsilantou 25, 3os "
+                      "orofos, TK 106 76", goal=["added"])
+    session.record("find_customer", {}, {"customer_id": "CUS-30977"})
+    decision = session.check("add_address", {"customer_id": "CUS-30977", "address": {
+        "street": "Ypsilantou", "number": "25", "floor": floor, "postcode": "10676"}})
+    assert outcome(decision) == kind, decision.reason
+
+
+@pytest.mark.parametrize("mobile, kind", [("+306932551840", "allowed"),
+                                          ("+306932551841", "substituted")])
+def test_a_telephone_number_given_as_its_national_figures_alone_is_the_users(mobile, kind):
+    """"mobile 6932551840" is ``+306932551840`` (no pattern reads ten bare figures as a
+    telephone number); another number is not the user's."""
+    registry = Registry(tools=(
+        Tool(name="find_customer", requires=["mobile"], produces=["customer_id"],
+             action="read", parameters=params({"mobile": {"type": "string"}})),
+    ))
+    session = started(registry, "Hi, Andreas here, mobile 6932551840.", goal=["customer_id"],
+                      known={"mobile": "6932551840"})
+    decision = session.check("find_customer", {"mobile": mobile})
+    assert outcome(decision) == kind, decision.reason
+
+
+@pytest.mark.parametrize("tool, town, kind", [
+    ("list_branches", "Bradford", "allowed"), ("list_branches", "Leeds", "substituted"),
+    ("close_branch", "Bradford", "substituted")])
+def test_a_read_may_take_another_of_the_users_values_a_write_may_not(tool, town, kind):
+    """"Your Bradford counter told me ... collect from Thornbury": the reader gives
+    Thornbury for ``town``; a read of Bradford's branches acts on nothing and is the
+    user's word, so it is allowed; a town nobody gave is not, nor is Bradford for a write."""
+    registry = Registry(tools=(
+        Tool(name="list_branches", requires=["town"], produces=["branch_id"], action="list",
+             parameters=params({"town": {"type": "string"}})),
+        Tool(name="close_branch", requires=["town"], produces=["closed"], action="delete",
+             risk="high", parameters=params({"town": {"type": "string"}})),
+    ))
+    session = started(registry, "Your Bradford counter told me we're on stop. I'll collect "
+                      "from Thornbury tomorrow.", goal=["branch_id"],
+                      known={"town": "Thornbury"})
+    decision = session.check(tool, {"town": town})
+    assert outcome(decision) == kind, decision.reason
+
+
+@pytest.mark.parametrize("postcode, kind", [("M20 2RN", "allowed"), ("M20 2RX", "invented")])
+def test_a_code_a_transcript_spells_is_the_users(postcode, kind):
+    """A telephone transcript's "postcode m twenty two r n" is ``M20 2RN``; a postcode it
+    does not spell is held to a source."""
+    registry = Registry(tools=(
+        Tool(name="find_customer", requires=["surname", "postcode"], produces=["customer_id"],
+             action="read", parameters=params({"surname": {"type": "string"},
+                                               "postcode": {"type": "string"}})),
+    ))
+    session = started(registry, "its um siobhan gallagher postcode m twenty two r n today's "
+                      "friday", goal=["customer_id"])
+    decision = session.check("find_customer", {"surname": "Gallagher", "postcode": postcode})
+    assert outcome(decision) == kind, decision.reason
+
+
+@pytest.mark.parametrize("check_out, kind", [("2025-05-26", "allowed"),
+                                             ("2025-05-27", "substituted")])
+def test_a_date_as_many_nights_from_the_users_as_the_stay_lasts_is_theirs(check_out, kind):
+    """"Friday 23rd May 2025 for 3 nights", read as the day in and out alike: the 26th is
+    the user's day out; the 27th is not."""
+    registry = Registry(tools=(
+        Tool(name="book", requires=["check_in", "check_out"], produces=["booked"],
+             action="create", risk="medium", parameters=params({
+                 "check_in": {"type": "string"}, "check_out": {"type": "string"}})),
+    ))
+    session = started(registry, "This time Grasmere: Friday 23rd May 2025 for 3 nights, "
+                      "2 adults.", goal=["booked"],
+                      known={"check_in": "2025-05-23", "check_out": "2025-05-23"})
+    decision = session.check("book", {"check_in": "2025-05-23", "check_out": check_out})
+    assert outcome(decision) == kind, decision.reason
+
+
+@pytest.mark.parametrize("recipient, kind", [("Anna Nowak", "allowed"), ("Kraków", "allowed"),
+                                             ("Anna Nowakowska", "invented"),
+                                             ("TURTL", "invented")])
+def test_a_name_the_request_writes_inflected_is_the_users(recipient, kind):
+    """"paczka do Anny Nowak ... w Krakowie": ``Anna Nowak`` and ``Kraków`` are the user's
+    words in the form a record holds them; another name that begins alike, or a code cut
+    from a word, is not."""
+    registry = Registry(tools=(
+        Tool(name="list_parcels", requires=["recipient_name"], produces=["parcel"],
+             action="read", parameters=params({"recipient_name": {"type": "string"}})),
+    ))
+    session = started(registry, "Gdzie jest moja paczka do Anny Nowak, nadana w Krakowie? "
+                      "Turtle", goal=["parcel"])
+    decision = session.check("list_parcels", {"recipient_name": recipient})
+    assert outcome(decision) == kind, decision.reason
+
+
+@pytest.mark.parametrize("table, kind", [("sc_req_item", "allowed"), ("incident", "allowed"),
+                                         ("LT-20931", "invented"), ("u_secret", "invented")])
+def test_a_word_of_the_services_own_description_identifies_nothing(table, kind):
+    """A table the tool's description names in its prose ("Useful tables: sys_user
+    (people), ..., incident, sc_req_item (RITM numbers), ...") is the service's word; an
+    example's asset tag, or a table it never names, is held to a source."""
+    registry = Registry(tools=(
+        Tool(name="query_records", requires=["table"], produces=["records"], action="read",
+             description="Read records with an encoded query, e.g. asset_tag=LT-20931. "
+                         "Useful tables: sys_user (people), sys_user_group and "
+                         "sys_user_grmember (support groups and their members), incident, "
+                         "sc_req_item (RITM numbers), alm_hardware (laptops, phones, "
+                         "monitors, docks; asset_tag, u_hostname).",
+             parameters=params({"table": {"type": "string"}})),
+        Tool(name="get_record", requires=["records"], produces=["table"], action="read"),
+    ))
+    session = started(registry, "My laptop was stolen, please wipe it", goal=["records"])
+    decision = session.check("query_records", {"table": table})
+    assert outcome(decision) == kind, decision.reason
+
+
+@pytest.mark.parametrize("key, kind", [
+    ("SalesOrders('SO-104882')/Microsoft.NAV.release", "allowed"),
+    ("SalesOrders('SO-104883')/Microsoft.NAV.release", "invented"),
+    ("SalesOrders('SO-104882')/Microsoft.NAV.erase", "invented")])
+def test_a_key_in_the_services_syntax_of_seen_values_and_its_names_is_obtained(key, kind):
+    """An OData path of the order a read showed and an action the description names;
+    another order, or an action nobody named, is not."""
+    registry = Registry(tools=(
+        Tool(name="list_orders", produces=["orders"], action="read"),
+        Tool(name="invoke_action", requires=["orders", "action_path"], produces=["done"],
+             action="update", risk="medium",
+             description="Invoke a bound action (POST /{entity_set}({key})/Microsoft.NAV."
+                         "{action}). The actions are: on SalesOrders release, reopen.",
+             parameters=params({"action_path": {"type": "string"}})),
+    ))
+    session = started(registry, "Please release my order", goal=["done"])
+    session.record("list_orders", {}, {"value": [{"No": "SO-104882"}]})
+    decision = session.check("invoke_action", {"action_path": key})
+    assert outcome(decision) == kind, decision.reason
+
+
+@pytest.mark.parametrize("invoice, kind", [("inv-20387", "allowed"),
+                                            ("inv-20388", "substituted")])
+def test_the_record_that_holds_the_users_number_is_the_users(invoice, kind):
+    """A resource keeps the user's invoice number among its identifiers
+    (``identifier: [{"system": ..., "value": "INV-2026-00387"}]``): its own id is the
+    invoice the user named; another's is not."""
+    registry = Registry(tools=(
+        Tool(name="search_invoice", produces=["invoice_id"], action="read"),
+        Tool(name="pay_invoice", requires=["invoice_id"], produces=["paid"], action="update",
+             risk="high", parameters=params({"invoice_id": {"type": "string"}})),
+    ))
+    session = started(registry, "Please settle invoice INV-2026-00387 with my card",
+                      goal=["paid"], known={"invoice_id": "INV-2026-00387"})
+    session.record("search_invoice", {}, {"entry": [
+        {"resource": {"id": "inv-20387", "identifier": [
+            {"system": "https://example.org/invoice", "value": "INV-2026-00387"}]}},
+        {"resource": {"id": "inv-20388", "identifier": [
+            {"system": "https://example.org/invoice", "value": "INV-2026-00388"}]}}]})
+    decision = session.check("pay_invoice", {"invoice_id": invoice})
+    assert outcome(decision) == kind, decision.reason
+
+
+@pytest.mark.parametrize("path, kind", [("/telecom/0/value", "allowed"),
+                                        ("/telecom/3/value", "invented")])
+def test_a_pointer_to_a_field_of_a_record_read_is_obtained(path, kind):
+    """A JSON Patch replaces the patient's first telephone number: ``/telecom/0/value``
+    points into the record the model read; a field the record does not hold is held to a
+    source."""
+    registry = Registry(tools=(
+        Tool(name="read_patient", produces=["patient_id"], action="read"),
+        Tool(name="patch_patient", requires=["patient_id", "operations"], produces=["patched"],
+             action="update", risk="medium", description="Apply JSON Patch operations; "
+             "each op is one of add, replace, remove.", parameters=params({
+                 "patient_id": {"type": "string"}, "operations": {"type": "array"}})),
+    ))
+    session = started(registry, "My new mobile is 07700 900123", goal=["patched"])
+    session.record("read_patient", {}, {"entry": [{"resource": {
+        "id": "p-10482", "telecom": [{"system": "phone", "value": "+447700900456"}]}}]})
+    decision = session.check("patch_patient", {"patient_id": "p-10482", "operations": [
+        {"op": "replace", "path": path, "value": "+447700900123"}]})
+    assert outcome(decision) == kind, decision.reason

@@ -1684,3 +1684,50 @@ def test_an_amount_in_groups_then_a_number_in_groups_that_is_no_amount_are_read_
     the same way with no currency, is no amount (and reading it raised before)."""
     found = spans("Paguei R$ 3.799,00 no boleto. CPF 123.456.789-09. Obrigada!")
     assert found[0].value == 3799 and 123456789 not in [s.value for s in found]
+
+
+def test_a_number_plate_in_three_groups_is_one_code_and_no_place_is_a_plate():
+    """"my camper van EF 789 GH": letters, figures and as many letters again are one plate
+    (a flight and its airport are not); a parameter whose examples are codes, in capitals
+    or typed in lower case ("AB-123-CD" or "ab123cd"), takes no place written in words."""
+    assert "EF 789 GH" in [s.value for s in spans("my camper van EF 789 GH down the A7")]
+    assert "BA 249 LHR" not in [s.value for s in spans("on BA 249 LHR to JFK")]
+    registry = _registry_of(plate={"type": "string", "description":
+                                   'Plate number in any spacing, e.g. ``"AB-123-CD"`` or '
+                                   '``"ab123cd"``.'})
+    assert "plate" not in stated_values(
+        registry, "I get on at Pierre-Bénite in Lyon and leave at Valence Nord")
+
+
+def test_telephone_numbers_written_in_pairs_are_one_number_and_amounts_in_lari_are_money():
+    """"+33 6 24 58 91 07", "0 599 12-34-56": one telephone number each, not five counts;
+    "GEL 1 250,50" and "1 100 ლარი" are amounts of money."""
+    registry = _registry_of(phone={"type": "string", "description": "Phone number"},
+                            amount_gel={"type": "number", "description": "Amount in lari"})
+    assert stated_values(registry, "it's Luc, +33 6 24 58 91 07. Please cancel it") == {
+        "phone": "+33 6 24 58 91 07"}
+    assert stated_values(registry, "ნინო ვარ, ტელ. 0 599 12-34-56.") == {
+        "phone": "0 599 12-34-56"}
+    assert stated_values(registry, "ჩამომეჭრა GEL 1 250,50, ფასი 1 100 ლარი ეწერა")[
+        "amount_gel"] == [1250.5, 1100]
+
+
+def test_a_cards_last_figures_a_company_and_a_dated_today_bind_no_value_of_another_kind():
+    """"my Visa ending 0093" binds no card's or guest's id; "Sarah from Bluebird Apps sp.
+    z o.o." names a company, no city; a number without a currency is no amount where the
+    request writes its amounts with theirs ("Account 4002 3318 ... £64.20"); and "today's
+    reading (12/03/2025)" dates today itself, so today is not this machine's."""
+    from datetime import date
+
+    from planfilter.live.dates import spans as relative_spans
+    registry = _registry_of(card_id={"type": "integer", "description": "Card on file"},
+                            city={"type": "string", "description": "Destination city"},
+                            amount={"type": "integer", "description": "Amount in pence"})
+    assert stated_values(registry, "Please take the deposit from my Visa ending 0093") == {}
+    assert "city" not in stated_values(registry, "this is Sarah from Bluebird Apps sp. z o.o.")
+    assert "amount" not in stated_values(registry, "Account 4002 3318. There's still £64.20 "
+                                                   "showing on it.")
+    assert not [s for s in relative_spans("Today's reading (12/03/2025) is 03882.",
+                                          date(2026, 12, 8)) if s.kind == "date"]
+    assert stated_values(_registry_of(points={"type": "integer", "description": "Points"}),
+                         "ቀሪውን 800 ብር በM-Pesa ልኬያለሁ") == {}

@@ -87,3 +87,27 @@ def test_folding_is_idempotent_and_keeps_every_text_that_is_not_blank(text):
     own, not a mark to drop."""
     assert fold(fold(text)) == fold(text)
     assert bool(fold(text).strip()) == bool(text.strip())
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a postcode's district said as a number after its letters, a letter said with a word
+    ("postcode m twenty two r n today", "postcode m202rn today"),
+    ("london s w eleven five e l thats it", "london sw115el thats it"),
+    ("it's s w four oh l for lima q. same card", "it's sw40lq. same card"),
+    ("l s six three h as in hotel q if it's under", "ls63hq if it's under"),
+    # a code of letters with a figure or two ("s t u d ten", "r h y s p eight eight")
+    ("my student code its s t u d ten", "my student code its stud10"),
+    ("my emails r h y s p eight eight at hotmail", "my emails rhysp88 at hotmail"),
+    # a number said as a quantity stays so
+    ("twenty two fifty for the lot", "twenty two fifty for the lot"),
+    ("the one for dinner", "the one for dinner"),
+])
+def test_codes_spelled_with_numbers_and_spelling_words_are_written(text, expected):
+    assert written(text) == expected
+
+
+def test_a_domain_heard_as_two_words_is_read_joined_and_alone():
+    found = spoken_addresses("email is sam dot whitaker at proton mail dot com w h i t a k e r")
+    assert "sam.whitaker@protonmail.com" in found and "sam.whitaker@mail.com" in found
+    assert "rhysp88@hotmail.co.uk" in spoken_addresses(
+        "my emails r h y s p eight eight at hotmail dot co dot uk")

@@ -115,7 +115,10 @@ DESKS = ("gadgetdesk", "staydesk", "carrierdesk", "clinicdesk", "rentdesk", "mea
          "israeldesk", "manilladesk", "nairobidesk", "sheetdesk", "instadesk", "jakartadesk",
          "courtdesk", "cryptodesk", "soapdesk", "jaipurdesk", "riyadhdesk", "berthdesk",
          "brazildesk", "taiwandesk", "logfmtdesk", "formdesk", "quebecdesk", "protodesk",
-         "htmlmaildesk", "persiandesk")
+         "htmlmaildesk", "persiandesk", "pizzadesk", "keysmithdesk", "tbilisidesk",
+         "osakadesk", "hardwaredesk", "athensdesk", "tollsdesk", "plantdesk", "odatadesk",
+         "querydesk", "fhirdesk", "krakowdesk", "bnbdesk", "rowsdesk", "addisdesk",
+         "shanghaidesk")
 
 
 @pytest.fixture(scope="module")
@@ -266,20 +269,18 @@ REFUSED_FROM_THE_ORACLE["pianodesk"] = [("repair_visit_preferred_technician", to
                                                      "create_appointment")]
 # a court's or a piece of kit's code for the name the user gives ("Court B", "Squash Court
 # 1", "two rackets"), with no read of the facilities or the equipment, and the slot keys
-# built of them
+# built of them (where a description writes a court's code, "CRT-B", outside its
+# examples, the booking that takes the code alone is allowed)
 REFUSED_FROM_THE_ORACLE["sportshalldesk"] = [
     ("book_court_b_with_credit", "get_slot", "invented"),
     ("book_court_b_with_credit", "get_slot", "invented"),
-    ("book_court_b_with_credit", "book_slot", "invented"),
     ("duplicate_booking_keep_court_a", "add_equipment_hire", "invented"),
     ("swap_friday_badminton_for_squash", "get_slot", "invented"),
     ("swap_friday_badminton_for_squash", "book_slot", "invented")]
-# a dropdown's choices ("Paused", "Yes") no description or read shows, and a contact's
-# e-mail address no read of the ground truth shows
+# a dropdown's choice ("Paused") no description or read shows ("Yes" the tool set's
+# descriptions write), and a contact's e-mail address no read of the ground truth shows
 REFUSED_FROM_THE_ORACLE["rotadesk"] = [
     ("driver_off_after_knee_op", "update_cell", "invented"),
-    ("gift_aid_february_gifts", "update_cell", "invented"),
-    ("gift_aid_february_gifts", "update_cell", "invented"),
     ("jobcentre_extend_voucher", "send_email", "invented")]
 # a sale's id for the month the user names ("the March sale"), with no read of the sales,
 # and a lot's id made of it
@@ -320,12 +321,9 @@ REFUSED_FROM_THE_REQUEST = {
     "spadeskhu": REFUSED_FROM_THE_ORACLE["spadeskhu"],
     "scooterdesk": REFUSED_FROM_THE_ORACLE["scooterdesk"],
     # a bare domain in capitals ("My domain is TRANCERAMICS.COM") is not read; the CNAME's
-    # target the request quotes ("shops.myshopify.com") binds as the domain, and the records
-    # the refused listing would have shown are not seen
-    "pastedesk": [("connect_domain_to_shopify", "list_dns_records", "substituted"),
-                  ("connect_domain_to_shopify", "update_dns_record", "invented"),
-                  ("connect_domain_to_shopify", "delete_dns_records", "invented"),
-                  ("connect_domain_to_shopify", "add_dns_record", "substituted")],
+    # target the request quotes ("shops.myshopify.com") binds as the domain (the listing of
+    # the user's domain, a read, is allowed; the record it adds is not)
+    "pastedesk": [("connect_domain_to_shopify", "add_dns_record", "substituted")],
     "treedesk": REFUSED_FROM_THE_ORACLE["treedesk"],
     "docdesk": REFUSED_FROM_THE_ORACLE["docdesk"],
     # "serial sm 8hkn 2w9x" is read in pieces ("8hkn") and for the hub's serial too;
@@ -337,13 +335,6 @@ REFUSED_FROM_THE_REQUEST = {
     # "we moved in last Saturday" is dated from this machine's clock; the host's day is
     # another (its own fixed date)
     "mainframedesk": [("joint_holders_moved_house", "addr_chg", "substituted")] * 2,
-    # "ZIP 45440" (the user's home) read as the ZIP of the search for a plumber at their
-    # rental "on Elm Street in Dayton" (``418 Elm St``, 45410-2317), and the visit the
-    # refused search would have offered
-    "warrantydesk": [("rental_water_heater_leak_soonest_plumber", "find_contractors",
-                      "substituted"),
-                     ("rental_water_heater_leak_soonest_plumber", "schedule_visit",
-                      "invented")],
     "sportshalldesk": REFUSED_FROM_THE_ORACLE["sportshalldesk"],
     "rotadesk": REFUSED_FROM_THE_ORACLE["rotadesk"],
     "pianodesk": REFUSED_FROM_THE_ORACLE["pianodesk"],
@@ -355,9 +346,6 @@ REFUSED_FROM_THE_REQUEST = {
     "dormdesk": [("deposit_settle_after_checkout", "refund_deposit", "substituted")],
     "massagedesk": REFUSED_FROM_THE_ORACLE["massagedesk"],
     "lostpropertydesk": REFUSED_FROM_THE_ORACLE["lostpropertydesk"],
-    # a spot the user names in their own words ("4th floor kitchen"), where the request's
-    # places (the company, the two cities) are read as the machine's new location
-    "vendingdesk": [("liverpool_snack_to_manchester", "relocate_machine", "substituted")],
     "sparepartsdesk": REFUSED_FROM_THE_ORACLE["sparepartsdesk"],
     "dogwalkdesk": REFUSED_FROM_THE_ORACLE["dogwalkdesk"],
     # as from the oracle, and the amount a trusted inspection shows kept of a deposit, where
@@ -389,10 +377,7 @@ REFUSED_FROM_THE_REQUEST = {
                     ("remove_appliances_email_total", "get_quote", "substituted"),
                     ("remove_appliances_email_total", "revise_quote", "invented")],
     "langschooldesk": REFUSED_FROM_THE_ORACLE["langschooldesk"],
-    # as from the oracle, and a salon named by its district ("in Wash Park") where branches
-    # are listed by city (the owner's, which a trusted read shows)
-    "groomingdesk": [*REFUSED_FROM_THE_ORACLE["groomingdesk"],
-                     ("book_cheaper_of_two_options", "list_branches", "substituted")],
+    "groomingdesk": REFUSED_FROM_THE_ORACLE["groomingdesk"],
     # "the last start wave", a wave no read of the ground truth shows
     "racedesk": [("new_phone_contact_and_later_wave", "change_wave", "invented")],
     # clinics named by their districts ("Cribbs Causeway", "Clifton") where clinics are
@@ -405,8 +390,7 @@ REFUSED_FROM_THE_REQUEST = {
                     ("left_aid_repair_at_cribbs_with_loaner", "assign_loan_device",
                      "invented")],
     "carrierdesk": [("hotspot_plan_upgrade", "change_plan", "substituted"),
-                    ("port_in_wife", "port_in_number", "substituted"),
-                    ("data_topup_and_cancel_pass", "get_line_details", "substituted")],
+                    ("port_in_wife", "port_in_number", "substituted")],
     "rentdesk": [("rd-06-new-one-way-booking", "create_reservation", "substituted")],
     "mealdesk": [("cancel_group_order_notify_members", "send_message", "substituted")] * 2,
     # as from the oracle: a city the user names is no airport's code
@@ -418,18 +402,11 @@ REFUSED_FROM_THE_REQUEST = {
     "saasdesk": REFUSED_FROM_THE_ORACLE["saasdesk"],
     "fleetdesk": [("castleford-cancel-and-rebook-service", "list_garages", "substituted")],
     # the user's bank account number for a Direct Debit, read as their council tax account
-    "councildesk": [("set_up_council_tax_direct_debit", "get_council_tax_account",
-                     "substituted"),
-                    ("set_up_council_tax_direct_debit", "set_up_direct_debit", "substituted"),
-                    ("clear_arrears_split_then_direct_debit", "get_council_tax_account",
-                     "substituted"),
+    # (the read of the account the user gave is allowed: a read may take another of the
+    # user's values)
+    "councildesk": [("set_up_council_tax_direct_debit", "set_up_direct_debit", "substituted"),
                     ("clear_arrears_split_then_direct_debit", "set_up_direct_debit",
                      "substituted")],
-    # a place the user names with "the" before it and no preposition ("book the Algarve
-    # apartments"), where the place after "from" is the only one read
-    "tourdesk": [("new-booking-algarve-family", "search_packages", "substituted"),
-                 ("new-booking-algarve-family", "get_package", "invented"),
-                 ("new-booking-algarve-family", "create_booking", "invented")],
     "dealerdesk": REFUSED_FROM_THE_ORACLE["dealerdesk"],
     # and a cinema named by its district ("at Greenwich") where cinemas are listed by city
     "cinemadesk": [*REFUSED_FROM_THE_ORACLE["cinemadesk"][:3],
@@ -446,9 +423,7 @@ REFUSED_FROM_THE_REQUEST = {
     # a price the user states beside the difference refunded
     "bikedesk": [("partial_refund_as_credit", "refund_trip_charge", "substituted")],
     "floristdesk": REFUSED_FROM_THE_ORACLE["floristdesk"],
-    # and "take any difference from my card today" read as the day of arrival
-    "campdesk": [*REFUSED_FROM_THE_ORACLE["campdesk"],
-                 ("switch_to_curlew_with_puppy", "search_availability", "substituted")],
+    "campdesk": REFUSED_FROM_THE_ORACLE["campdesk"],
     # a licence's country the model knows from the request ("GB" for a licence of this
     # country), where the place the car is picked up from was read as a country
     "hiredesk": [("upgrade_seven_seater_add_wife", "add_additional_driver", "substituted")],
@@ -505,12 +480,6 @@ REFUSED_FROM_THE_REQUEST["riyadhdesk"] = [
 # an address written by its ends ("TXk2…J8Pq") binds the withdrawal's id too
 REFUSED_FROM_THE_REQUEST["cryptodesk"] = [
     ("hacked_account_freeze_remove_address_cancel", "cancel_withdrawal", "substituted")]
-# a count binds a price ("2 king size ... Rs 2000/-"; "50 dohars ... 1.25 lakh", lakhs
-# read as no money), and the order the refused search would have led to
-REFUSED_FROM_THE_REQUEST["jaipurdesk"] = [
-    ("bulk_neft_payment_and_gstin_invoice", "record_bank_transfer", "substituted"),
-    ("cod_order_king_bedsheets_bengaluru", "place_order", "invented"),
-    ("cod_order_king_bedsheets_bengaluru", "search_products", "substituted")]
 # "draws just under 2 m" binds 2 as the boat's beam and draft; the record holds 3.85, 1.95
 REFUSED_FROM_THE_REQUEST["berthdesk"] = [
     ("visitor_berth_penmor_bank_holiday", "search_visitor_berths", "substituted")]
@@ -519,6 +488,51 @@ REFUSED_FROM_THE_REQUEST["berthdesk"] = [
 REFUSED_FROM_THE_REQUEST["formdesk"] = [
     ("book_plasterer_claim_ref_in_policy_field", "book_repair", "invented"),
     ("book_plasterer_claim_ref_in_policy_field", "find_contractors", "substituted")]
+
+# a flat's address a telephone transcript says in numbers of words ("flat two forty two elm
+# grove"), and the address the refused call would have made
+REFUSED_FROM_THE_ORACLE["pizzadesk"] = [
+    ("redirect_order_to_girlfriends_flat", tool, "invented")
+    for tool in ("add_customer_address", "change_delivery_address")]
+# a name written in the other script than the user's ("Mariam Kapanadze" searched for as
+# "მარიამ კაპანაძე", and back), and what the refused search would have led to
+REFUSED_FROM_THE_ORACLE["tbilisidesk"] = [
+    ("move_tasting_name_in_georgian", tool, "invented")
+    for tool in ("find_customers", "list_bookings", "reschedule_tour")] + [
+    ("kvareli_shift_one_day_and_invoice", tool, "invented")
+    for tool in ("find_customers", "list_bookings", "change_stay_dates", "issue_invoice")]
+# a plate's country nobody names nor shows ("FR" of a French plate and telephone number)
+REFUSED_FROM_THE_ORACLE["tollsdesk"] = [
+    ("new_car_notice_register_and_pay", "register_vehicle", "invented")]
+for _desk in ("pizzadesk", "tbilisidesk", "tollsdesk"):
+    REFUSED_FROM_THE_REQUEST[_desk] = list(REFUSED_FROM_THE_ORACLE[_desk])
+# and a second ("BE"), where the account's other vehicle shows "FR" only from the oracle's
+# own run
+REFUSED_FROM_THE_REQUEST["tollsdesk"] += [
+    ("rental_car_and_sold_clio", "register_vehicle", "invented")]
+
+# an entity set no description names ("SalesInvoiceLines", reached only by navigation)
+REFUSED_FROM_THE_ORACLE["odatadesk"] = [
+    ("quote_paper_toner_and_history", "aggregate_entity_set", "invented")]
+# a parcel's number two figures of which differ from the one the user copies from a text
+# message ("6243 3431 ..." for 624343316939...)
+REFUSED_FROM_THE_ORACLE["krakowdesk"] = [
+    ("redirect_book_to_mothers_address_krakow", tool, "invented")
+    for tool in ("get_parcel", "redirect_parcel")]
+# a town's name in another language than the user's ("Naqamtee" is Nekemte)
+REFUSED_FROM_THE_ORACLE["addisdesk"] = [
+    ("oromo_parcel_to_nekemte_receiver_pays", tool, "invented")
+    for tool in ("quote_parcel", "create_parcel")]
+for _desk in ("odatadesk", "krakowdesk", "addisdesk"):
+    REFUSED_FROM_THE_REQUEST[_desk] = list(REFUSED_FROM_THE_ORACLE[_desk])
+# the amount of cash on delivery the user asks a quote for binds the refund's amount too
+REFUSED_FROM_THE_REQUEST["krakowdesk"] += [
+    ("accepted_claim_to_balance_and_quote", "issue_refund", "substituted")]
+# a date of birth binds the date a report is searched by, and the report the refused
+# search would have shown
+REFUSED_FROM_THE_REQUEST["fhirdesk"] = [
+    ("thyroid_result_callback", "search_diagnostic_report", "substituted"),
+    ("thyroid_result_callback", "create_communication_request", "invented")]
 
 
 @pytest.mark.parametrize("goal", ["oracle", "resolve"])

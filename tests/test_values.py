@@ -27,7 +27,7 @@ from planfilter.core.contracts import Registry, Tool
 from planfilter.core.provenance import same_value
 from planfilter.core.results import resolve_pointer
 from planfilter.core.schemas import documented_choices, named_in
-from planfilter.core.values import Source, SourceKind, ValueStore, normal
+from planfilter.core.values import Source, SourceKind, ValueStore, normal, phone_key
 
 # -- the normaliser ---------------------------------------------------------------------------
 
@@ -598,3 +598,13 @@ def test_text_typed_wide_is_the_same_value(text):
     """The full-width form of any ASCII text is the same value (:func:`normal`)."""
     wide = "".join(chr(ord(c) + 0xFEE0) for c in text)
     assert normal(wide) == normal(text)
+
+
+@pytest.mark.parametrize("written_so, international", [
+    ("06 71 42 88 19", "+33671428819"), ("+33 6 24 58 91 07", "+33624589107"),
+    ("555 48 21 90", "+995555482190"), ("0 599 12-34-56", "+995599123456")])
+def test_a_telephone_number_in_pairs_is_the_same_number(written_so, international):
+    """France and Georgia write a number in pairs after a first group; a sort code's two
+    pairs ("20-45-77") and a date are no telephone number."""
+    assert phone_key(written_so) == phone_key(international) is not None
+    assert phone_key("20-45-77") is None and phone_key("12 03 2026") is None

@@ -96,9 +96,11 @@ import re
 import xml.etree.ElementTree as ElementTree
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from datetime import date
 from functools import lru_cache
 from typing import Any
 
+from . import spoken
 from .contracts import Registry, Tool
 from .schemas import (
     argument_fields,
@@ -108,6 +110,7 @@ from .schemas import (
     glossed_in,
     named_by,
     named_in,
+    without_examples,
 )
 from .text import (
     COURTESY_TITLES,
@@ -124,6 +127,7 @@ from .text import (
     measures_said,
     name_parts,
     names_money,
+    narrow,
     singular,
     unit_named,
     without_numbering,
@@ -131,12 +135,15 @@ from .text import (
 )
 from .values import (
     MIN_MENTION_DIGITS,
+    PHONE_DIGITS,
     Source,
     SourceKind,
     ValueStore,
     code_key,
     elided_as,
+    national_number,
     normal,
+    phone_key,
     same_code,
     token_key,
 )
@@ -158,7 +165,8 @@ ACTING_RISK = "high"
 #: A date, a month, a quarter, an ISO week or a time of day, ISO-style or with slashes or dots
 #: ("10/03/2025", "2025-Q4", "2025-W17"): what a model writes from the user's words.
 _MOMENT = re.compile(r"\d{4}-\d{2}-\d{2}(?:[ T]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?"
-                     r"(?:Z|[+-]\d{2}:?\d{2})?|\d{1,2}:\d{2}(?::\d{2})?|\d{4}-(?:0[1-9]|1[0-2])"
+                     r"(?:Z|[+-]\d{2}:?\d{2})?|\d{1,2}:\d{2}(?::\d{2})?"
+                     r"(?:\s?[-–]\s?\d{1,2}:\d{2})?|\d{4}-(?:0[1-9]|1[0-2])"
                      r"|\d{1,2}([/.])\d{1,2}\1\d{4}(?:[ T]\d{1,2}:\d{2})?|\d{4}/\d{1,2}/\d{1,2}"
                      r"|\d{4}[- ]?Q[1-4]|Q[1-4][- ]?\d{4}"
                      r"|\d{4}-?W(?:0[1-9]|[1-4]\d|5[0-3])(?:-?[1-7])?"
@@ -171,8 +179,12 @@ _MOMENT = re.compile(r"\d{4}-\d{2}-\d{2}(?:[ T]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)
                      re.IGNORECASE)
 #: Words of a name that say its whole number is a moment, not a count nor an id: ``hour``
 #: (a clock's), ``new_day`` (a day of the month), ``start_minute``, ``delivery_date`` (a
-#: day as a spreadsheet counts it, ``45821``, or a calendar's day number).
-_MOMENT_WORDS = frozenset({"hour", "minute", "day", "weekday", "month", "year", "date"})
+#: day as a spreadsheet counts it, ``45821``, or a calendar's day number); and a moment as
+#: a clock counts it since 1970 (``passedAtMs``, ``from_ms``, ``created_at``,
+#: ``timestamp``: ``1764716400000``), which the model works out from the user's "on the 3rd
+#: around 8:15" as it writes a date.
+_MOMENT_WORDS = frozenset({"hour", "minute", "day", "weekday", "month", "year", "date",
+                           "ms", "millis", "timestamp", "epoch", "ts", "at", "time"})
 #: Sources named in a refusal (the rest are counted).
 SHOWN_SOURCES = 2
 
@@ -679,7 +691,10 @@ def _origin_problems(tool: Tool, arg: _Argument, flow: Flow, store: ValueStore,
                                (name, variable)) \
             and not changed_by(value, (name, variable), store, flow.request) \
             and not _converted(value, flow.request, name, variable) \
-            and not same_clock(value, given):
+            and not same_clock(value, given) \
+            and not _stay_away(value, given, flow.request) \
+            and not _national_as_given(value, given) \
+            and not _read_first_hand(tool, name, value, store):
         return [FlowProblem("substituted", name, (
             f"argument '{name}' = {_show(value)} is not the value the user gave for "
             f"{variable} ({', '.join(_show(g) for g in _plain_values(given))}); it was "
@@ -688,7 +703,8 @@ def _origin_problems(tool: Tool, arg: _Argument, flow: Flow, store: ValueStore,
         return []
     problem = _invented(tool, name, variable, value, store, flow,
                         service_named(registry, variable) if registry is not None
-                        else frozenset())
+                        else frozenset(), registry.descriptions if registry is not None
+                        else ())
     found = [problem] if problem is not None else []
     if problem is not None and problem.kind == "invented":
         return found
@@ -713,6 +729,39 @@ def _origin_problems(tool: Tool, arg: _Argument, flow: Flow, store: ValueStore,
                 f"({describe_sources(outside)}): which one a write acts on is the user's to "
                 f"say")))
     return found
+
+
+def _short_figures(value: Any) -> bool:
+    """``value`` is text of fewer than :data:`MIN_MENTION_DIGITS` figures: in a field of a
+    record (an address's ``floor: "3"``, a seat's ``row: "12"``) a number beside the
+    fields that say which thing the record is, as a whole number there is."""
+    return isinstance(value, str) and value.strip().isdigit() \
+        and len(value.strip()) < MIN_MENTION_DIGITS
+
+
+#: The fewest figures of a telephone number written as its national number alone.
+_NATIONAL_DIGITS = 8
+
+
+def _national_as_given(value: Any, given: Iterable[Any]) -> bool:
+    """``value``, a telephone number, is one the user wrote as its national number's
+    figures alone ("mobile 6932551840" for ``+306932551840``), which no pattern reads as a
+    telephone number."""
+    key = phone_key(value) if isinstance(value, str) else None
+    return key is not None and any(
+        isinstance(g, int | str) and not isinstance(g, bool)
+        and str(g).strip().isdigit() and len(str(g).strip()) >= _NATIONAL_DIGITS
+        and national_number(str(g).strip())[-PHONE_DIGITS:] == key.removeprefix("tel:")
+        for g in given)
+
+
+def _read_first_hand(tool: Tool, name: str, value: Any, store: ValueStore) -> bool:
+    """A read (no write, nothing sent) takes ``value``, which the user or a trusted result
+    gave: looking up the Bradford branch where the user named Bradford and Thornbury, or a
+    vehicle by the plate a trusted passage shows, acts on nothing, whichever of the user's
+    values the request reader bound to the parameter."""
+    return not writes(tool) and name not in tool.sensitive and not isinstance(
+        value, Mapping | list | tuple) and first_hand(store.seen(value))
 
 
 def _unseen_problems(tool: Tool, arg: _Argument, flow: Flow,
@@ -832,8 +881,8 @@ def _opening(schema: Any) -> tuple[str, ...]:
 
 
 def _invented(tool: Tool, name: str, variable: str, value: Any, store: ValueStore,
-              flow: Flow, vocabulary: frozenset[str | None] = frozenset()
-              ) -> FlowProblem | None:
+              flow: Flow, vocabulary: frozenset[str | None] = frozenset(),
+              service: tuple[str, ...] = ()) -> FlowProblem | None:
     """The problem of an argument that carries ``variable`` and no value the user gave for
     it: ``invented`` when some value of it that :func:`identifies` something (the argument,
     or a scalar inside it: an item of a list, a field of an object, at any depth) was seen
@@ -863,7 +912,8 @@ def _invented(tool: Tool, name: str, variable: str, value: Any, store: ValueStor
         | named_in(tool.description) | vocabulary | _kin_named(tool, name)
     for item, schema, key in argument_fields(tool, name, value):
         if not identifies(item, schema, acting=acting, name=name if key is None else key) \
-                or isinstance(item, str) and normal(item) in choices | named_by(schema):
+                or isinstance(item, str) and normal(item) in choices | named_by(schema) \
+                or key is not None and _short_figures(item):
             continue
         sources = store.seen(item)
         if any(obtained(s, variable) for s in sources):
@@ -871,6 +921,7 @@ def _invented(tool: Tool, name: str, variable: str, value: Any, store: ValueStor
         if _number_written(item, flow.request) or _capitals_written(item, flow.request) \
                 or _padded_as_seen(item, store) \
                 or _written_apart(item, flow.request) or _code_written(item, flow.request) \
+                or _three_and_two(item, flow.request) \
                 or _converted(item, flow.request, name, key or "") \
                 or _currency_named(item, flow.request, name, variable, key or "") \
                 or _zone_named(item, flow.request) \
@@ -882,7 +933,11 @@ def _invented(tool: Tool, name: str, variable: str, value: Any, store: ValueStor
                     f"{description_of(schema)} "
                     f"{description_of(tool.parameters.get('properties', {}).get(name))}")) \
                 or _keyed_like(item, store, f"{described} {tool.description}") \
-                or _prefixed_as_described(item, store, described) \
+                or _prefixed_as_described(item, store, f"{described} {tool.description}") \
+                or _measures_joined(item, flow.request) \
+                or _service_token(item, (described, tool.description, *service)) \
+                or _built_of_seen(item, store, (described, tool.description, *service)) \
+                or _pointer_into_read(item, store) \
                 or _path_given(item, store, flow.request, f"{described} {tool.description}"):
             continue  # "my retirement age to 62", "I'm an M", "a full groom", "Italian"
         if _glossed_as_said(item, tool, name, schema, flow.request):
@@ -892,8 +947,9 @@ def _invented(tool: Tool, name: str, variable: str, value: Any, store: ValueStor
         if outside:
             planted.append((item, outside))
             continue
-        if _words(item) and in_users_words(item, flow.request):
-            continue
+        if _words(item) and in_users_words(item, flow.request) \
+                or inflected_in(item, flow.request):
+            continue  # "do Anny Nowak w Krakowie": ``Anna Nowak``, ``Kraków``
         what = _show(value) if item is value else f"{_show(value)}: its item {_show(item)}"
         if (key is not None or _prose(item)) and _words(item):
             carried = carried_text(item, _untrusted_texts(store), flow.request) \
@@ -990,12 +1046,13 @@ MAX_CODE_GROUPS = 8
 def _code_written(value: Any, request: str) -> bool:
     """The request writes ``value``, a code, grouped or typed otherwise (:func:`same_code`):
     in a run of up to :data:`MAX_CODE_GROUPS` groups parted only by dashes, slashes, dots
-    or spaces."""
+    or spaces; or spells it out ("s w four oh l for lima q" for ``SW4 0LQ``:
+    :func:`~planfilter.core.spoken.written`)."""
     key = code_key(value)
     if key is None:
         return False
-    groups, runs = _codes_written(request)
-    return key[0] in groups or key[1] in runs
+    return any(key[0] in groups or key[1] in runs for groups, runs in (
+        _codes_written(request), _codes_written(spoken.written(narrow(request)))))
 
 
 @lru_cache(maxsize=256)
@@ -1015,6 +1072,19 @@ def _codes_written(request: str) -> tuple[frozenset[tuple[str, ...]], frozenset[
                 groups.add(key[0])
                 runs.add(key[1])
     return frozenset(groups), frozenset(runs)
+
+
+#: Five figures written as three and two, as Sweden, Czechia, Slovakia and Greece write a
+#: postcode ("TK 106 76", "114 55 Stockholm"); not a part of a longer run of groups.
+_THREE_AND_TWO = re.compile(r"(?<![\w.,])(?<!\d\s)(\d{3}) (\d{2})(?![\w.,]|\s\d)")
+
+
+def _three_and_two(value: Any, request: str) -> bool:
+    """``value``, five figures, is written in the request as three and two
+    (:data:`_THREE_AND_TWO`: ``10676`` of "TK 106 76"), too few figures to be a code
+    :func:`_code_written` finds however grouped."""
+    return isinstance(value, str) and re.fullmatch(r"\d{5}", value.strip()) is not None \
+        and any(a + b == value.strip() for a, b in _THREE_AND_TWO.findall(request))
 
 
 def _written_apart(value: Any, request: str) -> bool:
@@ -1221,6 +1291,104 @@ def _prefixed_as_described(value: Any, store: ValueStore, described: str) -> boo
     return re.search(shown, described) is not None and first_hand(store.seen(figures))
 
 
+def _service_token(value: Any, described: tuple[str, ...]) -> bool:
+    """``value`` is written whole in the descriptions of the tool, its parameter or the tool
+    set (``described``), one token of them (:func:`_described_tokens`): a word of the
+    service's own vocabulary, which the model takes from the tools it calls (a table's
+    name, ``sc_req_item`` of "Useful tables: ..., sc_req_item (RITM numbers)"; an entity
+    set's, ``SalesInvoices``; a code system's address), outside their examples. Not text
+    of several words, nor a value with :data:`MIN_MENTION_DIGITS` figures or more: an id a
+    description shows (``LT-20931``) is no value of the user's."""
+    if not isinstance(value, str):
+        return False
+    token = value.strip()
+    return len(token) >= MIN_TEXT_CHARS and not re.search(r"\s", token) \
+        and sum(c.isdigit() for c in token) < MIN_MENTION_DIGITS \
+        and token in _described_tokens(described)
+
+
+#: The parts of a key or a path a protocol writes of names and values, and what only such a
+#: key holds (a bracket, a quote, an equals sign: no address nor e-mail address):
+#: ``SalesOrders('SO-104882')``, ``Lines(DocumentNo='SO-1',LineNo=20000)``,
+#: ``Items('LT-5204')/Microsoft.NAV.getAvailability(quantity=8)``.
+_KEY_PARTS = re.compile(r"[^\w-]+")
+_KEY_SYNTAX = re.compile(r"[(='\"]")
+
+
+def _built_of_seen(value: Any, store: ValueStore, described: tuple[str, ...]) -> bool:
+    """``value`` is a key or a path the model writes in the service's syntax
+    (:data:`_KEY_SYNTAX`) of parts each of which is a token of the descriptions
+    (:func:`_service_token`: an entity set's, a field's or an action's name), a value the
+    user or a trusted result gave (an order's number, a field's name a record shows), or a
+    number too short to be an id; one part at least a value so given. An OData key
+    ``SalesOrders('SO-104882')`` of the order SO-104882 a read showed."""
+    if not isinstance(value, str) or re.search(r"\s", value.strip()) \
+            or not _KEY_SYNTAX.search(value):
+        return False
+    parts = [p for p in _KEY_PARTS.split(value.strip()) if p]
+    given = [p for p in parts if first_hand(store.seen(p))]
+    return len(parts) > 1 and bool(given) and all(
+        p in given or _service_token(p, described)
+        or p.isdigit() and len(p) < MIN_MENTION_DIGITS for p in parts)
+
+
+#: A JSON Pointer as a patch writes one: ``/telecom/0/value``, ``/address/line``.
+_POINTER = re.compile(r"(?:/[\w~.-]+)+")
+
+
+def _pointer_into_read(value: Any, store: ValueStore) -> bool:
+    """``value`` is a JSON Pointer to a value a trusted result holds, from that result's
+    record down (``/telecom/0/value`` of a patient read at ``/entry/0/resource``): a patch
+    names the field of the record the model read that it changes."""
+    if not isinstance(value, str) or not _POINTER.fullmatch(value.strip()):
+        return False
+    tail = value.strip()
+    return any(s.kind is SourceKind.RESULT and s.trusted and s.part == "value"
+               and s.path.endswith(tail) for sources in store.index.values() for s in sources)
+
+
+@lru_cache(maxsize=64)
+def _described_tokens(described: tuple[str, ...]) -> frozenset[str]:
+    """The tokens of descriptions outside their examples
+    (:func:`~planfilter.core.schemas.without_examples`: an example's code is one the user
+    must ask for): each run between spaces, quotes and brackets (:data:`_SHOWN`, without
+    the stop that ends a sentence after one), and each word in it (``Microsoft``, ``NAV``
+    of ``Microsoft.NAV.{action}``)."""
+    found: set[str] = set()
+    for text in described:
+        found |= _text_tokens(text)
+    return frozenset(found)
+
+
+@lru_cache(maxsize=4096)
+def _text_tokens(text: str) -> frozenset[str]:
+    """:func:`_described_tokens` of one description."""
+    plain = without_examples(text)
+    shown = {t.rstrip(".:") for t in _SHOWN.findall(plain)}
+    return frozenset(shown | {w for t in shown for w in _KEY_PARTS.split(t) if w})
+
+
+#: Counts and measures joined as a cut list or a size writes them: ``6 @ 900``, ``2 @
+#: 800x500``, ``3 x 2.4m``: figures, perhaps a unit after each, and the marks between them.
+_MEASURE_FIGURES = r"\d+(?:[.,]\d+)?(?:\s?(?:mm|cm|m|in|ft|kg|g|ml|l))?"
+_MEASURES_JOINED = re.compile(rf"{_MEASURE_FIGURES}(?:\s*[@x×*]\s*{_MEASURE_FIGURES})+",
+                              re.IGNORECASE)
+_JOINED_NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
+
+
+def _measures_joined(value: Any, request: str) -> bool:
+    """``value`` is counts and measures joined (:data:`_MEASURES_JOINED`: ``6 @ 900`` of
+    "six pieces at 900mm"), each number of fewer than :data:`MIN_MENTION_DIGITS` figures (a
+    count) or one the request writes, perhaps with its unit after it: how many of what size
+    is never which thing."""
+    if not isinstance(value, str) or not _MEASURES_JOINED.fullmatch(value.strip()):
+        return False
+    said = _words_of(request) if request else ""
+    return all(len(number) < MIN_MENTION_DIGITS or re.search(
+        rf"(?<![\w.\-/:]){re.escape(number)}(?:\s?[a-z]{{1,2}})?(?![\w]|[.\-/:]\d)", said)
+        for number in _JOINED_NUMBER.findall(value))
+
+
 #: What joins the parts of a key a service builds of parts ("CRT-A/2025-05-22/1900",
 #: "HALL2:2025-05-14T18:00", "BLK-0147#2"); a date or a time inside one stays whole.
 _KEY_JOINS = re.compile(r"[/:#|]")
@@ -1318,6 +1486,59 @@ def in_users_words(value: str, request: str) -> bool:
     return bool(found) and all(spelled_out(word, request) for word in found)
 
 
+#: The most words of a name or a place the request may write inflected, and the most
+#: letters an ending may change at each side: the value's word keeps all but
+#: :data:`_ENDING_DROPPED` of its letters as the stem, the request's adds at most
+#: :data:`_ENDING_ADDED` after it ("Anna" / "Anny", "Kraków" / "Krakowie", "Gdańsk" /
+#: "Gdańska", "Lewandowska" / "Lewandowskiej").
+MAX_INFLECTED_WORDS = 3
+_ENDING_DROPPED = 1
+_ENDING_ADDED = 3
+#: The fewest letters of a word that may be inflected, and of the stem it keeps: a word of
+#: fewer letters is matched whole, and one of :data:`_SHORT_WORD` only beside a longer
+#: word of the same name that matched ("Anna Nowak", "Zielona Góra").
+_MIN_WORD = 5
+_SHORT_WORD = 4
+
+
+def inflected_in(value: Any, request: str) -> bool:
+    """``value``, a name or a place of up to :data:`MAX_INFLECTED_WORDS` words of letters,
+    is written in the request with its words inflected, as languages that decline names
+    write them ("paczka do Anny Nowak", "w Krakowie": ``Anna Nowak``, ``Kraków``): each
+    word, accents folded, is a word of the request or shares a stem with one, the value's
+    word ending at most :data:`_ENDING_DROPPED` letter after it and the request's at most
+    :data:`_ENDING_ADDED`; a stem of all but one letter of a word of :data:`_SHORT_WORD`
+    letters counts only beside a longer word of the value. The user's words, in the form
+    a record holds them."""
+    if not isinstance(value, str) or not request:
+        return False
+    found = fold(value).split()
+    if not 0 < len(found) <= MAX_INFLECTED_WORDS or not all(w.isalpha() for w in found) \
+            or any(w.isupper() for w in value.split()):  # "TURTL" is a code, no name
+        return False
+    said = _folded_words(request)
+    longer = any(len(w) >= _MIN_WORD for w in found)
+    return any(w not in said for w in found) and all(
+        w in said or any(_one_word_inflected(w, r, short=longer) for r in said)
+        for w in found)
+
+
+def _one_word_inflected(word: str, other: str, *, short: bool) -> bool:
+    """``word`` and ``other`` are one word in two forms (see :func:`inflected_in`)."""
+    if len(word) < (_SHORT_WORD if short else _MIN_WORD):
+        return False
+    for size in (len(word), len(word) - _ENDING_DROPPED):
+        if other.startswith(word[:size]) and 0 < len(other) - size <= _ENDING_ADDED:
+            return True
+    return False
+
+
+@lru_cache(maxsize=256)
+def _folded_words(text: str) -> frozenset[str]:
+    """The words of letters of ``text``, accents folded and lower-cased."""
+    return frozenset(re.findall(r"[^\W\d_]+", fold(text)))
+
+
 def _untrusted_texts(store: ValueStore) -> tuple[str, ...]:
     """Every text an untrusted result held."""
     return tuple(text for text, source in store.texts
@@ -1380,7 +1601,8 @@ def identifies(value: Any, schema: Mapping[str, Any], *, acting: bool = False,
       model works it out ("as many as possible, in blocks of 500"), and how many is never
       which, not even of what a high-risk call acts on;
     - a date, a month, a quarter, an ISO week or a time (``2025-06-17``, ``2025-06``,
-      ``2025-06-17 09:30``, ``09:30``, ``17/06/2025``, ``2025-Q4``, ``2025-W17``): the model
+      ``2025-06-17 09:30``, ``09:30``, ``17:00-21:00``, ``17/06/2025``, ``2025-Q4``,
+      ``2025-W17``): the model
       writes them from the user's words ("June 17", "last month", "after the autumn", "the
       week of 21 April"); and in eight figures where the description says a date
       (``20250301``, "date the member moved, CCYYMMDD"); and a length of time as ISO 8601
@@ -1391,7 +1613,8 @@ def identifies(value: Any, schema: Mapping[str, Any], *, acting: bool = False,
       (``code``: ``12KG`` may be one): the model writes "an 8 inch" as the tool does;
     - a part of a weekday (``Fri AM``) or an iCalendar recurrence
       (``FREQ=WEEKLY;BYDAY=TH;BYHOUR=14``): the model writes "Thursdays at two" so; and a
-      whole number a name says is a moment (``hour``, ``new_day``, ``delivery_date``:
+      whole number a name says is a moment (``hour``, ``new_day``, ``delivery_date``,
+      ``passedAtMs``:
       :data:`_MOMENT_WORDS`).
     """
     if value is None or isinstance(value, bool) or isinstance(value, str) and (
@@ -1715,6 +1938,8 @@ def named_record(value: Any, given: Iterable[Any], store: ValueStore,
     plain = [g for g in _plain_values(given) if isinstance(g, str) and g.strip()]
     named = {at for g in _plain_values(given) for s in store.sources(g)
              if (at := _record_of(s)) is not None}
+    named |= {(call, holder) for call, path in named
+              if (holder := _holding_record(path)) is not None}
     if all(any(_record_of(s) in named or _keyed_by(s, plain) for s in store.sources(item))
            or _longer_name(item, plain, store) for item in items):
         return True
@@ -1769,6 +1994,20 @@ def _record_of(source: Source) -> tuple[int | None, str] | None:
         return None
     parent, _, key = source.path.rpartition("/")
     return None if not key or key.isdigit() else (source.call, parent)
+
+
+#: A record's place inside the record that holds it: a field of its own (``/identifier``)
+#: or an item of a list field (``/identifier/0``).
+_SUB_RECORD = re.compile(r"/[^/]*[^/\d][^/]*(?:/\d+)?$")
+
+
+def _holding_record(path: str) -> str | None:
+    """The pointer of the record that holds the record at ``path`` as a field or an item of
+    a list field (``/entry/0/resource`` of ``/entry/0/resource/identifier/0``, where a
+    resource keeps its numbers as ``{"system": ..., "value": ...}``; ``/0`` of
+    ``/0/address``); None where the top of the result holds it (``/orders/0``)."""
+    found = _SUB_RECORD.search(path)
+    return path[:found.start()] or None if found else None
 
 
 def extends(value: Any, given: Iterable[Any], request: str) -> bool:
@@ -1854,6 +2093,38 @@ def same_clock(value: Any, given: Iterable[Any]) -> bool:
         _clock_of(g) == clock or evening is not None and _clock_of(g) == evening
         and re.fullmatch(r"[1-9]:\d{2}|1[0-2]:\d{2}", g.strip()) is not None)
         for g in given)
+
+
+#: A length of a stay the request says: "for 3 nights", "two nights", "a week".
+_STAY = re.compile(r"\b(\d{1,2}|a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
+                   r"twelve|thirteen|fourteen)\s+(nights?|days?|weeks?)\b", re.IGNORECASE)
+_STAY_COUNTS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+                "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
+                "thirteen": 13, "fourteen": 14}
+
+
+def _stay_away(value: Any, given: Iterable[Any], request: str) -> bool:
+    """``value`` is a date as many nights, days or weeks after or before a date the user
+    gave as the request says a stay lasts ("Friday 23rd May for 3 nights": the 26th is the
+    day out; "2 nights ... to Friday 11th April": the 9th is the day in)."""
+    day = _iso_day(value)
+    if day is None or not request:
+        return False
+    lengths = {(int(n) if n.isdigit() else _STAY_COUNTS[n.lower()])
+               * (7 if unit.lower().startswith("week") else 1)
+               for n, unit in _STAY.findall(request)}
+    return any((start := _iso_day(g)) is not None and abs((day - start).days) in lengths
+               for g in given)
+
+
+def _iso_day(value: Any) -> date | None:
+    """The day an ISO date (perhaps with a time after it) names, else None."""
+    if not isinstance(value, str) or not re.match(r"\d{4}-\d{2}-\d{2}(?![\d])", value.strip()):
+        return None
+    try:
+        return date.fromisoformat(value.strip()[:10])
+    except ValueError:
+        return None
 
 
 def at_given_time(value: Any, given: Iterable[Any]) -> bool:

@@ -279,6 +279,16 @@ def _example_runs(description: str) -> list[tuple[int, int]]:
     return runs
 
 
+def without_examples(description: str) -> str:
+    """``description`` with its examples (:func:`_example_runs`) left out: what it says of
+    every value, not of one it shows."""
+    kept, last = [], 0
+    for start, end in _example_runs(description):
+        kept.append(description[last:max(last, start)])
+        last = max(last, end)
+    return " ".join([*kept, description[last:]])
+
+
 @lru_cache(maxsize=4096)
 def examples_in(description: str) -> tuple[str, ...]:
     """The values ``description`` quotes as examples, unquoted: ``IATA code of the arrival
@@ -433,7 +443,9 @@ def _resolved(root: Mapping[str, Any], schema: Any) -> Mapping[str, Any]:
 def _branch(root: Mapping[str, Any], schema: Mapping[str, Any], value: Any
             ) -> Mapping[str, Any]:
     """The branch of an ``anyOf``/``oneOf`` that fits ``value``'s kind (an object, a list, or
-    a scalar), or ``schema`` itself when it has no branches."""
+    a scalar), or ``schema`` itself when it has no branches. A branch without a description
+    of its own takes the one around it (``status: str | None`` whose description lists
+    ``"active", "paused" or "cancelled"``)."""
     kind = "object" if isinstance(value, Mapping) else \
         "array" if isinstance(value, list | tuple) else None
     for key in ("anyOf", "oneOf"):
@@ -441,5 +453,7 @@ def _branch(root: Mapping[str, Any], schema: Mapping[str, Any], value: Any
         for branch in branches:
             types = _types(branch)
             if (kind in types) if kind else not types & {"object", "array", "null"}:
+                if "description" in schema and "description" not in branch:
+                    return {**branch, "description": schema["description"]}
                 return branch
     return schema

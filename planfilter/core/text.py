@@ -226,7 +226,7 @@ MONEY_WORDS = frozenset({"amount", "price", "total", "cost", "fee", "fees", "sum
                          "payment", "pay", "budget", "limit", "charge", "deposit", "rent",
                          "salary", "value", "credit", "refund", "money", "paid", "spend",
                          "spent", "fare", "tip", "currency", "cents", "pence", "payout",
-                         "payouts", "bid"})
+                         "payouts", "bid", "amt", "amnt"})
 #: Words of a name that make it an identifier's, whatever else it says (``payment_id``,
 #: ``fee_code``, ``deposit_ref``).
 ID_WORDS = frozenset({"id", "ids", "ref", "reference", "number", "no", "code", "key", "uuid",
@@ -291,13 +291,17 @@ MINOR_UNIT = re.compile(r"(?:^|_|\b)(?:cents?|pence|pennies|minor)(?:$|_|\b)", r
 #: Before a number, a currency's sign or code ("£48", "EUR 48", "₹1,250", "Rs 2000/-",
 #: "KSh 1,500"); after it, a currency's code or name ("48 GBP", "42 pounds", "50 pence",
 #: "1,250 baht", "350 rupees").
-CURRENCY_BEFORE = re.compile(r"[£$€¥₺₹₱₩₽₪฿₦₫]\s?$|\b(?:EUR|USD|GBP|CHF|NOK|SEK|DKK|TRY|"
-                             r"INR|PHP|Php|KES|KSh|Ksh|SAR|AED|IDR|Rp|Rs\.?|kr\.?)\s?$")
-CURRENCY_AFTER = re.compile(r"\s?(?:EUR|USD|GBP|CHF|NOK|SEK|DKK|TRY|TL|kr|kroner|kronor|₺|"
-                            r"INR|PHP|KES|SAR|AED|IDR|₹|₽|₪|฿|"
+#: The codes of currencies (ISO 4217) people write beside an amount.
+_CURRENCY_CODES = (r"EUR|USD|GBP|CHF|NOK|SEK|DKK|TRY|INR|PHP|KES|SAR|AED|IDR|GEL|JPY|CNY|RMB|"
+                   r"PLN|CZK|HUF|RON|UAH|AZN|AMD|KZT|BRL|MXN|ZAR|NGN|EGP|MAD|QAR|ILS|THB|"
+                   r"VND|MYR|SGD|HKD|TWD|NZD|AUD|CAD|KRW|RUB|PKR|BDT|LKR|ETB")
+CURRENCY_BEFORE = re.compile(r"[£$€¥₺₹₱₩₽₪฿₦₫₾₴₼₸]\s?$|\b(?:" + _CURRENCY_CODES
+                             + r"|Php|KSh|Ksh|Rp|Rs\.?|kr\.?|R\$)\s?$")
+CURRENCY_AFTER = re.compile(r"\s?(?:" + _CURRENCY_CODES + r"|TL|kr|kroner|kronor|zł|zl|Kč|Ft|lei|"
+                            r"[₺₹₽₪฿₾₴₼₸円元]|ლარი|лари|ευρώ|ብር|birr|"
                             r"euros?|dollars?|pounds?|pence|cents?|rupees?|pesos?|riyals?|"
                             r"shillings?|baht|roubles?|rubles?|shekels?|rupiah|reais|"
-                            r"dirhams?)(?!\w)",
+                            r"dirhams?|lari|yen|yuan|zlotys?|forints?|hryvnias?)(?!\w)",
                             re.IGNORECASE)
 
 
@@ -310,11 +314,11 @@ def written_as_money(text: str, start: int, end: int) -> bool:
 
 
 #: An amount as many languages group it, the thousands parted by a space or a dot, perhaps
-#: a decimal comma or ",-" after ("17 440", "9.740", "1.250,00", "3.400,-"): money only
-#: beside a currency (:func:`grouped_amounts`); else the figures of a date, a count or a
-#: code.
-GROUPED_AMOUNT = re.compile(r"(?<![\w.,])\d{1,3}(?:[ \u00a0\u202f.]\d{3})+(?:,\d{1,2}|,-)?"
-                            r"(?!\w|[.,]\d)")
+#: a decimal comma or ",-" after ("17 440", "9.740", "1.250,00", "3.400,-"), or with a
+#: decimal comma alone ("349,99 zł"): money only beside a currency (:func:`grouped_amounts`);
+#: else the figures of a date, a count or a code.
+GROUPED_AMOUNT = re.compile(r"(?<![\w.,])(?:\d{1,3}(?:[ \u00a0\u202f.]\d{3})+(?:,\d{1,2}|,-)?"
+                            r"|\d+,\d{2})(?!\w|[.,]\d)")
 
 
 def grouped_value(text: str) -> float | int:

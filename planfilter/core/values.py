@@ -58,10 +58,14 @@ _NUMBER = re.compile(r"-?(0|[1-9]\d{0,2}(,\d{3})+|[1-9]\d*)(\.\d+)?")
 #: A telephone number as people and services write it: ``+14155550134``, ``(415) 555-0134``,
 #: ``415-555-0134``, ``+1 415 555 0134``, ``020 7946 0958``, ``98290 12345`` (two groups of
 #: five, as India writes a mobile), ``(11) 98123-4567``, and a national number with its trunk
-#: 0 in one run of ten or eleven figures (``09127782219``). Not a date (``2025-06-12``), a
-#: card number in fours, a postcode with its suffix or an account number with a dash.
+#: 0 in one run of ten or eleven figures (``09127782219``), and the figures in pairs after a
+#: first group, as France, Georgia and others write them (``06 71 42 88 19``, ``+33 6 24 58
+#: 91 07``, ``555 48 21 90``, ``0 599 12-34-56``). Not a date (``2025-06-12``), a card number
+#: in fours, a postcode with its suffix, an account number with a dash or a sort code
+#: (``20-45-77``: two pairs).
 PHONE = re.compile(r"\+\d{8,15}|\+?(?:\d{1,3}[\s.-])?(?:\(\d{2,5}\)\s?|\d{2,6}[\s.-])"
-                   r"\d{3,5}[\s.-]?\d{3,4}|(?:\+\d{1,3}[\s.-]?)?\d{5}[\s.-]\d{5}|0[1-9]\d{8,9}")
+                   r"\d{3,5}[\s.-]?\d{3,4}|(?:\+\d{1,3}[\s.-]?)?\d{5}[\s.-]\d{5}|0[1-9]\d{8,9}"
+                   r"|(?:\+\d{1,3}[\s.-]?|0[\s.-])?\d{1,4}(?:[\s.-]\d{2}){3,4}")
 #: What a telephone number's text starts with.
 _PHONE_START = frozenset("+(0123456789")
 #: Four numbers joined by dots: an IPv4 address (``192.168.100.200``), no telephone.

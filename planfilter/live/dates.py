@@ -42,10 +42,13 @@ _DAY = re.compile(
     r"|(?:(on|this|next|last) )?(" + "|".join(_WEEKDAYS) + r"))(?:'s|’s)?\b",
     re.IGNORECASE)
 _SMALL = {"a": 1, "one": 1, "two": 2, "three": 3}
-#: The day of the month said right after a relative day: "tonight (10 June)", "Friday 14
-#: March", "tomorrow, the 12th", "on Friday (March 14)".
-_STATED = re.compile(rf"\s*(?:[(,]\s*)?(?:the\s+\d{{1,2}}(?:st|nd|rd|th)?|\d{{1,2}}(?:st|nd|rd|th)"
-                     rf"|\d{{1,2}}\s+(?:of\s+)?(?:{MONTHS})|(?:{MONTHS})\s+\d{{1,2}})\b",
+#: The day of the month said right after a relative day, perhaps a word or two between:
+#: "tonight (10 June)", "Friday 14 March", "tomorrow, the 12th", "on Friday (March 14)",
+#: "today's reading (12/03/2025)".
+_STATED = re.compile(rf"\s*(?:[A-Za-z]+\s+){{0,2}}?(?:[(,]\s*)?"
+                     rf"(?:the\s+\d{{1,2}}(?:st|nd|rd|th)?|\d{{1,2}}(?:st|nd|rd|th)"
+                     rf"|\d{{1,2}}\s+(?:of\s+)?(?:{MONTHS})|(?:{MONTHS})\s+\d{{1,2}}"
+                     rf"|\d{{1,2}}[/.]\d{{1,2}}(?:[/.]\d{{2,4}})?)\b",
                      re.IGNORECASE)
 
 

@@ -94,6 +94,7 @@ from ..core.text import (
     PREPOSITIONS,
     UNIT_OF,
     VALUE_STOP_WORDS,
+    amounts_written,
     fold,
     grouped_value,
     has_digit,
@@ -199,6 +200,12 @@ _DAY_RANGE = (r"(?:\s*(?:-|–|to|until|till|through)\s*(?:the\s+)?\d{1,2}(?:st|
 #: with, not where the request goes.
 _AFFILIATION = re.compile(rf"\b[{_UPPER}][{_LOWER}]+\s[{_UPPER}][{_LOWER}]+"
                           rf"(?:-[{_UPPER}][{_LOWER}]+)?\s+$")
+#: A company's legal form after its name ("Bluebird Apps sp. z o.o.", "Acme Ltd"): the
+#: capitalised words before it are a company, no place.
+_COMPANY_FORM = re.compile(r",?\s+(?:sp\.\s?z\s?o\.\s?o\.|Ltd\.?|Limited|Inc\.?|LLC|LLP|GmbH|"
+                           r"plc|PLC|S\.A\.|S\.p\.A\.|B\.V\.|BV|AG|Pty|Corp\.?|S\.r\.l\.|SRL|"
+                           r"SARL|SAS|A/S|AB|Oy|Oyj|s\.r\.o\.|a\.s\.|Kft\.?|Zrt\.?|d\.o\.o\.|"
+                           r"OÜ|Sdn\.?\s?Bhd)(?!\w)")
 _NOT_PLACES = frozenset({*_MONTH_NAMES, "Monday", "Tuesday", "Wednesday", "Thursday",
                          "Friday", "Saturday", "Sunday",
                          # a home's unit ("moving to Flat 3"), no place
@@ -391,9 +398,11 @@ def _spans(text: str) -> tuple[Span, ...]:
             elif kind == "place":  # each place named a span of its own
                 taken.append(match.span(1))
                 if _AFFILIATION.search(text, 0, start) \
-                        and match.group(0).startswith(("from", "at")):
+                        and match.group(0).startswith(("from", "at")) \
+                        or _COMPANY_FORM.match(text, match.end()):
                     continue  # "Tomás Herrera from Fernwood Dental", "Joanne Pike at
-                    # Kirkbridge Citizens Advice": who they work for
+                    # Kirkbridge Citizens Advice", "Sarah from Bluebird Apps sp. z o.o.":
+                    # who they work for
                 base = match.start(1)
                 for place in re.finditer(_PLACE, match.group(1)):
                     if place.group(0).split()[0] in _NOT_PLACES or place.group(0) in _SEASONS:
@@ -473,8 +482,13 @@ def _three_groups(groups: Sequence[str]) -> bool:
     """Three groups printed with spaces are one code when each is two figures (a sort code,
     "20 45 77"), or together they hold nine characters or more, letters, and three figures
     or figures in two groups ("SLB 7K2 M9QD", "SKQ 8RT 2MZA", "SHS KE 001976", a container
-    "MSKU 752104 8"); not a flight and its airport ("BA 249 LHR")."""
+    "MSKU 752104 8"), or letters, figures and as many letters again (a number plate, "EF
+    789 GH"); not a flight and its airport ("BA 249 LHR")."""
     if all(len(g) == 2 and g.isdigit() for g in groups):
+        return True
+    first, middle, last = groups
+    if first.isalpha() and last.isalpha() and len(first) == len(last) \
+            and middle.isdigit() and len(middle) >= 3:
         return True
     text = "".join(groups)
     figured = sum(any(c.isdigit() for c in g) for g in groups)
@@ -649,11 +663,18 @@ def fits(tool: Tool, parameter: str, span: Span, text: str) -> bool:
         if _SHARE_AFTER.match(text, span.end) and not name_words(tool, parameter) & SHARES:
             return False
         # "refund 1 of them": how many, no amount; "the hold on 5521877": a number of many
-        # figures with no currency is something's number, no amount of money
+        # figures with no currency is something's number, no amount of money; nor is any
+        # number without one where the request writes its amounts with theirs ("Account
+        # 4002 3318 ... still £64.20 showing", "I'm 78 ... the £150 discount")
         if (names_money(parameter) or names_money(tool.variable_of(parameter))) and (
                 _COUNT_AFTER.match(text, span.end)
                 or isinstance(span.value, int) and span.value >= _LARGEST_BARE_AMOUNT
-                and not _money(text, span)):
+                and not _money(text, span)
+                or not _money(text, span) and amounts_written(text)):
+            return False
+        # "my Visa ending 0093": a card's last figures, for a parameter named for them alone
+        if _ENDING_BEFORE.search(text, 0, span.start) \
+                and not name_words(tool, parameter) & _ENDING_WORDS:
             return False
         # "£2,000" for ``amount_cents``: the model converts it to the minor unit
         if _money(text, span) and _minor_units(tool, parameter):
@@ -744,6 +765,9 @@ _AS_WORDS = re.compile(rf"[{_UPPER}]?[{_LOWER}]+(?:[\s-][{_UPPER}]?[{_LOWER}]+)*
 _WORDED = re.compile(r"[A-Za-z]{2,}\s|\s[A-Za-z]{2,}")
 #: A code as examples write one: capitals, digits and joining marks, no lower-case letter.
 _CODE_FORM = re.compile(r"[A-Z0-9][A-Z0-9_./#-]*")
+#: A code typed in lower case, as a description shows it may be: letters and figures in
+#: one run, a figure among them (``ab123cd`` beside ``AB-123-CD``).
+_LOWER_CODE = re.compile(r"(?=[a-z0-9_./#-]*\d)[a-z0-9][a-z0-9_./#-]*")
 
 
 def _unlike_examples(tool: Tool, parameter: str, span: Span) -> bool:
@@ -801,7 +825,7 @@ def _coded(tool: Tool, parameter: str, *, lettered: bool = False) -> bool:
     the user says it). With ``lettered``, a code with a letter in it: ``Term id, e.g.
     "2025-T2"`` takes no 3 of "Term 3" (the model writes the code the number stands for)."""
     shown = examples(tool.parameters.get("properties", {}).get(parameter))
-    return bool(shown) and all(_CODE_FORM.fullmatch(e) and (
+    return bool(shown) and all((_CODE_FORM.fullmatch(e) or _LOWER_CODE.fullmatch(e)) and (
         not lettered or any(c.isalpha() for c in e)) for e in shown)
 
 
@@ -871,6 +895,13 @@ _SHARE_AFTER = re.compile(r"\s?(?:%|per\s?cent\b)", re.IGNORECASE)
 SHARES = frozenset({"percent", "percentage", "pct", "rate", "share", "discount", "proportion",
                     "ratio"})
 
+#: What comes before a card's or an account's last figures: "ending 0093", "ends in 4417",
+#: "last four digits 2231"; and the words of a parameter that takes them (``card_last4``).
+_ENDING_BEFORE = re.compile(r"\b(?:ending|ends|ending\s+in|ends\s+in|ends\s+with|last\s+(?:four|4)"
+                            r"(?:\s+digits)?(?:\s+(?:are|of))?|last\s+digits)[:\s]*$",
+                            re.IGNORECASE)
+_ENDING_WORDS = frozenset({"last", "last4", "ending", "ends", "digits", "suffix", "tail",
+                           "masked", "mask", "pan"})
 #: What follows a count of things already named: "1 of them", "2 of those".
 _COUNT_AFTER = re.compile(r"\s+of\s+(?:them|those|these|the|my|our)\b", re.IGNORECASE)
 #: From this many on, a whole number written with no currency is no amount of money.
